@@ -1,0 +1,116 @@
+import { Link } from "@tanstack/react-router";
+import {
+  BookUserIcon,
+  FileTextIcon,
+  FolderOpenIcon,
+  HeadsetIcon,
+  LogInIcon,
+  LogOutIcon,
+  PackageIcon,
+  PanelLeftCloseIcon,
+  PanelLeftOpenIcon,
+  PieChartIcon,
+  PlusCircleIcon,
+  ScaleIcon,
+  ShieldCheckIcon,
+  ShipIcon,
+  UserIcon,
+} from "lucide-react";
+import type { ComponentType } from "react";
+import { cn } from "../../lib/utils";
+import { Button } from "../ui/button";
+import { ALWAYS_LINKS, LOGGED_IN_LINKS, LOGGED_OUT_LINKS, PUBLIC_LINKS, type TNavLink } from "./nav";
+
+const ICONS: Record<string, ComponentType<{ className?: string }>> = {
+  "/shipments": ShipIcon,
+  "/shipments/create-shipment": PlusCircleIcon,
+  "/restricted-party-screening": ShieldCheckIcon,
+  "/products": PackageIcon,
+  "/contacts": BookUserIcon,
+  "/licenses": ScaleIcon,
+  "/my-shipping-documents": FileTextIcon,
+  "/my-wiki": FolderOpenIcon,
+  "/reports": PieChartIcon,
+  "/auth/logout": LogOutIcon,
+  "/talk-to-an-expert": HeadsetIcon,
+  "/user/account": UserIcon,
+  "/auth/login": LogInIcon,
+};
+
+type TSidebarProps = {
+  isCollapsed: boolean;
+  onToggle: () => void;
+  isPublic: boolean;
+  isLoggedIn: boolean;
+};
+
+/** The app's collapsible sidebar: logo to /home, then the links for the visitor's state. */
+export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSidebarProps) {
+  const groups: { label: string; links: TNavLink[] }[] = isPublic
+    ? [{ label: "Tradewinds", links: PUBLIC_LINKS }]
+    : [
+        { label: "Workspace", links: isLoggedIn ? LOGGED_IN_LINKS : LOGGED_OUT_LINKS },
+        { label: "Support", links: ALWAYS_LINKS },
+      ];
+  return (
+    <aside
+      data-print-hide
+      data-collapsed={isCollapsed}
+      aria-label="Sidebar"
+      className={cn(
+        "sticky top-0 flex h-dvh shrink-0 flex-col border-r bg-sidebar text-sidebar-foreground transition-[width] duration-200",
+        isCollapsed ? "w-16" : "w-64",
+      )}
+    >
+      <div className="flex h-14 items-center gap-2 border-b px-3">
+        <Link to="/home" className="flex min-w-0 items-center gap-2 font-semibold" aria-label="Tradewinds home">
+          <img src="/logo.svg" alt="" width={28} height={28} className="size-7 shrink-0" />
+          {!isCollapsed && <span className="truncate text-base tracking-tight">Tradewinds</span>}
+        </Link>
+      </div>
+      <nav className="flex-1 overflow-y-auto p-2" aria-label={isPublic ? "Public navigation" : "Main navigation"}>
+        {groups.map((group) => (
+          <div key={group.label} className="mb-3">
+            {!isCollapsed && (
+              <p className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-muted-foreground">
+                {group.label}
+              </p>
+            )}
+            <ul className="space-y-0.5">
+              {group.links.map((link) => {
+                const Icon = ICONS[link.to] ?? FileTextIcon;
+                return (
+                  <li key={link.to}>
+                    <Link
+                      to={link.to}
+                      title={isCollapsed ? link.label : undefined}
+                      aria-label={isCollapsed ? link.label : undefined}
+                      activeOptions={{ exact: link.to === "/shipments" }}
+                      className="flex items-center gap-3 rounded-md px-2 py-2 text-sm hover:bg-sidebar-accent hover:text-sidebar-accent-foreground data-[status=active]:bg-sidebar-accent data-[status=active]:font-medium"
+                    >
+                      <Icon className="size-4 shrink-0" />
+                      {!isCollapsed && <span className="truncate">{link.label}</span>}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ))}
+      </nav>
+      <div className="border-t p-2">
+        <Button
+          variant="ghost"
+          size="sm"
+          className="w-full justify-start"
+          onClick={onToggle}
+          aria-expanded={!isCollapsed}
+          aria-label={isCollapsed ? "Expand sidebar" : "Collapse sidebar"}
+        >
+          {isCollapsed ? <PanelLeftOpenIcon /> : <PanelLeftCloseIcon />}
+          {!isCollapsed && <span>Collapse</span>}
+        </Button>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,162 @@
+import { createRoute, Link, redirect } from "@tanstack/react-router";
+import { PageHeader, PlannedScreen } from "../components/app/screens";
+import { Button } from "../components/ui/button";
+import { ZListSearch } from "../lib/list-search";
+import { rootRoute } from "./root";
+
+/** A route whose screen is an honest empty state until the issue that builds it lands. */
+function plannedRoute(path: string, title: string, what: string) {
+  return createRoute({
+    getParentRoute: () => rootRoute,
+    path,
+    staticData: { title },
+    head: () => ({ meta: [{ title: `${title} · Tradewinds` }] }),
+    component: () => <PlannedScreen title={title} what={what} />,
+  });
+}
+
+/** A list route: validated page/sort/filter search parameters and an empty state for now. */
+function plannedListRoute(path: string, title: string, what: string) {
+  return createRoute({
+    getParentRoute: () => rootRoute,
+    path,
+    validateSearch: ZListSearch,
+    staticData: { title },
+    head: () => ({ meta: [{ title: `${title} · Tradewinds` }] }),
+    component: () => <PlannedScreen title={title} what={what} />,
+  });
+}
+
+/** The section pattern of spec section 2: list, create-x, edit-x/{itemId}, print/{itemId}. */
+function sectionRoutes(section: string, suffix: string, titles: { list: string; create: string; edit: string }) {
+  const what = `${titles.list}: the list, create, edit and print screens are built with the shared table and form kit.`;
+  return [
+    plannedListRoute(`/${section}`, titles.list, what),
+    plannedRoute(`/${section}/create-${suffix}`, titles.create, what),
+    plannedRoute(`/${section}/edit-${suffix}/$itemId`, titles.edit, what),
+    plannedRoute(`/${section}/print/$itemId`, `Print · ${titles.list}`, what),
+  ];
+}
+
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/",
+  beforeLoad: () => {
+    throw redirect({ to: "/home" });
+  },
+});
+
+const homeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/home",
+  validateSearch: (search: Record<string, unknown>) => ({
+    period: ["week", "month", "year", "all"].includes(String(search.period))
+      ? (String(search.period) as "week" | "month" | "year" | "all")
+      : undefined,
+  }),
+  staticData: { title: "Dashboard" },
+  head: () => ({ meta: [{ title: "Dashboard · Tradewinds" }] }),
+  component: () => (
+    <PlannedScreen
+      title="Dashboard"
+      what="Shipping performance by period, a world map of shipments, the most recent shipments and the most common destinations."
+    >
+      <Button asChild>
+        <Link to="/shipments/create-shipment">Create Int’l Shipment</Link>
+      </Button>
+    </PlannedScreen>
+  ),
+});
+
+const logoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/auth/logout",
+  beforeLoad: () => {
+    // TODO(#3): end the session through GET /api/logout first.
+    throw redirect({ to: "/auth/login" });
+  },
+});
+
+function legalRoute(slug: "terms" | "help" | "privacy", title: string) {
+  return createRoute({
+    getParentRoute: () => rootRoute,
+    path: `/legal/${slug}`,
+    staticData: { title },
+    head: () => ({ meta: [{ title: `${title} · Tradewinds` }] }),
+    component: () => (
+      <section>
+        <PageHeader title={title} />
+        <Link to="/home" className="text-primary underline-offset-4 hover:underline">
+          Home
+        </Link>
+      </section>
+    ),
+  });
+}
+
+const expertRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/talk-to-an-expert",
+  staticData: { title: "Talk to an Expert" },
+  head: () => ({ meta: [{ title: "Talk to an Expert · Tradewinds" }] }),
+  // The spec shows this link in the sidebar but not the screen's content.
+  component: () => (
+    <section>
+      <PageHeader title="Talk to an Expert" />
+      <p className="max-w-prose text-muted-foreground">
+        Questions about export controls, licences or paperwork? Contact your compliance adviser.
+      </p>
+    </section>
+  ),
+});
+
+export const appRoutes = [
+  indexRoute,
+  homeRoute,
+  plannedRoute("/auth/login", "Log in", "Log in with your e-mail and password."),
+  logoutRoute,
+  plannedRoute("/auth/register", "Register", "Create an account and a workspace."),
+  plannedRoute("/auth/forgot-password", "Forgot password", "Request a password reset e-mail."),
+  plannedRoute("/auth/reset-password/$id", "Reset password", "Choose a new password from a reset link."),
+  plannedRoute("/user/account", "User Profile", "Your name, title, e-mail, password, avatar and signature."),
+  legalRoute("terms", "Terms"),
+  legalRoute("help", "Help"),
+  legalRoute("privacy", "Privacy"),
+  plannedListRoute(
+    "/shipments",
+    "My Shipments",
+    "Your international shipments with status, carrier, tracking numbers and documents.",
+  ),
+  plannedRoute(
+    "/shipments/create-shipment",
+    "Create International Shipment",
+    "Parties with screening, items, packages, shipping details and the paperwork to generate.",
+  ),
+  plannedRoute("/shipments/edit-shipment/$itemId", "Edit Shipment", "Edit a shipment; changes autosave as a draft."),
+  plannedRoute("/shipments/print/$itemId", "Print Shipment", "A printable view of a shipment."),
+  plannedListRoute(
+    "/restricted-party-screening",
+    "Restricted Party Screening",
+    "Screening results of your contacts against the government restricted-party lists, with search and download.",
+  ),
+  plannedRoute(
+    "/restricted-party-screening/print/$itemId",
+    "Print Screening",
+    "A printable view of a screening result.",
+  ),
+  ...sectionRoutes("contacts", "contact", {
+    list: "My Address Book",
+    create: "Create Contact",
+    edit: "Edit Contact",
+  }),
+  ...sectionRoutes("products", "product", { list: "Products", create: "Add Product", edit: "Edit Product" }),
+  ...sectionRoutes("licenses", "license", { list: "Licenses", create: "Add License", edit: "Edit License" }),
+  ...sectionRoutes("my-wiki", "wiki", { list: "My Wiki", create: "Upload Wiki File", edit: "Edit Wiki File" }),
+  ...sectionRoutes("my-shipping-documents", "a-form", {
+    list: "My Shipping Documents",
+    create: "Create a Form",
+    edit: "Edit a Form",
+  }),
+  expertRoute,
+  plannedRoute("/reports", "Reports", "A pivot table over your shipment data, with saved setups kept in the browser."),
+];

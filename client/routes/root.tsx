@@ -1,0 +1,118 @@
+import {
+  createRootRouteWithContext,
+  HeadContent,
+  Outlet,
+  Scripts,
+  useMatches,
+  useRouterState,
+} from "@tanstack/react-router";
+import { useEffect, useState } from "react";
+import { DebugPanel, isDebugOn } from "../components/app/debug-panel";
+import { AppHeader } from "../components/app/header";
+import { isPublicPath } from "../components/app/nav";
+import { ErrorScreen, PageNotFound } from "../components/app/screens";
+import { Sidebar } from "../components/app/sidebar";
+import { Toaster } from "../components/ui/sonner";
+import { TooltipProvider } from "../components/ui/tooltip";
+import type { TRouterContext } from "../router-context";
+
+const SIDEBAR_STORAGE_KEY = "tradewinds-sidebar-collapsed";
+
+export type TStaticData = { title?: string };
+
+declare module "@tanstack/react-router" {
+  interface StaticDataRouteOption extends TStaticData {}
+}
+
+export const rootRoute = createRootRouteWithContext<TRouterContext>()({
+  head: () => ({
+    meta: [
+      { charSet: "utf-8" },
+      { name: "viewport", content: "width=device-width, initial-scale=1" },
+      { title: "Tradewinds" },
+    ],
+    links: [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }],
+  }),
+  component: RootDocument,
+  errorComponent: ({ error }) => (
+    <Document>
+      <ErrorScreen message={error instanceof Error ? error.message : String(error)} />
+    </Document>
+  ),
+  notFoundComponent: () => (
+    <Frame>
+      <PageNotFound />
+    </Frame>
+  ),
+});
+
+function RootDocument() {
+  return (
+    <Document>
+      <Frame>
+        <Outlet />
+      </Frame>
+    </Document>
+  );
+}
+
+/** The whole HTML document: the router's head tags, the built stylesheet and entry module. */
+function Document({ children }: { children: React.ReactNode }) {
+  const { assets } = rootRoute.useRouteContext();
+  return (
+    <html lang="en">
+      <head>
+        <HeadContent />
+        {assets.styles.map((href) => (
+          <link key={href} rel="stylesheet" href={href} data-asset="style" />
+        ))}
+      </head>
+      <body className="min-h-dvh bg-background text-foreground antialiased">
+        <TooltipProvider>{children}</TooltipProvider>
+        <Toaster position="top-right" />
+        {assets.scripts.map((src) => (
+          <script key={src} type="module" src={src} data-asset="script" />
+        ))}
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+/** Sidebar + header + content, the frame every screen sits in. */
+function Frame({ children }: { children: React.ReactNode }) {
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
+  const matches = useMatches();
+  const title = [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title ?? "Tradewinds";
+  const [isCollapsed, setIsCollapsed] = useState(false);
+  const [showDebug, setShowDebug] = useState(false);
+  useEffect(() => {
+    setIsCollapsed(window.localStorage.getItem(SIDEBAR_STORAGE_KEY) === "1");
+  }, []);
+  useEffect(() => setShowDebug(isDebugOn(search)), [search]);
+  const toggle = () => {
+    setIsCollapsed((was) => {
+      window.localStorage.setItem(SIDEBAR_STORAGE_KEY, was ? "0" : "1");
+      return !was;
+    });
+  };
+  return (
+    <div className="flex min-h-dvh">
+      <Sidebar
+        isCollapsed={isCollapsed}
+        onToggle={toggle}
+        isPublic={isPublicPath(pathname)}
+        // TODO(#3): the session decides this once accounts exist; until then there is no login to gate on.
+        isLoggedIn
+      />
+      <div className="flex min-w-0 flex-1 flex-col">
+        <AppHeader title={title} />
+        <main className="flex-1 p-6" data-print-main>
+          {children}
+        </main>
+      </div>
+      {showDebug && <DebugPanel />}
+    </div>
+  );
+}

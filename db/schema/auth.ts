@@ -1,0 +1,78 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns";
+
+/** Every business record belongs to a workspace; a registration creates one. */
+export const workspaces = sqliteTable("workspaces", {
+  id: integer().primaryKey({ autoIncrement: true }),
+  name: text().notNull(),
+  created_at: createdAt(),
+});
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    workspace_id: integer()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    title: text().notNull(),
+    name: text().notNull(),
+    surname: text().notNull(),
+    /** Stored lowercased so look-ups and the unique index ignore case. */
+    email: text().notNull(),
+    password_hash: text().notNull(),
+    /** Storage keys of the avatar and signature images; the API turns them into image_url / signature_url. */
+    image_key: text(),
+    signature_key: text(),
+    email_verified_at: text(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(t.email), index("users_workspace_idx").on(t.workspace_id)],
+);
+
+/**
+ * Sessions after the Lucia guide: the id is the SHA-256 of the token the client holds, so a leaked
+ * database cannot be replayed as a login.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text().primaryKey(),
+    user_id: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Unix seconds. */
+    expires_at: integer().notNull(),
+    remember_me: integer({ mode: "boolean" }).notNull().default(false),
+    created_at: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.user_id), index("sessions_expires_idx").on(t.expires_at)],
+);
+
+/** Fixed-window attempt counters; in the database so limits hold across restarts and processes. */
+export const rate_limits = sqliteTable(
+  "rate_limits",
+  {
+    key: text().primaryKey(),
+    window_start: integer().notNull(),
+    count: integer().notNull(),
+  },
+  (t) => [index("rate_limits_window_idx").on(t.window_start)],
+);
+
+/** Signed one-time links (password reset) that were used, so a link works once. */
+export const used_signatures = sqliteTable(
+  "used_signatures",
+  {
+    signature_hash: text().primaryKey(),
+    purpose: text().notNull(),
+    /** Unix seconds after which the row may be purged (the link has expired anyway). */
+    expires_at: integer().notNull(),
+  },
+  (t) => [
+    index("used_signatures_expires_idx").on(t.expires_at),
+    check("used_signatures_purpose_check", sql`${t.purpose} in ('reset', 'verify')`),
+  ],
+);

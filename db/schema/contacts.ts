@@ -1,0 +1,52 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { users, workspaces } from "./auth";
+import { createdAt, flag, updatedAt } from "./columns";
+import { countries, partner_types } from "./reference";
+
+/** The address book: trade partners of one workspace. */
+export const contacts = sqliteTable(
+  "contacts",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    workspace_id: integer()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    user_id: integer().references(() => users.id, { onDelete: "set null" }),
+    company: text().notNull(),
+    is_sensitive: flag(),
+    sensitive_note: text().notNull().default("-"),
+    partner_type_id: integer()
+      .notNull()
+      .references(() => partner_types.id, { onDelete: "restrict" }),
+    is_restricted: flag(),
+    restricted_note: text().notNull().default("-"),
+    tax_id: text().notNull(),
+    street: text().notNull().default(""),
+    city: text().notNull().default(""),
+    state_province: text().notNull().default(""),
+    postal_code: text().notNull().default(""),
+    country_id: integer().references(() => countries.id, { onDelete: "restrict" }),
+    contact_1: text().notNull(),
+    phone_1: text().notNull(),
+    email_1: text().notNull(),
+    contact_2: text().notNull().default(""),
+    phone_2: text().notNull().default(""),
+    email_2: text().notNull().default(""),
+    /** YYYY-MM-DD of the newest shipment that names this contact; maintained by the shipments service. */
+    last_shipment_date: text(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    index("contacts_ws_company_idx").on(t.workspace_id, t.company),
+    index("contacts_ws_partner_type_idx").on(t.workspace_id, t.partner_type_id),
+    index("contacts_ws_last_shipment_idx").on(t.workspace_id, t.last_shipment_date),
+    index("contacts_ws_sensitive_idx").on(t.workspace_id, t.is_sensitive),
+    index("contacts_ws_restricted_idx").on(t.workspace_id, t.is_restricted),
+    index("contacts_ws_tax_id_idx").on(t.workspace_id, t.tax_id),
+    index("contacts_ws_updated_idx").on(t.workspace_id, t.updated_at),
+    index("contacts_partner_type_idx").on(t.partner_type_id),
+    index("contacts_country_idx").on(t.country_id),
+    index("contacts_user_idx").on(t.user_id),
+  ],
+);

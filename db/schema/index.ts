@@ -1,0 +1,7 @@
+export * from "./auth";
+export * from "./catalogue";
+export * from "./contacts";
+export * from "./documents";
+export * from "./reference";
+export * from "./screening";
+export * from "./shipments";

@@ -1,0 +1,144 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { users, workspaces } from "./auth";
+import { createdAt, flag, updatedAt } from "./columns";
+import { contacts } from "./contacts";
+
+/** One loaded version of a government list (global, not per workspace). */
+export const screening_lists = sqliteTable(
+  "screening_lists",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    /** e.g. "OFAC SDN", "BIS DPL", "CSL". */
+    source: text().notNull(),
+    /** Publication date of the list, YYYY-MM-DD. */
+    version_date: text().notNull(),
+    row_count: integer().notNull(),
+    checksum: text().notNull(),
+    file_name: text().notNull(),
+    imported_at: createdAt(),
+    /** Only the newest import of a source is active; older versions stay for the audit trail. */
+    is_active: flag(),
+  },
+  (t) => [index("screening_lists_source_idx").on(t.source, t.is_active)],
+);
+
+export const screening_entries = sqliteTable(
+  "screening_entries",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    list_id: integer()
+      .notNull()
+      .references(() => screening_lists.id, { onDelete: "cascade" }),
+    /** The list the entry comes from, as the source names it (e.g. "Entity List (EL) - Bureau of Industry and Security"). */
+    source_list: text().notNull(),
+    source_id: text().notNull(),
+    entity_type: text().notNull(),
+    name: text().notNull(),
+    aliases: text({ mode: "json" }).$type<string[]>().notNull(),
+    programs: text({ mode: "json" }).$type<string[]>().notNull(),
+    addresses: text({ mode: "json" }).$type<string[]>().notNull(),
+    countries: text({ mode: "json" }).$type<string[]>().notNull(),
+    remarks: text().notNull().default(""),
+  },
+  (t) => [
+    index("screening_entries_list_idx").on(t.list_id),
+    check(
+      "screening_entries_type_check",
+      sql`${t.entity_type} in ('entity', 'individual', 'vessel', 'aircraft')`,
+    ),
+  ],
+);
+
+/** Free searches and screenings shown in the screening list (spec: rpscreening). */
+export const rpscreenings = sqliteTable(
+  "rpscreenings",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    workspace_id: integer()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    user_id: integer().references(() => users.id, { onDelete: "set null" }),
+    contact_id: integer().references(() => contacts.id, { onDelete: "set null" }),
+    name: text().notNull(),
+    /** JSON of what was screened (name, address, country). */
+    data_screened: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** JSON of the top matches with scores and the lists/versions used. */
+    results: text({ mode: "json" }).$type<unknown>().notNull(),
+    status: text().notNull(),
+    /** Set when a list import changed this outcome, until someone looks at it. */
+    is_changed: flag(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    index("rpscreenings_ws_name_idx").on(t.workspace_id, t.name),
+    index("rpscreenings_ws_updated_idx").on(t.workspace_id, t.updated_at),
+    index("rpscreenings_ws_status_idx").on(t.workspace_id, t.status),
+    index("rpscreenings_contact_idx").on(t.contact_id),
+    index("rpscreenings_user_idx").on(t.user_id),
+    check("rpscreenings_status_check", sql`${t.status} in ('passed', 'failed')`),
+  ],
+);
+
+/**
+ * A contact's screening outcome. Overrides add a new row pointing at the one they override;
+ * rows are never edited, so the newest row per contact is the current outcome.
+ */
+export const contact_screening_results = sqliteTable(
+  "contact_screening_results",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    workspace_id: integer()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    contact_id: integer()
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    status: text().notNull(),
+    multiple: flag(),
+    name: text().notNull(),
+    address: text().notNull().default(""),
+    best_score: real().notNull().default(0),
+    matches: text({ mode: "json" }).$type<unknown[]>().notNull(),
+    lists: text({ mode: "json" }).$type<unknown[]>().notNull(),
+    override_of_id: integer(),
+    note: text(),
+    user_id: integer().references(() => users.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index("contact_screening_results_contact_idx").on(t.contact_id, t.id),
+    index("contact_screening_results_ws_idx").on(t.workspace_id),
+    index("contact_screening_results_user_idx").on(t.user_id),
+    check("contact_screening_results_status_check", sql`${t.status} in ('passed', 'failed')`),
+  ],
+);
+
+/**
+ * Append-only audit log of every screening and override, kept for the five years export rules
+ * require. Triggers in a custom migration refuse UPDATE and DELETE. It deliberately has no
+ * foreign keys, so deleting a contact, user or workspace cannot erase its history.
+ */
+export const screening_audit_log = sqliteTable(
+  "screening_audit_log",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    workspace_id: integer().notNull(),
+    user_id: integer(),
+    user_email: text(),
+    kind: text().notNull(),
+    contact_id: integer(),
+    query: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    lists: text({ mode: "json" }).$type<unknown[]>().notNull(),
+    matches: text({ mode: "json" }).$type<unknown[]>().notNull(),
+    outcome: text().notNull(),
+    previous_status: text(),
+    note: text(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index("screening_audit_log_ws_idx").on(t.workspace_id, t.id),
+    check("screening_audit_log_kind_check", sql`${t.kind} in ('screen', 'override', 'search', 'rescreen')`),
+  ],
+);

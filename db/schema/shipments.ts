@@ -1,0 +1,131 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { users, workspaces } from "./auth";
+import { products } from "./catalogue";
+import { createdAt, dimension, money, updatedAt, weight } from "./columns";
+import { contacts } from "./contacts";
+import {
+  carriers,
+  currencies,
+  incoterms,
+  modes_of_transport,
+  packages,
+  payment_terms,
+  shipping_statuses,
+} from "./reference";
+
+/** International shipments; a shipment with status 1 (template) is a template. Money ×100. */
+export const shipments = sqliteTable(
+  "shipments",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    workspace_id: integer()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text().notNull().default(""),
+    exporter_of_record_id: integer().references(() => contacts.id, { onDelete: "set null" }),
+    importer_of_record_id: integer().references(() => contacts.id, { onDelete: "set null" }),
+    ultimate_consignee_id: integer().references(() => contacts.id, { onDelete: "set null" }),
+    freight: money("freight").notNull().default(sql`0`),
+    insurance: money("insurance").notNull().default(sql`0`),
+    total_value: money("total_value").notNull().default(sql`0`),
+    total_invoice_value: money("total_invoice_value").notNull().default(sql`0`),
+    ship_date: text(),
+    consignee_reference_number: text().notNull().default(""),
+    shipper_reference_number: text().notNull().default(""),
+    incoterm_id: integer().references(() => incoterms.id, { onDelete: "restrict" }),
+    carrier_id: integer().references(() => carriers.id, { onDelete: "restrict" }),
+    bol_hawb_tracking: text().notNull().default(""),
+    payment_terms_id: integer().references(() => payment_terms.id, { onDelete: "restrict" }),
+    currency_id: integer().references(() => currencies.id, { onDelete: "restrict" }),
+    mode_of_transport_id: integer().references(() => modes_of_transport.id, { onDelete: "restrict" }),
+    port_of_export: text().notNull().default(""),
+    port_of_import: text().notNull().default(""),
+    instructions_notes: text().notNull().default(""),
+    user_name: text().notNull().default(""),
+    user_title: text().notNull().default(""),
+    user_id: integer().references(() => users.id, { onDelete: "set null" }),
+    shipping_status_id: integer()
+      .notNull()
+      .default(2)
+      .references(() => shipping_statuses.id, { onDelete: "restrict" }),
+    tracking_number_1: text().notNull().default(""),
+    tracking_number_2: text().notNull().default(""),
+    total_pieces: integer().notNull().default(0),
+    preview_statement_text: text().notNull().default(""),
+    /** JSON array of the document types the user asked to generate. */
+    generate_documents: text({ mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    index("shipments_ws_updated_idx").on(t.workspace_id, t.updated_at),
+    index("shipments_ws_ship_date_idx").on(t.workspace_id, t.ship_date),
+    index("shipments_ws_status_idx").on(t.workspace_id, t.shipping_status_id),
+    index("shipments_ws_shipper_ref_idx").on(t.workspace_id, t.shipper_reference_number),
+    index("shipments_ws_carrier_idx").on(t.workspace_id, t.carrier_id),
+    index("shipments_ws_tracking1_idx").on(t.workspace_id, t.tracking_number_1),
+    index("shipments_ws_tracking2_idx").on(t.workspace_id, t.tracking_number_2),
+    index("shipments_ws_user_idx").on(t.workspace_id, t.user_id),
+    index("shipments_exporter_idx").on(t.exporter_of_record_id),
+    index("shipments_importer_idx").on(t.importer_of_record_id),
+    index("shipments_consignee_idx").on(t.ultimate_consignee_id),
+    index("shipments_incoterm_idx").on(t.incoterm_id),
+    index("shipments_carrier_idx").on(t.carrier_id),
+    index("shipments_payment_terms_idx").on(t.payment_terms_id),
+    index("shipments_currency_idx").on(t.currency_id),
+    index("shipments_mode_idx").on(t.mode_of_transport_id),
+    index("shipments_status_idx").on(t.shipping_status_id),
+    index("shipments_user_idx").on(t.user_id),
+    check("shipments_money_check", sql`${t.freight} >= 0 and ${t.insurance} >= 0 and ${t.total_value} >= 0`),
+  ],
+);
+
+/** Item rows: each product at most once per shipment. extended_value is money (×100). */
+export const shipment_items = sqliteTable(
+  "shipment_items",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    shipment_id: integer()
+      .notNull()
+      .references(() => shipments.id, { onDelete: "cascade" }),
+    product_id: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "restrict" }),
+    quantity: integer().notNull().default(1),
+    extended_value: money("extended_value").notNull().default(sql`0`),
+  },
+  (t) => [
+    uniqueIndex("shipment_items_product_unique").on(t.shipment_id, t.product_id),
+    index("shipment_items_product_idx").on(t.product_id),
+    check("shipment_items_quantity_check", sql`${t.quantity} >= 1`),
+  ],
+);
+
+/** Package lines: each package type at most once per shipment. Weights kg (×1000), dimensions inches (×100); defaults are 1 kg and 1 in, scaled. */
+export const shipment_packages = sqliteTable(
+  "shipment_packages",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    shipment_id: integer()
+      .notNull()
+      .references(() => shipments.id, { onDelete: "cascade" }),
+    package_id: integer()
+      .notNull()
+      .references(() => packages.id, { onDelete: "restrict" }),
+    quantity: integer().notNull().default(1),
+    net_weight: weight("net_weight").notNull().default(sql`1000`),
+    gross_weight: weight("gross_weight").notNull().default(sql`1000`),
+    length: dimension("length").notNull().default(sql`100`),
+    width: dimension("width").notNull().default(sql`100`),
+    height: dimension("height").notNull().default(sql`100`),
+  },
+  (t) => [
+    uniqueIndex("shipment_packages_package_unique").on(t.shipment_id, t.package_id),
+    index("shipment_packages_package_idx").on(t.package_id),
+    check("shipment_packages_quantity_check", sql`${t.quantity} >= 1`),
+    // 0.01 kg = 10 in the ×1000 scale; 0.01 in = 1 in the ×100 scale.
+    check("shipment_packages_weight_check", sql`${t.net_weight} >= 10 and ${t.gross_weight} >= 10`),
+    check("shipment_packages_dimension_check", sql`${t.length} >= 1 and ${t.width} >= 1 and ${t.height} >= 1`),
+  ],
+);

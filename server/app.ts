@@ -1,0 +1,123 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { TDb } from "../db/client";
+import type { TEnv } from "./env";
+import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
+import { healthRoutes } from "./features/health/health.routes";
+import type { TAssetStore } from "./lib/assets";
+import type { TAppEnv } from "./lib/context";
+import { AppError, STATUS_BY_CODE } from "./lib/errors";
+import type { TLogger } from "./lib/logger";
+import { securityHeaders } from "./lib/security";
+import type { TRenderPage } from "./ssr";
+
+export type TAppDeps = {
+  db: TDb;
+  env: TEnv;
+  logger: TLogger;
+  /** The client build; without it (API tests) only /api is served. */
+  assets?: TAssetStore;
+  /** Server-side renderer for every non-API GET. */
+  render?: TRenderPage;
+};
+
+/** Builds the whole HTTP app: /api JSON routes, built assets and server-rendered screens. */
+export function createApp(deps: TAppDeps) {
+  const app = new Hono<TAppEnv>();
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    c.set("requestId", crypto.randomUUID());
+    c.set("db", deps.db);
+    c.set("env", deps.env);
+    c.set("logger", deps.logger);
+    await next();
+    c.header("X-Request-Id", c.var.requestId);
+    deps.logger.info(`${c.req.method} ${c.req.path}`, {
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      id: c.var.requestId,
+    });
+  });
+  app.use(securityHeaders());
+
+  app.onError((error, c) => {
+    if (error instanceof AppError) {
+      for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+      return c.json(
+        { ...error.body, message: error.message, ...(error.errors ? { errors: error.errors } : {}) },
+        STATUS_BY_CODE[error.code],
+      );
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ message: error.message || "Bad request" }, error.status);
+    }
+    deps.logger.error("unhandled error", {
+      id: c.var.requestId,
+      method: c.req.method,
+      path: c.req.path,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+    if (c.req.path.startsWith("/api/") || !deps.render) {
+      return c.json({ message: "Internal error", request_id: c.var.requestId }, 500);
+    }
+    return c.html(errorDocument(c.var.requestId), 500);
+  });
+
+  const api = new Hono<TAppEnv>()
+    .route("/health", healthRoutes)
+    .route("/dictionary", dictionaryRoutes);
+  api.notFound((c) => c.json({ message: "Not found" }, 404));
+  app.route("/api", api);
+  // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.
+  app.all("/api/*", (c) => c.json({ message: "Not found" }, 404));
+  app.all("/api", (c) => c.json({ message: "Not found" }, 404));
+
+  const { assets, render } = deps;
+  if (assets) {
+    app.get("/assets/*", async (c) => {
+      const file = await assets.read(c.req.path);
+      if (!file) return c.json({ message: "Not found" }, 404);
+      // Built file names carry a content hash, so a URL never changes meaning.
+      c.header("Cache-Control", "public, max-age=31536000, immutable");
+      c.header("Content-Type", file.type || "application/octet-stream");
+      return c.body(file.stream());
+    });
+    for (const file of ["/favicon.svg", "/logo.svg"]) {
+      app.get(file, async (c) => {
+        const blob = await assets.read(file);
+        if (!blob) return c.notFound();
+        c.header("Cache-Control", "public, max-age=86400");
+        c.header("Content-Type", "image/svg+xml");
+        return c.body(blob.stream());
+      });
+    }
+  }
+  if (render && assets) {
+    app.get("*", async (c) => {
+      const response = await render({
+        request: c.req.raw,
+        nonce: c.var.nonce,
+        assets: assets.page,
+        api: {
+          // Route loaders reach /api in-process: no socket, no second HTTP parse.
+          fetch: (path, init) =>
+            app.request(path, {
+              ...init,
+              headers: { cookie: c.req.header("cookie") ?? "", ...(init?.headers ?? {}) },
+            }),
+        },
+      });
+      const headers = new Headers(response.headers);
+      headers.set("Cache-Control", "no-store");
+      return new Response(response.body, { status: response.status, headers });
+    });
+  }
+  return app;
+}
+
+export type TApp = ReturnType<typeof createApp>;
+
+function errorDocument(requestId: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>An error occured</title></head><body><h1>An error occured</h1><p>The page could not be rendered (request ${requestId}).</p><p><a href="/home">Home</a></p></body></html>`;
+}

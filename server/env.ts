@@ -1,0 +1,59 @@
+import path from "node:path";
+import { z } from "zod";
+
+const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+
+const ZEnv = z.object({
+  PORT: z.coerce
+    .number({ error: "must be a whole number between 1 and 65535" })
+    .int("must be a whole number between 1 and 65535")
+    .min(0, "must be a whole number between 1 and 65535")
+    .max(65535, "must be a whole number between 1 and 65535")
+    .default(8000),
+  DATA_DIR: z.string().min(1, "must not be empty").default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|libsql:|https?:|wss?:)/, "must start with file:, libsql:, http(s): or ws(s):")
+    .optional(),
+  DATABASE_AUTH_TOKEN: z.string().optional(),
+  APP_URL: z.url({ error: "must be an absolute URL such as https://trade.example.com" }).optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+});
+
+export type TEnv = {
+  port: number;
+  dataDir: string;
+  databaseUrl: string;
+  databaseAuthToken: string | undefined;
+  appUrl: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+};
+
+/** Thrown for a bad configuration value; its message is one line naming the variable. */
+export class ConfigError extends Error {}
+
+/**
+ * Parses configuration from the environment. Empty strings count as unset, so `PORT= npm start`
+ * behaves like no PORT at all. A bad value throws ConfigError naming the variable.
+ */
+export function loadEnv(source: Record<string, string | undefined> = process.env): TEnv {
+  const raw = Object.fromEntries(
+    Object.keys(ZEnv.shape).map((key) => [key, source[key] === "" ? undefined : source[key]]),
+  );
+  const parsed = ZEnv.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0]);
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(raw[name])})`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    port: env.PORT,
+    dataDir,
+    databaseUrl: env.DATABASE_URL ?? `file:${path.join(dataDir, "app.db")}`,
+    databaseAuthToken: env.DATABASE_AUTH_TOKEN,
+    appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    logLevel: env.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,52 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+/** The client build as the server needs it: page asset URLs and a way to read a built file. */
+export type TAssetStore = {
+  /** URLs to put in every page: the entry module and its stylesheets. */
+  page: TPageAssets;
+  /** A built file by its URL path (e.g. "/assets/index-abc123.js"), or null. */
+  read(urlPath: string): Promise<Blob | null>;
+};
+
+export type TPageAssets = { scripts: string[]; styles: string[] };
+
+type TViteManifest = Record<string, { file: string; css?: string[]; isEntry?: boolean; imports?: string[] }>;
+
+export const CLIENT_ENTRY = "client/entry-client.tsx";
+
+/** Reads Vite's manifest to find the entry chunk and every stylesheet it pulls in. */
+export function pageAssetsFromManifest(manifest: TViteManifest): TPageAssets {
+  const entry = manifest[CLIENT_ENTRY];
+  if (!entry) throw new Error(`The client build has no entry for ${CLIENT_ENTRY}; rebuild it with npm run build`);
+  const styles = new Set<string>();
+  const visit = (key: string, seen = new Set<string>()) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    for (const css of chunk?.css ?? []) styles.add(`/${css}`);
+    for (const imported of chunk?.imports ?? []) visit(imported, seen);
+  };
+  visit(CLIENT_ENTRY);
+  return { scripts: [`/${entry.file}`], styles: [...styles] };
+}
+
+/** Serves the client build from a folder on disk (dist/client when running from source). */
+export function diskAssetStore(folder: string): TAssetStore {
+  const manifestPath = path.join(folder, ".vite", "manifest.json");
+  if (!existsSync(manifestPath)) {
+    throw new Error(`No client build at ${folder}; run npm run build (npm start does it for you)`);
+  }
+  const page = pageAssetsFromManifest(JSON.parse(readFileSync(manifestPath, "utf8")));
+  const root = path.resolve(folder);
+  return {
+    page,
+    async read(urlPath) {
+      const file = path.resolve(root, `.${decodeURIComponent(urlPath)}`);
+      // Never serve outside the build folder, nor Vite's own manifest.
+      if (!file.startsWith(`${root}${path.sep}`) || file.includes(`${path.sep}.vite${path.sep}`)) return null;
+      const blob = Bun.file(file);
+      return (await blob.exists()) ? blob : null;
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import path from "node:path";
+import { diskAssetStore } from "./lib/assets";
+import { runCli } from "./cli";
+
+// Running from source: migrations and the client build are read from the checkout.
+const root = path.resolve(import.meta.dir, "..");
+
+const code = await runCli(process.argv.slice(2), {
+  migrationsFolder: async () => path.join(root, "db", "migrations"),
+  assets: () => diskAssetStore(path.join(root, "dist", "client")),
+  render: async () => (await import("../client/entry-server")).render,
+});
+process.exit(code);

@@ -1,0 +1,11 @@
+import type { TPageAssets } from "./lib/assets";
+
+/** What the server hands the client's entry-server render function for one page request. */
+export type TRenderArgs = {
+  request: Request;
+  nonce: string;
+  assets: TPageAssets;
+  api: { fetch: (path: string, init?: RequestInit) => Promise<Response> | Response };
+};
+
+export type TRenderPage = (args: TRenderArgs) => Promise<Response>;
