@@ -6,11 +6,11 @@ import { createAppRouter } from "./router";
 
 // The server put the built asset URLs into the page; read them back so the client renders the same tags.
 const assets = {
-  styles: [...document.querySelectorAll<HTMLLinkElement>('link[data-asset="style"]')].map((l) =>
-    l.getAttribute("href")!,
+  styles: [...document.querySelectorAll<HTMLLinkElement>('link[data-asset="style"]')].map(
+    (l) => l.getAttribute("href")!,
   ),
-  scripts: [...document.querySelectorAll<HTMLScriptElement>('script[data-asset="script"]')].map((s) =>
-    s.getAttribute("src")!,
+  scripts: [...document.querySelectorAll<HTMLScriptElement>('script[data-asset="script"]')].map(
+    (s) => s.getAttribute("src")!,
   ),
 };
 

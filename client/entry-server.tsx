@@ -1,8 +1,4 @@
-import {
-  createRequestHandler,
-  RouterServer,
-  renderRouterToString,
-} from "@tanstack/react-router/ssr/server";
+import { createRequestHandler, RouterServer, renderRouterToString } from "@tanstack/react-router/ssr/server";
 import type { TRenderArgs } from "../server/ssr";
 import { createApi } from "./lib/api";
 import { createAppRouter } from "./router";

@@ -64,9 +64,7 @@ export function createApp(deps: TAppDeps) {
     return c.html(errorDocument(c.var.requestId), 500);
   });
 
-  const api = new Hono<TAppEnv>()
-    .route("/health", healthRoutes)
-    .route("/dictionary", dictionaryRoutes);
+  const api = new Hono<TAppEnv>().route("/health", healthRoutes).route("/dictionary", dictionaryRoutes);
   api.notFound((c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.

@@ -44,7 +44,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0]);
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(raw[name])})`);
+    throw new ConfigError(
+      `Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(raw[name])})`,
+    );
   }
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { diskAssetStore } from "./lib/assets";
 import { runCli } from "./cli";
+import { diskAssetStore } from "./lib/assets";
 
 // Running from source: migrations and the client build are read from the checkout.
 const root = path.resolve(import.meta.dir, "..");

@@ -1,11 +1,12 @@
 import { createRoute, Link, redirect } from "@tanstack/react-router";
+import { z } from "zod";
 import { PageHeader, PlannedScreen } from "../components/app/screens";
 import { Button } from "../components/ui/button";
 import { ZListSearch } from "../lib/list-search";
 import { rootRoute } from "./root";
 
 /** A route whose screen is an honest empty state until the issue that builds it lands. */
-function plannedRoute(path: string, title: string, what: string) {
+function plannedRoute<TPath extends string>(path: TPath, title: string, what: string) {
   return createRoute({
     getParentRoute: () => rootRoute,
     path,
@@ -16,7 +17,7 @@ function plannedRoute(path: string, title: string, what: string) {
 }
 
 /** A list route: validated page/sort/filter search parameters and an empty state for now. */
-function plannedListRoute(path: string, title: string, what: string) {
+function plannedListRoute<TPath extends string>(path: TPath, title: string, what: string) {
   return createRoute({
     getParentRoute: () => rootRoute,
     path,
@@ -28,13 +29,21 @@ function plannedListRoute(path: string, title: string, what: string) {
 }
 
 /** The section pattern of spec section 2: list, create-x, edit-x/{itemId}, print/{itemId}. */
-function sectionRoutes(section: string, suffix: string, titles: { list: string; create: string; edit: string }) {
+function sectionRoutes<TSection extends string, TSuffix extends string>(
+  section: TSection,
+  suffix: TSuffix,
+  titles: { list: string; create: string; edit: string },
+) {
   const what = `${titles.list}: the list, create, edit and print screens are built with the shared table and form kit.`;
   return [
-    plannedListRoute(`/${section}`, titles.list, what),
-    plannedRoute(`/${section}/create-${suffix}`, titles.create, what),
-    plannedRoute(`/${section}/edit-${suffix}/$itemId`, titles.edit, what),
-    plannedRoute(`/${section}/print/$itemId`, `Print · ${titles.list}`, what),
+    plannedListRoute(`/${section}` as `/${TSection}`, titles.list, what),
+    plannedRoute(`/${section}/create-${suffix}` as `/${TSection}/create-${TSuffix}`, titles.create, what),
+    plannedRoute(
+      `/${section}/edit-${suffix}/$itemId` as `/${TSection}/edit-${TSuffix}/$itemId`,
+      titles.edit,
+      what,
+    ),
+    plannedRoute(`/${section}/print/$itemId` as `/${TSection}/print/$itemId`, `Print · ${titles.list}`, what),
   ];
 }
 
@@ -49,11 +58,7 @@ const indexRoute = createRoute({
 const homeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/home",
-  validateSearch: (search: Record<string, unknown>) => ({
-    period: ["week", "month", "year", "all"].includes(String(search.period))
-      ? (String(search.period) as "week" | "month" | "year" | "all")
-      : undefined,
-  }),
+  validateSearch: z.object({ period: z.enum(["week", "month", "year", "all"]).optional().catch(undefined) }),
   staticData: { title: "Dashboard" },
   head: () => ({ meta: [{ title: "Dashboard · Tradewinds" }] }),
   component: () => (
@@ -77,10 +82,10 @@ const logoutRoute = createRoute({
   },
 });
 
-function legalRoute(slug: "terms" | "help" | "privacy", title: string) {
+function legalRoute<TSlug extends "terms" | "help" | "privacy">(slug: TSlug, title: string) {
   return createRoute({
     getParentRoute: () => rootRoute,
-    path: `/legal/${slug}`,
+    path: `/legal/${slug}` as `/legal/${TSlug}`,
     staticData: { title },
     head: () => ({ meta: [{ title: `${title} · Tradewinds` }] }),
     component: () => (
@@ -132,7 +137,11 @@ export const appRoutes = [
     "Create International Shipment",
     "Parties with screening, items, packages, shipping details and the paperwork to generate.",
   ),
-  plannedRoute("/shipments/edit-shipment/$itemId", "Edit Shipment", "Edit a shipment; changes autosave as a draft."),
+  plannedRoute(
+    "/shipments/edit-shipment/$itemId",
+    "Edit Shipment",
+    "Edit a shipment; changes autosave as a draft.",
+  ),
   plannedRoute("/shipments/print/$itemId", "Print Shipment", "A printable view of a shipment."),
   plannedListRoute(
     "/restricted-party-screening",
@@ -151,12 +160,20 @@ export const appRoutes = [
   }),
   ...sectionRoutes("products", "product", { list: "Products", create: "Add Product", edit: "Edit Product" }),
   ...sectionRoutes("licenses", "license", { list: "Licenses", create: "Add License", edit: "Edit License" }),
-  ...sectionRoutes("my-wiki", "wiki", { list: "My Wiki", create: "Upload Wiki File", edit: "Edit Wiki File" }),
+  ...sectionRoutes("my-wiki", "wiki", {
+    list: "My Wiki",
+    create: "Upload Wiki File",
+    edit: "Edit Wiki File",
+  }),
   ...sectionRoutes("my-shipping-documents", "a-form", {
     list: "My Shipping Documents",
     create: "Create a Form",
     edit: "Edit a Form",
   }),
   expertRoute,
-  plannedRoute("/reports", "Reports", "A pivot table over your shipment data, with saved setups kept in the browser."),
+  plannedRoute(
+    "/reports",
+    "Reports",
+    "A pivot table over your shipment data, with saved setups kept in the browser.",
+  ),
 ];

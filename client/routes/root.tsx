@@ -39,11 +39,8 @@ export const rootRoute = createRootRouteWithContext<TRouterContext>()({
       <ErrorScreen message={error instanceof Error ? error.message : String(error)} />
     </Document>
   ),
-  notFoundComponent: () => (
-    <Frame>
-      <PageNotFound />
-    </Frame>
-  ),
+  // Rendered inside the root component's Outlet, so the frame is already there.
+  notFoundComponent: PageNotFound,
 });
 
 function RootDocument() {

@@ -23,5 +23,6 @@ export type TDictionaryOption = { id: number; label: string };
 export type TDictionary = Partial<Record<TDictionaryName, TDictionaryOption[]>>;
 
 export const ZDictionaryName = z.enum(DICTIONARY_NAMES, {
-  error: (issue) => `Unknown dictionary ${JSON.stringify(issue.input)}; expected one of ${DICTIONARY_NAMES.join(", ")}`,
+  error: (issue) =>
+    `Unknown dictionary ${JSON.stringify(issue.input)}; expected one of ${DICTIONARY_NAMES.join(", ")}`,
 });

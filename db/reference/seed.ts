@@ -48,7 +48,10 @@ export async function seedReferenceData(db: TDb): Promise<void> {
       currencies,
       currencyRows.map((row, index) => ({ ...row, sort_order: index + 1 })),
     );
-    await upsert(carriers, carrierRows.map(({ scac_or_code, ...row }) => ({ ...row, code: scac_or_code })));
+    await upsert(
+      carriers,
+      carrierRows.map(({ scac_or_code, ...row }) => ({ ...row, code: scac_or_code })),
+    );
     await upsert(incoterms, incotermRows);
     await upsert(payment_terms, paymentTermRows);
     await upsert(modes_of_transport, modeRows);

@@ -19,14 +19,8 @@ export const weight = fixed(3);
 export const dimension = fixed(2);
 
 /** ISO-8601 UTC timestamp text, set by the database so every writer agrees on the clock. */
-export const createdAt = () =>
-  text()
-    .notNull()
-    .default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
-export const updatedAt = () =>
-  text()
-    .notNull()
-    .default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+export const createdAt = () => text().notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+export const updatedAt = () => text().notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
 /** A 0/1 flag, as the spec sends flags. */
 export const flag = () => integer({ mode: "boolean" }).notNull().default(false);

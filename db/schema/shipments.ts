@@ -126,6 +126,9 @@ export const shipment_packages = sqliteTable(
     check("shipment_packages_quantity_check", sql`${t.quantity} >= 1`),
     // 0.01 kg = 10 in the ×1000 scale; 0.01 in = 1 in the ×100 scale.
     check("shipment_packages_weight_check", sql`${t.net_weight} >= 10 and ${t.gross_weight} >= 10`),
-    check("shipment_packages_dimension_check", sql`${t.length} >= 1 and ${t.width} >= 1 and ${t.height} >= 1`),
+    check(
+      "shipment_packages_dimension_check",
+      sql`${t.length} >= 1 and ${t.width} >= 1 and ${t.height} >= 1`,
+    ),
   ],
 );

@@ -18,7 +18,8 @@ export const CLIENT_ENTRY = "client/entry-client.tsx";
 /** Reads Vite's manifest to find the entry chunk and every stylesheet it pulls in. */
 export function pageAssetsFromManifest(manifest: TViteManifest): TPageAssets {
   const entry = manifest[CLIENT_ENTRY];
-  if (!entry) throw new Error(`The client build has no entry for ${CLIENT_ENTRY}; rebuild it with npm run build`);
+  if (!entry)
+    throw new Error(`The client build has no entry for ${CLIENT_ENTRY}; rebuild it with npm run build`);
   const styles = new Set<string>();
   const visit = (key: string, seen = new Set<string>()) => {
     if (seen.has(key)) return;

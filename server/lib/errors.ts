@@ -45,7 +45,8 @@ export class AppError extends Error {
 }
 
 export const notFound = (message = "Not found") => new AppError("NOT_FOUND", message);
-export const unauthenticated = (message = "Authentication failed") => new AppError("UNAUTHENTICATED", message);
+export const unauthenticated = (message = "Authentication failed") =>
+  new AppError("UNAUTHENTICATED", message);
 export const forbidden = (message = "Authorization failed") => new AppError("FORBIDDEN", message);
 export const validationError = (message: string, errors?: TFieldErrors) =>
   new AppError("VALIDATION", message, { errors });

@@ -25,10 +25,13 @@ export function summarize(errors: TFieldErrors): string {
  * zValidator with the app's error shape: a failed check throws a VALIDATION AppError (422) whose
  * message names the fields, so every endpoint answers bad input the same way.
  */
-export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
+export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(
+  target: Target,
+  schema: T,
+) =>
   zValidator(target, schema, (result) => {
     if (!result.success) {
-      const errors = toFieldErrors(result.error as z.ZodError);
+      const errors = toFieldErrors(result.error as unknown as z.ZodError);
       throw new AppError("VALIDATION", summarize(errors), { errors });
     }
   });

@@ -39,10 +39,10 @@ export function DebugPanel() {
             <TabsTrigger value="store">Store</TabsTrigger>
             <TabsTrigger value="location">Location</TabsTrigger>
           </TabsList>
-          <label className="flex items-center gap-2">
-            <Switch checked={isVerbose} onCheckedChange={setIsVerbose} aria-label="Verbose" />
-            Verbose
-          </label>
+          <div className="flex items-center gap-2">
+            <Switch id="debug-verbose" checked={isVerbose} onCheckedChange={setIsVerbose} />
+            <label htmlFor="debug-verbose">Verbose</label>
+          </div>
         </div>
         <TabsContent value="debug">
           <pre className="max-h-64 overflow-auto">

@@ -64,11 +64,22 @@ export function NotFoundScreen() {
  * An honest empty state for a screen whose feature is built in a later issue: it says what will be
  * here and does not pretend to work.
  */
-export function PlannedScreen({ title, what, children }: { title: string; what: string; children?: ReactNode }) {
+export function PlannedScreen({
+  title,
+  what,
+  children,
+}: {
+  title: string;
+  what: string;
+  children?: ReactNode;
+}) {
   return (
     <section>
       <PageHeader title={title}>{children}</PageHeader>
-      <div className="rounded-lg border border-dashed bg-muted/30 p-10 text-center" data-testid="planned-screen">
+      <div
+        className="rounded-lg border border-dashed bg-muted/30 p-10 text-center"
+        data-testid="planned-screen"
+      >
         <p className="font-medium">Not available yet</p>
         <p className="mx-auto mt-2 max-w-prose text-sm text-muted-foreground">{what}</p>
       </div>

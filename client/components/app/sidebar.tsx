@@ -63,12 +63,19 @@ export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSideba
       )}
     >
       <div className="flex h-14 items-center gap-2 border-b px-3">
-        <Link to="/home" className="flex min-w-0 items-center gap-2 font-semibold" aria-label="Tradewinds home">
+        <Link
+          to="/home"
+          className="flex min-w-0 items-center gap-2 font-semibold"
+          aria-label="Tradewinds home"
+        >
           <img src="/logo.svg" alt="" width={28} height={28} className="size-7 shrink-0" />
           {!isCollapsed && <span className="truncate text-base tracking-tight">Tradewinds</span>}
         </Link>
       </div>
-      <nav className="flex-1 overflow-y-auto p-2" aria-label={isPublic ? "Public navigation" : "Main navigation"}>
+      <nav
+        className="flex-1 overflow-y-auto p-2"
+        aria-label={isPublic ? "Public navigation" : "Main navigation"}
+      >
         {groups.map((group) => (
           <div key={group.label} className="mb-3">
             {!isCollapsed && (

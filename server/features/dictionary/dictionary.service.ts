@@ -34,16 +34,29 @@ const SOURCES: Record<TDictionaryName, TSource> = {
   carriers: { table: carriers, label: carriers.name, order: carriers.id },
   incoterms: { table: incoterms, label: incoterms.name, order: incoterms.id },
   payment_terms: { table: payment_terms, label: payment_terms.name, order: payment_terms.id },
-  mode_of_transports: { table: modes_of_transport, label: modes_of_transport.name, order: modes_of_transport.id },
+  mode_of_transports: {
+    table: modes_of_transport,
+    label: modes_of_transport.name,
+    order: modes_of_transport.id,
+  },
   packages: { table: packages, label: packages.name, order: packages.id },
-  shipping_statuses: { table: shipping_statuses, label: shipping_statuses.label, order: shipping_statuses.id },
+  shipping_statuses: {
+    table: shipping_statuses,
+    label: shipping_statuses.label,
+    order: shipping_statuses.id,
+  },
   partner_types: {
     table: partner_types,
     label: partner_types.partner_type,
     order: partner_types.id,
     where: (ws) => or(isNull(partner_types.workspace_id), eq(partner_types.workspace_id, ws)),
   },
-  contacts: { table: contacts, label: contacts.company, order: contacts.company, workspace: contacts.workspace_id },
+  contacts: {
+    table: contacts,
+    label: contacts.company,
+    order: contacts.company,
+    workspace: contacts.workspace_id,
+  },
   products: { table: products, label: products.name, order: products.name, workspace: products.workspace_id },
   licenses: {
     table: licenses,

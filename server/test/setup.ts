@@ -1,0 +1,53 @@
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openDatabase, type TDatabase } from "../../db/client";
+import { migrateDatabase } from "../../db/migrate";
+import { seedReferenceData } from "../../db/reference/seed";
+import { createApp } from "../app";
+import { loadEnv, type TEnv } from "../env";
+import { createLogger } from "../lib/logger";
+
+const MIGRATIONS = path.resolve(import.meta.dir, "../../db/migrations");
+
+/**
+ * A migrated and seeded database file, built once per migration set and copied per test file:
+ * migrating for every test would dominate the run time.
+ */
+async function templateDatabase(): Promise<string> {
+  const key = Bun.hash(
+    readdirSync(MIGRATIONS)
+      .filter((f) => f.endsWith(".sql"))
+      .map((f) => readFileSync(path.join(MIGRATIONS, f), "utf8"))
+      .join("\n") + readFileSync(path.resolve(import.meta.dir, "../../db/reference/seed.ts"), "utf8"),
+  ).toString(16);
+  const file = path.join(tmpdir(), `tradewinds-test-template-${key}.db`);
+  if (existsSync(file)) return file;
+  const building = `${file}.${process.pid}.tmp`;
+  const database = await openDatabase(`file:${building}`);
+  await migrateDatabase(database.db, MIGRATIONS);
+  await seedReferenceData(database.db);
+  await database.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+  await database.client.execute("PRAGMA journal_mode = DELETE");
+  database.close();
+  renameSync(building, file);
+  return file;
+}
+
+export type TTestContext = {
+  app: ReturnType<typeof createApp>;
+  database: TDatabase;
+  env: TEnv;
+  dataDir: string;
+};
+
+/** A fresh app over its own copy of the template database, with a temporary DATA_DIR. */
+export async function createTestContext(overrides: Record<string, string> = {}): Promise<TTestContext> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-test-"));
+  const dbFile = path.join(dataDir, "app.db");
+  copyFileSync(await templateDatabase(), dbFile);
+  const env = loadEnv({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ...overrides });
+  const database = await openDatabase(env.databaseUrl);
+  const app = createApp({ db: database.db, env, logger: createLogger(env.logLevel) });
+  return { app, database, env, dataDir };
+}
