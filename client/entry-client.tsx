@@ -1,3 +1,4 @@
+import "@vitejs/plugin-react/preamble";
 import "./styles/app.css";
 import { RouterClient } from "@tanstack/react-router/ssr/client";
 import { hydrateRoot } from "react-dom/client";

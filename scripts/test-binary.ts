@@ -1,0 +1,74 @@
+// npm run test:binary: the compiled binary, alone in an empty folder with no node_modules above it,
+// starts on a free port, answers /api/health, renders the login page and its assets, and stops cleanly.
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "./lib";
+
+const binary = path.join(ROOT, "dist", "tradewinds");
+if (!existsSync(binary)) {
+  console.error("dist/tradewinds is missing: run npm run build:binary first");
+  process.exit(1);
+}
+// /dev/shm or /tmp: neither has a node_modules folder above it.
+const folder = mkdtempSync(path.join("/tmp", "tradewinds-binary-"));
+const copy = path.join(folder, "tradewinds");
+copyFileSync(binary, copy);
+
+const failures: string[] = [];
+let passedCount = 0;
+const check = (ok: boolean, what: string) => {
+  console.log(`${ok ? "✓" : "✖"} ${what}`);
+  if (ok) passedCount += 1;
+  else failures.push(what);
+};
+
+const version = Bun.spawnSync([copy, "--version"], { cwd: folder });
+check(version.exitCode === 0 && /^\d+\.\d+\.\d+/.test(version.stdout.toString()), "--version prints the version");
+const help = Bun.spawnSync([copy, "--help"], { cwd: folder });
+check(help.exitCode === 0 && help.stdout.toString().includes("migrate"), "--help lists the commands");
+const badConfig = Bun.spawnSync([copy, "serve"], { cwd: folder, env: { PORT: "nope", PATH: process.env.PATH } });
+check(badConfig.exitCode === 1 && badConfig.stderr.toString().includes("PORT"), "a bad PORT stops it naming PORT");
+
+const probe = Bun.serve({ port: 0, fetch: () => new Response() });
+const port = probe.port;
+probe.stop(true);
+const url = `http://127.0.0.1:${port}`;
+const started = performance.now();
+const server = Bun.spawn([copy, "serve"], {
+  cwd: folder,
+  env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: path.join(folder, "data"), LOG_LEVEL: "warn" },
+  stdio: ["ignore", "inherit", "inherit"],
+});
+let coldStartMs = -1;
+try {
+  for (let i = 0; i < 300 && coldStartMs < 0; i++) {
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) {
+        coldStartMs = performance.now() - started;
+        check((await res.json()).db === "ok", "/api/health answers db ok");
+      }
+    } catch {
+      await Bun.sleep(20);
+    }
+  }
+  check(coldStartMs >= 0, "the server came up");
+  const login = await fetch(`${url}/auth/login`);
+  const html = await login.text();
+  check(login.status === 200 && html.includes("<html") && html.includes("Log in"), "the login page renders");
+  const assetUrls = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  check(assetUrls.length >= 2, "the page links the built script and stylesheet");
+  for (const asset of assetUrls) {
+    const res = await fetch(`${url}${asset}`);
+    check(res.ok && (await res.arrayBuffer()).byteLength > 0, `embedded asset ${asset} is served`);
+  }
+} finally {
+  server.kill("SIGTERM");
+  const code = await server.exited;
+  check(code === 0, "SIGTERM stops it with exit code 0");
+  rmSync(folder, { recursive: true, force: true });
+}
+const sizeMb = Bun.file(binary).size / 1024 / 1024;
+console.log(`binary size ${sizeMb.toFixed(1)} MB, cold start to healthy ${coldStartMs.toFixed(0)} ms (fresh database)`);
+console.log(`binary: ${passedCount} passed, ${failures.length} failed`);
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,30 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pageAssetsFromManifest, type TAssetStore } from "./assets";
+
+/** Serves the client build that the compiled binary carries inside itself. */
+export function embeddedAssetStore(
+  manifest: Parameters<typeof pageAssetsFromManifest>[0],
+  files: Record<string, string>,
+): TAssetStore {
+  const page = pageAssetsFromManifest(manifest);
+  return {
+    page,
+    async read(urlPath) {
+      const embedded = files[urlPath];
+      return embedded ? Bun.file(embedded) : null;
+    },
+  };
+}
+
+/** drizzle's migrator reads a real folder, so the embedded migrations are written to a temporary one. */
+export async function extractMigrations(files: Record<string, string>): Promise<string> {
+  const folder = mkdtempSync(path.join(tmpdir(), "tradewinds-migrations-"));
+  for (const [name, embedded] of Object.entries(files)) {
+    const target = path.join(folder, name);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, new Uint8Array(await Bun.file(embedded).arrayBuffer()));
+  }
+  return folder;
+}
