@@ -21,7 +21,9 @@ function filesBelow(dir: string): string[] {
 const clientDir = path.join(ROOT, "dist", "client");
 const clientFiles = filesBelow(clientDir).filter((f) => !f.includes(`${path.sep}.vite${path.sep}`));
 const migrationDir = path.join(ROOT, "db", "migrations");
-const migrationFiles = filesBelow(migrationDir).filter((f) => f.endsWith(".sql") || f.endsWith("_journal.json"));
+const migrationFiles = filesBelow(migrationDir).filter(
+  (f) => f.endsWith(".sql") || f.endsWith("_journal.json"),
+);
 
 const rel = (file: string) => path.relative(EMBED_DIR, file).split(path.sep).join("/");
 const lines = [
@@ -33,12 +35,16 @@ const lines = [
 const assetEntries: string[] = [];
 clientFiles.forEach((file, i) => {
   lines.push(`import asset${i} from "${rel(file)}" with { type: "file" };`);
-  assetEntries.push(`  ${JSON.stringify(`/${path.relative(clientDir, file).split(path.sep).join("/")}`)}: asset${i},`);
+  assetEntries.push(
+    `  ${JSON.stringify(`/${path.relative(clientDir, file).split(path.sep).join("/")}`)}: asset${i},`,
+  );
 });
 const migrationEntries: string[] = [];
 migrationFiles.forEach((file, i) => {
   lines.push(`import migration${i} from "${rel(file)}" with { type: "file" };`);
-  migrationEntries.push(`  ${JSON.stringify(path.relative(migrationDir, file).split(path.sep).join("/"))}: migration${i},`);
+  migrationEntries.push(
+    `  ${JSON.stringify(path.relative(migrationDir, file).split(path.sep).join("/"))}: migration${i},`,
+  );
 });
 lines.push(
   "",
@@ -63,7 +69,10 @@ writeFileSync(entry, lines.join("\n"));
  * cannot follow; point it at this platform's package so Bun embeds the .node file.
  */
 function libsqlNativePlugin(): BunPlugin {
-  const target = `${process.platform}-${process.arch}-${process.platform === "linux" ? "gnu" : ""}`.replace(/-$/, "");
+  const target = `${process.platform}-${process.arch}-${process.platform === "linux" ? "gnu" : ""}`.replace(
+    /-$/,
+    "",
+  );
   return {
     name: "libsql-native",
     setup(build) {

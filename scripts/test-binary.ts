@@ -23,11 +23,20 @@ const check = (ok: boolean, what: string) => {
 };
 
 const version = Bun.spawnSync([copy, "--version"], { cwd: folder });
-check(version.exitCode === 0 && /^\d+\.\d+\.\d+/.test(version.stdout.toString()), "--version prints the version");
+check(
+  version.exitCode === 0 && /^\d+\.\d+\.\d+/.test(version.stdout.toString()),
+  "--version prints the version",
+);
 const help = Bun.spawnSync([copy, "--help"], { cwd: folder });
 check(help.exitCode === 0 && help.stdout.toString().includes("migrate"), "--help lists the commands");
-const badConfig = Bun.spawnSync([copy, "serve"], { cwd: folder, env: { PORT: "nope", PATH: process.env.PATH } });
-check(badConfig.exitCode === 1 && badConfig.stderr.toString().includes("PORT"), "a bad PORT stops it naming PORT");
+const badConfig = Bun.spawnSync([copy, "serve"], {
+  cwd: folder,
+  env: { PORT: "nope", PATH: process.env.PATH },
+});
+check(
+  badConfig.exitCode === 1 && badConfig.stderr.toString().includes("PORT"),
+  "a bad PORT stops it naming PORT",
+);
 
 const probe = Bun.serve({ port: 0, fetch: () => new Response() });
 const port = probe.port;
@@ -69,6 +78,8 @@ try {
   rmSync(folder, { recursive: true, force: true });
 }
 const sizeMb = Bun.file(binary).size / 1024 / 1024;
-console.log(`binary size ${sizeMb.toFixed(1)} MB, cold start to healthy ${coldStartMs.toFixed(0)} ms (fresh database)`);
+console.log(
+  `binary size ${sizeMb.toFixed(1)} MB, cold start to healthy ${coldStartMs.toFixed(0)} ms (fresh database)`,
+);
 console.log(`binary: ${passedCount} passed, ${failures.length} failed`);
 process.exit(failures.length ? 1 : 0);
