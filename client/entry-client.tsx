@@ -3,6 +3,7 @@ import "./styles/app.css";
 import { RouterClient } from "@tanstack/react-router/ssr/client";
 import { hydrateRoot } from "react-dom/client";
 import { createApi } from "./lib/api";
+import { createSessionStore, notifySessionExpired } from "./lib/session";
 import { createAppRouter } from "./router";
 
 // The server put the built asset URLs into the page; read them back so the client renders the same tags.
@@ -15,9 +16,20 @@ const assets = {
   ),
 };
 
+const session = createSessionStore();
+// Calls that answer 401 by design (wrong password, bad reset link) do not end a session.
+const PUBLIC_CALLS = /^\/(login|register|forgot|reset|logout)/;
+
 const router = createAppRouter({
-  api: createApi((path, init) => fetch(path, { credentials: "same-origin", ...init })),
+  api: createApi((path, init) => fetch(path, { credentials: "same-origin", ...init }), {
+    onUnauthorized: (path) => {
+      if (PUBLIC_CALLS.test(path) || !session.user) return;
+      session.user = null;
+      notifySessionExpired();
+    },
+  }),
   assets,
+  session,
 });
 
 hydrateRoot(document, <RouterClient router={router} />);

@@ -1,13 +1,15 @@
 import { createRequestHandler, RouterServer, renderRouterToString } from "@tanstack/react-router/ssr/server";
 import type { TRenderArgs } from "../server/ssr";
 import { createApi } from "./lib/api";
+import { createSessionStore } from "./lib/session";
 import { createAppRouter } from "./router";
 
 /** Renders one page on the server; route loaders reach the API in-process through `api`. */
 export async function render({ request, nonce, assets, api }: TRenderArgs): Promise<Response> {
   const handler = createRequestHandler({
     request,
-    createRouter: () => createAppRouter({ api: createApi(api.fetch), assets }, { nonce }),
+    createRouter: () =>
+      createAppRouter({ api: createApi(api.fetch), assets, session: createSessionStore() }, { nonce }),
   });
   return handler(({ responseHeaders, router }) =>
     renderRouterToString({ responseHeaders, router, children: <RouterServer router={router} /> }),

@@ -1,8 +1,10 @@
 import type { TPageAssets } from "../server/lib/assets";
 import type { TApi } from "./lib/api";
+import type { TSessionStore } from "./lib/session";
 
-/** What every route can reach: the API client (in-process on the server) and the page's assets. */
+/** What every route can reach: the API client (in-process on the server), the page's assets and the session. */
 export type TRouterContext = {
   api: TApi;
   assets: TPageAssets;
+  session: TSessionStore;
 };

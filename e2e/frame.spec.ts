@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test, waitForHydration, watchConsole } from "./fixtures";
 
 const LOGGED_IN_LINKS = [
   ["My Shipments", "/shipments", "My Shipments"],
@@ -14,22 +14,7 @@ const LOGGED_IN_LINKS = [
   ["User Profile", "/user/account", "User Profile"],
 ] as const;
 
-/** Collects console errors and CSP violations, which would mean hydration or the policy broke. */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(msg.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  return problems;
-}
-
-async function waitForHydration(page: Page) {
-  // The client router marks itself ready on window.$_TSR removal; a simpler proof is a working click handler.
-  await page.waitForFunction(() => !("$_TSR" in window));
-}
-
-test("/ redirects to /home inside the app frame", async ({ page }) => {
+test("/ redirects to /home inside the app frame", async ({ page, user: _ }) => {
   const problems = watchConsole(page);
   await page.goto("/");
   await expect(page).toHaveURL(/\/home$/);
@@ -39,7 +24,10 @@ test("/ redirects to /home inside the app frame", async ({ page }) => {
   expect(problems).toEqual([]);
 });
 
-test("every sidebar link leads to a rendered screen, client-side without a full reload", async ({ page }) => {
+test("every sidebar link leads to a rendered screen, client-side without a full reload", async ({
+  page,
+  user: _,
+}) => {
   const problems = watchConsole(page);
   await page.goto("/home");
   await waitForHydration(page);
@@ -56,18 +44,19 @@ test("every sidebar link leads to a rendered screen, client-side without a full 
   }
   await nav.getByRole("link", { name: "Logout", exact: true }).click();
   await expect(page).toHaveURL(/\/auth\/login$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Log in" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Public navigation" })).toBeVisible();
   expect(problems).toEqual([]);
 });
 
-test("an unknown path shows 'Page not found.' with a 404 status", async ({ page }) => {
+test("an unknown path shows 'Page not found.' with a 404 status", async ({ page, user: _ }) => {
   const response = await page.goto("/no/such/screen");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Page not found." })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main navigation" })).toBeVisible();
 });
 
-test("the sidebar collapses and expands, and remembers it", async ({ page }) => {
+test("the sidebar collapses and expands, and remembers it", async ({ page, user: _ }) => {
   await page.goto("/home");
   await waitForHydration(page);
   const sidebar = page.getByRole("complementary", { name: "Sidebar" });
@@ -113,7 +102,7 @@ test("the header takes its scrolled style after 77 px", async ({ page }) => {
   await expect(header).toHaveAttribute("data-scrolled", "true");
 });
 
-test("the debug panel shows with ?debug=1 and has its tabs and Verbose toggle", async ({ page }) => {
+test("the debug panel shows with ?debug=1 and has its tabs and Verbose toggle", async ({ page, user: _ }) => {
   await page.goto("/home");
   await expect(page.getByRole("region", { name: "Debug panel" })).toHaveCount(0);
   await page.goto("/home?debug=1");
@@ -127,7 +116,10 @@ test("the debug panel shows with ?debug=1 and has its tabs and Verbose toggle", 
   await expect(panel.getByText('"href"')).toBeVisible();
 });
 
-test("pages carry the security headers and no inline script runs without the nonce", async ({ page }) => {
+test("pages carry the security headers and no inline script runs without the nonce", async ({
+  page,
+  user: _,
+}) => {
   const response = await page.goto("/home");
   const csp = response!.headers()["content-security-policy"];
   const nonce = /'nonce-([^']+)'/.exec(csp)![1];

@@ -11,6 +11,7 @@ import { createApp } from "../server/app";
 import { loadEnv } from "../server/env";
 import { CLIENT_ENTRY } from "../server/lib/assets";
 import { createLogger } from "../server/lib/logger";
+import { createServices } from "../server/services";
 import type { TRenderPage } from "../server/ssr";
 import { ROOT } from "./lib";
 
@@ -35,6 +36,7 @@ const app = createApp({
   db: database.db,
   env,
   logger,
+  ...createServices(env, logger),
   // In dev the page loads the entry straight from Vite, which injects the CSS itself.
   assets: { page: { scripts: ["/@vite/client", `/${CLIENT_ENTRY}`], styles: [] }, read: async () => null },
   render,

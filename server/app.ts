@@ -2,19 +2,27 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { TDb } from "../db/client";
 import type { TEnv } from "./env";
+import { authRoutes } from "./features/auth/auth.routes";
 import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
 import { healthRoutes } from "./features/health/health.routes";
+import { userRoutes } from "./features/users/users.routes";
 import type { TAssetStore } from "./lib/assets";
 import type { TAppEnv } from "./lib/context";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
 import type { TLogger } from "./lib/logger";
+import type { TMailer } from "./lib/mailer";
 import { securityHeaders } from "./lib/security";
+import type { TStorage } from "./lib/storage";
 import type { TRenderPage } from "./ssr";
 
 export type TAppDeps = {
   db: TDb;
   env: TEnv;
   logger: TLogger;
+  mailer: TMailer;
+  storage: TStorage;
+  /** Signs e-mailed links (server/lib/secret.ts). */
+  secret: string;
   /** The client build; without it (API tests) only /api is served. */
   assets?: TAssetStore;
   /** Server-side renderer for every non-API GET. */
@@ -31,6 +39,9 @@ export function createApp(deps: TAppDeps) {
     c.set("db", deps.db);
     c.set("env", deps.env);
     c.set("logger", deps.logger);
+    c.set("mailer", deps.mailer);
+    c.set("storage", deps.storage);
+    c.set("secret", deps.secret);
     await next();
     c.header("X-Request-Id", c.var.requestId);
     deps.logger.info(`${c.req.method} ${c.req.path}`, {
@@ -64,7 +75,11 @@ export function createApp(deps: TAppDeps) {
     return c.html(errorDocument(c.var.requestId), 500);
   });
 
-  const api = new Hono<TAppEnv>().route("/health", healthRoutes).route("/dictionary", dictionaryRoutes);
+  const api = new Hono<TAppEnv>()
+    .route("/health", healthRoutes)
+    .route("/dictionary", dictionaryRoutes)
+    .route("/", authRoutes)
+    .route("/user", userRoutes);
   api.notFound((c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.

@@ -3,11 +3,16 @@ import path from "node:path";
 import { openDatabase } from "../db/client";
 import { migrateDatabase } from "../db/migrate";
 import { seedReferenceData } from "../db/reference/seed";
+import { users } from "../db/schema";
 import pkg from "../package.json";
 import { createApp } from "./app";
 import { ConfigError, loadEnv, type TEnv } from "./env";
+import { purgeUsedSignatures } from "./features/auth/auth.service";
+import { purgeExpiredSessions } from "./features/auth/session.service";
 import type { TAssetStore } from "./lib/assets";
 import { createLogger } from "./lib/logger";
+import { purgeRateLimits } from "./lib/rate-limit";
+import { createServices } from "./services";
 import type { TRenderPage } from "./ssr";
 
 /** Where the process finds what differs between running from source and the compiled binary. */
@@ -80,20 +85,34 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     db: database.db,
     env,
     logger,
+    ...createServices(env, logger),
     assets: runtime.assets(),
     render: await runtime.render(),
   });
+  const housekeeping = () =>
+    Promise.all([
+      purgeExpiredSessions(database.db),
+      purgeRateLimits(database.db),
+      purgeUsedSignatures(database.db),
+    ]).catch((error) => logger.error("housekeeping failed", { error: String(error) }));
+  await housekeeping();
+  const timer = setInterval(housekeeping, 60 * 60 * 1000);
   const server = Bun.serve({ port: env.port, fetch: app.fetch, idleTimeout: 60 });
   logger.info(`Tradewinds ${pkg.version} listening on http://localhost:${server.port}`, {
     data_dir: env.dataDir,
     database: env.databaseUrl.replace(/\/\/[^@]*@/, "//***@"),
   });
+  const [anyUser] = await database.db.select({ id: users.id }).from(users).limit(1);
+  if (!anyUser) {
+    logger.info(`No accounts yet. Create the first one at ${env.appUrl}/auth/register`);
+  }
   let isStopping = false;
   const shutdown = async (signal: string) => {
     if (isStopping) return;
     isStopping = true;
     logger.info(`${signal} received: finishing in-flight requests`);
     // stop(false) refuses new connections and resolves once in-flight requests are answered.
+    clearInterval(timer);
     await server.stop(false);
     database.close();
     logger.info("stopped");

@@ -18,6 +18,21 @@ const ZEnv = z.object({
   DATABASE_AUTH_TOKEN: z.string().optional(),
   APP_URL: z.url({ error: "must be an absolute URL such as https://trade.example.com" }).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]+/, "must look like smtp://user:pass@host:587 or smtps://user:pass@host:465")
+    .optional(),
+  MAIL_FROM: z.string().min(3, "must be an address such as Tradewinds <no-reply@example.com>").optional(),
+  APP_SECRET: z
+    .string()
+    .min(32, "must be at least 32 characters (it signs reset and verification links)")
+    .optional(),
+  AUTH_RATE_LIMIT: z.coerce
+    .number({ error: "must be a whole number of attempts (at least 1)" })
+    .int("must be a whole number of attempts (at least 1)")
+    .min(1, "must be a whole number of attempts (at least 1)")
+    .default(10),
+  TRUST_PROXY: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
 });
 
 export type TEnv = {
@@ -27,6 +42,14 @@ export type TEnv = {
   databaseAuthToken: string | undefined;
   appUrl: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Signs e-mailed links; when unset, a random one is kept in DATA_DIR (see server/lib/secret.ts). */
+  appSecret: string | undefined;
+  /** Attempts per 15 minutes per IP and per e-mail on login, register, forgot and reset. */
+  authRateLimit: number;
+  /** Take the client IP from X-Forwarded-For (only behind a reverse proxy you control). */
+  trustProxy: boolean;
 };
 
 /** Thrown for a bad configuration value; its message is one line naming the variable. */
@@ -57,5 +80,10 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     databaseAuthToken: env.DATABASE_AUTH_TOKEN,
     appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     logLevel: env.LOG_LEVEL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? "Tradewinds <no-reply@tradewinds.local>",
+    appSecret: env.APP_SECRET,
+    authRateLimit: env.AUTH_RATE_LIMIT,
+    trustProxy: env.TRUST_PROXY === "1",
   };
 }

@@ -18,13 +18,15 @@ export type TFetch = (path: string, init?: RequestInit) => Promise<Response> | R
 export type TApi = {
   get<T>(path: string): Promise<T>;
   send<T>(method: "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<T>;
+  /** multipart/form-data POST (file uploads). */
+  upload<T>(path: string, form: FormData): Promise<T>;
 };
 
 /**
  * A small JSON client over a fetch function: the browser's fetch on the client, the app's
  * in-process request function during server rendering. Paths are relative to /api.
  */
-export function createApi(fetchFn: TFetch): TApi {
+export function createApi(fetchFn: TFetch, options: { onUnauthorized?: (path: string) => void } = {}): TApi {
   const call = async <T>(path: string, init?: RequestInit): Promise<T> => {
     let response: Response;
     try {
@@ -39,6 +41,7 @@ export function createApi(fetchFn: TFetch): TApi {
     } catch {
       body = null;
     }
+    if (response.status === 401) options.onUnauthorized?.(path);
     if (!response.ok) {
       const message = (body as { message?: string } | null)?.message ?? `Service returned ${response.status}`;
       throw new ApiError(response.status, message, body);
@@ -48,6 +51,8 @@ export function createApi(fetchFn: TFetch): TApi {
   };
   return {
     get: (path) => call(path, { headers: { accept: "application/json" } }),
+    upload: (path, form) =>
+      call(path, { method: "POST", body: form, headers: { accept: "application/json" } }),
     send: (method, path, body) =>
       call(path, {
         method,

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { PageHeader, PlannedScreen } from "../components/app/screens";
 import { Button } from "../components/ui/button";
 import { ZListSearch } from "../lib/list-search";
+import { accountRoute } from "./account-route";
+import { authRoutes } from "./auth-routes";
 import { rootRoute } from "./root";
 
 /** A route whose screen is an honest empty state until the issue that builds it lands. */
@@ -73,15 +75,6 @@ const homeRoute = createRoute({
   ),
 });
 
-const logoutRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/auth/logout",
-  beforeLoad: () => {
-    // TODO(#3): end the session through GET /api/logout first.
-    throw redirect({ to: "/auth/login" });
-  },
-});
-
 function legalRoute<TSlug extends "terms" | "help" | "privacy">(slug: TSlug, title: string) {
   return createRoute({
     getParentRoute: () => rootRoute,
@@ -118,12 +111,8 @@ const expertRoute = createRoute({
 export const appRoutes = [
   indexRoute,
   homeRoute,
-  plannedRoute("/auth/login", "Log in", "Log in with your e-mail and password."),
-  logoutRoute,
-  plannedRoute("/auth/register", "Register", "Create an account and a workspace."),
-  plannedRoute("/auth/forgot-password", "Forgot password", "Request a password reset e-mail."),
-  plannedRoute("/auth/reset-password/$id", "Reset password", "Choose a new password from a reset link."),
-  plannedRoute("/user/account", "User Profile", "Your name, title, e-mail, password, avatar and signature."),
+  ...authRoutes,
+  accountRoute,
   legalRoute("terms", "Terms"),
   legalRoute("help", "Help"),
   legalRoute("privacy", "Privacy"),

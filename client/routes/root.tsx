@@ -1,7 +1,9 @@
 import {
   createRootRouteWithContext,
   HeadContent,
+  Link,
   Outlet,
+  redirect,
   Scripts,
   useMatches,
   useRouterState,
@@ -12,8 +14,18 @@ import { AppHeader } from "../components/app/header";
 import { isPublicPath } from "../components/app/nav";
 import { ErrorScreen, PageNotFound } from "../components/app/screens";
 import { Sidebar } from "../components/app/sidebar";
+import {
+  AlertDialog,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "../components/ui/alert-dialog";
+import { Button } from "../components/ui/button";
 import { Toaster } from "../components/ui/sonner";
 import { TooltipProvider } from "../components/ui/tooltip";
+import { clearSessionExpired, loadUser, useSessionExpired } from "../lib/session";
 import type { TRouterContext } from "../router-context";
 
 const SIDEBAR_STORAGE_KEY = "tradewinds-sidebar-collapsed";
@@ -25,6 +37,21 @@ declare module "@tanstack/react-router" {
 }
 
 export const rootRoute = createRootRouteWithContext<TRouterContext>()({
+  /**
+   * The session gate (spec section 2): a logged-out visitor on a non-public path goes to
+   * /auth/login with the path in `next` (not for the root). Runs on the server for the first page
+   * and in the browser on each navigation, with the session cached in between.
+   */
+  beforeLoad: async ({ context, location }) => {
+    const user = await loadUser(context.api, context.session);
+    if (!user && !isPublicPath(location.pathname)) {
+      throw redirect({
+        to: "/auth/login",
+        search: { next: location.pathname === "/" ? undefined : location.href },
+      });
+    }
+    return { user };
+  },
   head: () => ({
     meta: [
       { charSet: "utf-8" },
@@ -82,6 +109,11 @@ function Frame({ children }: { children: React.ReactNode }) {
   const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
   const matches = useMatches();
   const title = [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title ?? "Tradewinds";
+  const { user, session } = rootRoute.useRouteContext();
+  // After hydration the browser's session store starts empty; seed it with the user the server saw.
+  useEffect(() => {
+    if (session.user === undefined) session.user = user;
+  }, [session, user]);
   const [isCollapsed, setIsCollapsed] = useState(false);
   const [showDebug, setShowDebug] = useState(false);
   useEffect(() => {
@@ -100,8 +132,7 @@ function Frame({ children }: { children: React.ReactNode }) {
         isCollapsed={isCollapsed}
         onToggle={toggle}
         isPublic={isPublicPath(pathname)}
-        // TODO(#3): the session decides this once accounts exist; until then there is no login to gate on.
-        isLoggedIn
+        isLoggedIn={Boolean(user)}
       />
       <div className="flex min-w-0 flex-1 flex-col">
         <AppHeader title={title} />
@@ -110,6 +141,30 @@ function Frame({ children }: { children: React.ReactNode }) {
         </main>
       </div>
       {showDebug && <DebugPanel />}
+      <SessionExpiredDialog />
     </div>
+  );
+}
+
+/** Spec: a 401 logs the user out and offers a Log in button. */
+function SessionExpiredDialog() {
+  const isExpired = useSessionExpired();
+  const pathname = useRouterState({ select: (s) => s.location.href });
+  return (
+    <AlertDialog open={isExpired}>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Authentication failed</AlertDialogTitle>
+          <AlertDialogDescription>Please log in to continue</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <Button asChild onClick={clearSessionExpired}>
+            <Link to="/auth/login" search={{ next: pathname }}>
+              Log in
+            </Link>
+          </Button>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
   );
 }

@@ -7,6 +7,7 @@ import { seedReferenceData } from "../../db/reference/seed";
 import { createApp } from "../app";
 import { loadEnv, type TEnv } from "../env";
 import { createLogger } from "../lib/logger";
+import { createServices } from "../services";
 
 const MIGRATIONS = path.resolve(import.meta.dir, "../../db/migrations");
 
@@ -46,8 +47,10 @@ export async function createTestContext(overrides: Record<string, string> = {}):
   const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-test-"));
   const dbFile = path.join(dataDir, "app.db");
   copyFileSync(await templateDatabase(), dbFile);
-  const env = loadEnv({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ...overrides });
+  // A high attempt limit keeps ordinary tests clear of the rate limiter; its own test lowers it.
+  const env = loadEnv({ DATA_DIR: dataDir, LOG_LEVEL: "silent", AUTH_RATE_LIMIT: "1000", ...overrides });
   const database = await openDatabase(env.databaseUrl);
-  const app = createApp({ db: database.db, env, logger: createLogger(env.logLevel) });
+  const logger = createLogger(env.logLevel);
+  const app = createApp({ db: database.db, env, logger, ...createServices(env, logger) });
   return { app, database, env, dataDir };
 }

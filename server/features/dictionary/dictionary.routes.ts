@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { DICTIONARY_NAMES, type TDictionaryName, ZDictionaryName } from "../../../db/contracts/dictionary";
 import type { TAppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { optionalAuth } from "../auth/auth.middleware";
 import { loadDictionaries } from "./dictionary.service";
 
 /**
@@ -25,7 +26,8 @@ export const dictionaryRoutes = new Hono<TAppEnv>().get("/", async (c) => {
     }
     if (!names.includes(parsed.data)) names.push(parsed.data);
   }
-  // TODO(#3): pass the caller's workspace once sessions exist.
-  const data = await loadDictionaries(c.var.db, names, null);
+  // Reference lists are public; workspace lists (contacts, users, …) need a session and show only its workspace.
+  const auth = await optionalAuth(c);
+  const data = await loadDictionaries(c.var.db, names, auth?.workspaceId ?? null);
   return c.json({ data });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { TDb } from "../../../db/client";
 import type { TDictionary, TDictionaryName, TDictionaryOption } from "../../../db/contracts/dictionary";
@@ -21,7 +21,7 @@ import {
 
 type TSource = {
   table: SQLiteTable;
-  label: SQLiteColumn;
+  label: SQLiteColumn | SQL;
   order: SQLiteColumn;
   /** Rows of one workspace only; null means the dictionary is global reference data. */
   workspace?: SQLiteColumn;
@@ -64,7 +64,12 @@ const SOURCES: Record<TDictionaryName, TSource> = {
     order: licenses.licence_name,
     workspace: licenses.workspace_id,
   },
-  users: { table: users, label: users.email, order: users.surname, workspace: users.workspace_id },
+  users: {
+    table: users,
+    label: sql<string>`${users.name} || ' ' || ${users.surname}`,
+    order: users.surname,
+    workspace: users.workspace_id,
+  },
   templates: {
     table: shipments,
     label: shipments.name,

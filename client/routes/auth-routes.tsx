@@ -1,0 +1,329 @@
+import { revalidateLogic, useForm } from "@tanstack/react-form";
+import { createRoute, Link, redirect, useNavigate, useRouter } from "@tanstack/react-router";
+import { useState } from "react";
+import { toast } from "sonner";
+import { z } from "zod";
+import {
+  TITLES,
+  type TPublicUser,
+  ZForgotPasswordInput,
+  ZLoginInput,
+  ZRegisterInput,
+  ZResetPasswordInput,
+} from "../../db/contracts/auth";
+import { AuthCard } from "../components/app/auth-card";
+import { Form, SubmitButton } from "../components/kit/form";
+import { CheckboxField, SelectField, TextField } from "../components/kit/form-fields";
+import { applyServerErrors } from "../components/kit/server-errors";
+import { Button } from "../components/ui/button";
+import { ApiError } from "../lib/api";
+import { clearSessionExpired, safeNext } from "../lib/session";
+import { rootRoute } from "./root";
+
+const title = (text: string) => () => ({ meta: [{ title: `${text} · Tradewinds` }] });
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/auth/login",
+  validateSearch: z.object({ next: z.string().optional().catch(undefined) }),
+  staticData: { title: "Log in" },
+  head: title("Log in"),
+  // A signed-in visitor goes straight on to `next` or the account page (spec section 2).
+  beforeLoad: ({ context, search }) => {
+    if (context.user) throw redirect({ href: safeNext(search.next) ?? "/user/account" });
+  },
+  component: LoginScreen,
+});
+
+function LoginScreen() {
+  const { next } = loginRoute.useSearch();
+  const { api, session } = loginRoute.useRouteContext();
+  const router = useRouter();
+  const [failure, setFailure] = useState<string>();
+  const form = useForm({
+    defaultValues: { email: "", password: "", rememberMe: true },
+    // The form always has the checkbox's value; the API contract defaults it when a client omits it.
+    validationLogic: revalidateLogic(),
+    validators: { onDynamic: ZLoginInput.extend({ rememberMe: z.boolean() }) },
+    onSubmit: async ({ value }) => {
+      setFailure(undefined);
+      try {
+        const { user } = await api.send<{ user: TPublicUser }>("POST", "/login", ZLoginInput.parse(value));
+        session.user = user;
+        clearSessionExpired();
+        toast.success("Login successful");
+        await router.invalidate();
+        await router.navigate({ href: safeNext(next) ?? "/home" });
+      } catch (error) {
+        const message =
+          error instanceof ApiError && error.status !== 0
+            ? error.message
+            : "Could not log you in at this time";
+        setFailure(message);
+        toast.error(message);
+      }
+    },
+  });
+  return (
+    <AuthCard
+      title="Log in"
+      description="Welcome back to Tradewinds."
+      footer={
+        <div className="flex justify-between">
+          <Link to="/auth/forgot-password" className="text-primary hover:underline">
+            Forgot password?
+          </Link>
+          <Link to="/auth/register" className="text-primary hover:underline">
+            Register
+          </Link>
+        </div>
+      }
+    >
+      <Form className="space-y-4" onSubmit={form.handleSubmit}>
+        <form.Field name="email">
+          {(field) => <TextField field={field} label="E-mail" type="email" autoComplete="username" />}
+        </form.Field>
+        <form.Field name="password">
+          {(field) => (
+            <TextField field={field} label="Password" type="password" autoComplete="current-password" />
+          )}
+        </form.Field>
+        <form.Field name="rememberMe">
+          {(field) => <CheckboxField field={field} label="Remember me" />}
+        </form.Field>
+        {failure && (
+          <p role="alert" className="text-sm text-destructive">
+            {failure}
+          </p>
+        )}
+        <form.Subscribe selector={(s) => s.isSubmitting}>
+          {(isBusy) => (
+            <SubmitButton className="w-full" isBusy={isBusy} label="Log in" busyLabel="Logging in…" />
+          )}
+        </form.Subscribe>
+      </Form>
+    </AuthCard>
+  );
+}
+
+const logoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/auth/logout",
+  // Logs out on the server (200 or 401 both mean logged out), forgets the user, then goes to login.
+  beforeLoad: async ({ context }) => {
+    await context.api.get("/logout").catch(() => undefined);
+    context.session.user = null;
+    throw redirect({ to: "/auth/login", search: { next: undefined } });
+  },
+});
+
+const registerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/auth/register",
+  staticData: { title: "Register" },
+  head: title("Register"),
+  component: RegisterScreen,
+});
+
+function RegisterScreen() {
+  const { api } = registerRoute.useRouteContext();
+  const [isDone, setIsDone] = useState(false);
+  const form = useForm({
+    defaultValues: { title: "", name: "", surname: "", email: "", password: "" },
+    // Validate on submit first, then on every change so a fixed field clears its message at once.
+    validationLogic: revalidateLogic(),
+    validators: { onDynamic: ZRegisterInput },
+    onSubmit: async ({ value, formApi }) => {
+      try {
+        await api.send("POST", "/register", ZRegisterInput.parse(value));
+        toast.success("Registration successful");
+        setIsDone(true);
+      } catch (error) {
+        const messages =
+          (error instanceof ApiError && (error.body as { messages?: string[] })?.messages) || [];
+        const message = applyServerErrors(formApi, error, "Registration failed");
+        toast.error(messages.length ? messages.join(";") : message);
+      }
+    },
+  });
+  if (isDone) {
+    return (
+      <AuthCard title="Registration successful" description="Your account and workspace are ready.">
+        <p className="text-sm">We sent you an e-mail to confirm your address. You can log in now.</p>
+        <Button asChild className="w-full">
+          <Link to="/auth/login" search={{ next: undefined }}>
+            Log in
+          </Link>
+        </Button>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard
+      title="Register"
+      description="Create your Tradewinds account and workspace."
+      footer={
+        <span>
+          Already registered?{" "}
+          <Link to="/auth/login" search={{ next: undefined }} className="text-primary hover:underline">
+            Log in
+          </Link>
+        </span>
+      }
+    >
+      <Form className="space-y-4" onSubmit={form.handleSubmit}>
+        <form.Field name="title">
+          {(field) => (
+            <SelectField
+              field={field}
+              label="Title"
+              placeholder="Choose…"
+              options={TITLES.map((t) => ({ value: t, label: t }))}
+            />
+          )}
+        </form.Field>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <form.Field name="name">
+            {(field) => <TextField field={field} label="First name" autoComplete="given-name" />}
+          </form.Field>
+          <form.Field name="surname">
+            {(field) => <TextField field={field} label="Last name" autoComplete="family-name" />}
+          </form.Field>
+        </div>
+        <form.Field name="email">
+          {(field) => <TextField field={field} label="E-mail" type="email" autoComplete="email" />}
+        </form.Field>
+        <form.Field name="password">
+          {(field) => (
+            <TextField field={field} label="Password" type="password" autoComplete="new-password" />
+          )}
+        </form.Field>
+        <form.Subscribe selector={(s) => s.isSubmitting}>
+          {(isBusy) => (
+            <SubmitButton className="w-full" isBusy={isBusy} label="Register" busyLabel="Registering…" />
+          )}
+        </form.Subscribe>
+      </Form>
+    </AuthCard>
+  );
+}
+
+const forgotRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/auth/forgot-password",
+  staticData: { title: "Forgot password" },
+  head: title("Forgot password"),
+  component: ForgotScreen,
+});
+
+function ForgotScreen() {
+  const { api } = forgotRoute.useRouteContext();
+  const [isSent, setIsSent] = useState(false);
+  const form = useForm({
+    defaultValues: { email: "" },
+    // Validate on submit first, then on every change so a fixed field clears its message at once.
+    validationLogic: revalidateLogic(),
+    validators: { onDynamic: ZForgotPasswordInput },
+    onSubmit: async ({ value, formApi }) => {
+      try {
+        await api.send("POST", "/forgot/password", ZForgotPasswordInput.parse(value));
+        toast.success("Password reset email sent");
+        setIsSent(true);
+      } catch (error) {
+        toast.error(applyServerErrors(formApi, error, "Operation failed"));
+      }
+    },
+  });
+  if (isSent) {
+    return (
+      <AuthCard title="Reset password email sent">
+        <p className="text-sm">
+          If an account uses that address, it will receive a link to choose a new password. The link works
+          once, for 60 minutes.
+        </p>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Forgot password" description="We will e-mail you a link to choose a new password.">
+      <Form className="space-y-4" onSubmit={form.handleSubmit}>
+        <form.Field name="email">
+          {(field) => <TextField field={field} label="E-mail" type="email" autoComplete="email" />}
+        </form.Field>
+        <form.Subscribe selector={(s) => s.isSubmitting}>
+          {(isBusy) => (
+            <SubmitButton className="w-full" isBusy={isBusy} label="Send reset link" busyLabel="Sending…" />
+          )}
+        </form.Subscribe>
+      </Form>
+    </AuthCard>
+  );
+}
+
+const resetRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/auth/reset-password/$id",
+  validateSearch: z.object({
+    expires: z.coerce.number().optional().catch(undefined),
+    signature: z.string().optional().catch(undefined),
+  }),
+  staticData: { title: "Reset password" },
+  head: title("Reset password"),
+  component: ResetScreen,
+});
+
+function ResetScreen() {
+  const { api } = resetRoute.useRouteContext();
+  const { id } = resetRoute.useParams();
+  const { expires, signature } = resetRoute.useSearch();
+  const navigate = useNavigate();
+  const [isDone, setIsDone] = useState(false);
+  const form = useForm({
+    defaultValues: { password: "" },
+    // Validate on submit first, then on every change so a fixed field clears its message at once.
+    validationLogic: revalidateLogic(),
+    validators: { onDynamic: ZResetPasswordInput },
+    onSubmit: async ({ value, formApi }) => {
+      try {
+        const query = new URLSearchParams({ expires: String(expires ?? ""), signature: signature ?? "" });
+        await api.send("POST", `/reset/password/user/${encodeURIComponent(id)}?${query}`, value);
+        toast.success("Password reset successful");
+        setIsDone(true);
+      } catch (error) {
+        toast.error("Error while resetting password", {
+          description: applyServerErrors(formApi, error, "Error while resetting password"),
+        });
+      }
+    },
+  });
+  if (isDone) {
+    return (
+      <AuthCard title="Password reset successful" description="Log in with your new password.">
+        <Button
+          className="w-full"
+          onClick={() => navigate({ to: "/auth/login", search: { next: undefined } })}
+        >
+          Log in
+        </Button>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Reset password" description="Choose a new password of at least 8 characters.">
+      <Form className="space-y-4" onSubmit={form.handleSubmit}>
+        <form.Field name="password">
+          {(field) => (
+            <TextField field={field} label="New password" type="password" autoComplete="new-password" />
+          )}
+        </form.Field>
+        <form.Subscribe selector={(s) => s.isSubmitting}>
+          {(isBusy) => (
+            <SubmitButton className="w-full" isBusy={isBusy} label="Reset password" busyLabel="Saving…" />
+          )}
+        </form.Subscribe>
+      </Form>
+    </AuthCard>
+  );
+}
+
+export const authRoutes = [loginRoute, logoutRoute, registerRoute, forgotRoute, resetRoute];

@@ -1,0 +1,59 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+let counter = 0;
+
+export type TTestUser = { email: string; password: string; name: string; surname: string };
+
+/** A fresh account for each test, registered through the real API. */
+export function newUser(): TTestUser {
+  counter += 1;
+  const id = `${Date.now()}-${process.pid}-${counter}`;
+  return {
+    email: `user-${id}@example.com`,
+    password: "e2e password 1",
+    name: "Erin",
+    surname: `Tester${counter}`,
+  };
+}
+
+/** Registers the user and logs the page's browser context in (the twsession cookie lands in it). */
+export async function signIn(page: Page, user: TTestUser = newUser()): Promise<TTestUser> {
+  const reg = await page.request.post("/api/register", {
+    data: {
+      title: "Ms.",
+      name: user.name,
+      surname: user.surname,
+      email: user.email,
+      password: user.password,
+    },
+  });
+  expect(reg.status()).toBe(201);
+  const login = await page.request.post("/api/login", {
+    data: { email: user.email, password: user.password, rememberMe: true },
+  });
+  expect(login.status()).toBe(200);
+  return user;
+}
+
+/** Waits until the client router has hydrated the server-rendered page. */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => !("$_TSR" in window));
+}
+
+/** Collects console errors and page errors: hydration mismatches and CSP violations land here. */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(msg.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  return problems;
+}
+
+/** A page whose context is logged in as a fresh user. */
+export const test = base.extend<{ user: TTestUser }>({
+  user: async ({ page }, use) => {
+    await use(await signIn(page));
+  },
+});
+export { expect };

@@ -1,0 +1,86 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { getConnInfo } from "hono/bun";
+import { getCookie } from "hono/cookie";
+import type { TAppEnv } from "../../lib/context";
+import { AppError, unauthenticated } from "../../lib/errors";
+import { validateSessionToken } from "./session.service";
+
+export const SESSION_COOKIE = "twsession";
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** The session token of a request: the Bearer header (API clients, the CLI) or the twsession cookie. */
+export function readSessionToken(c: Context): { token: string; via: "bearer" | "cookie" } | null {
+  const header = c.req.header("authorization");
+  if (header?.toLowerCase().startsWith("bearer ")) return { token: header.slice(7).trim(), via: "bearer" };
+  const cookie = getCookie(c, SESSION_COOKIE);
+  return cookie ? { token: cookie, via: "cookie" } : null;
+}
+
+/**
+ * Guards a router: without a valid session the answer is 401 'Authentication failed'. A
+ * cookie-authenticated request that changes state must come from our own origin (403 otherwise),
+ * which stops cross-site request forgery; Bearer requests cannot be forged by a browser.
+ */
+export const requireAuth =
+  (options: { allowQueryToken?: string } = {}): MiddlewareHandler<TAppEnv> =>
+  async (c, next) => {
+    if (c.var.auth) return next();
+    let found = readSessionToken(c);
+    if (!found && options.allowQueryToken) {
+      const token = c.req.query(options.allowQueryToken);
+      if (token) found = { token, via: "bearer" };
+    }
+    if (!found) throw unauthenticated();
+    const result = await validateSessionToken(c.var.db, found.token);
+    if (!result) throw unauthenticated();
+    if (found.via === "cookie" && STATE_CHANGING.has(c.req.method) && !isSameOrigin(c)) {
+      throw new AppError("FORBIDDEN", "Cross-origin request refused");
+    }
+    c.set("auth", { user: result.user, session: result.session, workspaceId: result.user.workspace_id });
+    await next();
+  };
+
+/** The caller's session when there is a valid one, without requiring it (public calls that adapt). */
+export async function optionalAuth(c: Context<TAppEnv>) {
+  if (c.var.auth) return c.var.auth;
+  const found = readSessionToken(c);
+  const result = found ? await validateSessionToken(c.var.db, found.token) : null;
+  return result
+    ? { user: result.user, session: result.session, workspaceId: result.user.workspace_id }
+    : null;
+}
+
+/** True when the request's Origin (or, lacking it, Referer) is APP_URL's origin. */
+function isSameOrigin(c: Context<TAppEnv>): boolean {
+  const expected = new URL(c.var.env.appUrl).origin;
+  const origin = c.req.header("origin");
+  if (origin) return origin === expected;
+  const referer = c.req.header("referer");
+  if (!referer) return false;
+  try {
+    return new URL(referer).origin === expected;
+  } catch {
+    return false;
+  }
+}
+
+/** The caller's IP for rate limits: the socket's address, or X-Forwarded-For behind a trusted proxy. */
+export function clientIp(c: Context<TAppEnv>): string {
+  if (c.var.env.trustProxy) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    // app.request() in tests has no socket.
+    return "unknown";
+  }
+}
+
+/** The signed-in caller inside a guarded router. */
+export function authOf(c: Context<TAppEnv>) {
+  const auth = c.var.auth;
+  if (!auth) throw unauthenticated();
+  return auth;
+}

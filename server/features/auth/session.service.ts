@@ -1,0 +1,94 @@
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { and, eq, lt, ne } from "drizzle-orm";
+import type { TDb } from "../../../db/client";
+import { sessions, users } from "../../../db/schema";
+
+const DAY = 24 * 60 * 60;
+/** Remember-me: 43200 minutes (30 days), the spec's cookie lifetime. */
+export const REMEMBER_ME_SECONDS = 43200 * 60;
+/** Without remember-me the cookie dies with the browser; the server forgets an idle session after a day. */
+export const SESSION_SECONDS = DAY;
+
+export type TSessionUser = typeof users.$inferSelect;
+export type TSession = typeof sessions.$inferSelect;
+
+/** 160 random bits, base32: the token only the client holds. */
+export function generateSessionToken(): string {
+  return encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
+}
+
+/** The session id is the SHA-256 of the token, so a leaked database cannot be replayed as a login. */
+export function sessionIdFromToken(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Starts a session for the user and returns the token to hand to the client. */
+export async function createSession(db: TDb, userId: number, rememberMe: boolean) {
+  const token = generateSessionToken();
+  const session = {
+    id: sessionIdFromToken(token),
+    user_id: userId,
+    expires_at: now() + (rememberMe ? REMEMBER_ME_SECONDS : SESSION_SECONDS),
+    remember_me: rememberMe,
+  };
+  await db.insert(sessions).values(session);
+  return { token, session };
+}
+
+/**
+ * Looks the token up; an expired session is deleted, and one used in the last half of its life is
+ * extended (sliding expiry), so active users stay logged in and idle ones do not.
+ */
+export async function validateSessionToken(
+  db: TDb,
+  token: string,
+): Promise<{ session: TSession; user: TSessionUser } | null> {
+  if (!/^[a-z2-7]{32}$/.test(token)) return null;
+  const id = sessionIdFromToken(token);
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.user_id))
+    .where(eq(sessions.id, id))
+    .limit(1);
+  if (!row) return null;
+  const { session, user } = row;
+  const lifetime = session.remember_me ? REMEMBER_ME_SECONDS : SESSION_SECONDS;
+  if (now() >= session.expires_at) {
+    await db.delete(sessions).where(eq(sessions.id, id));
+    return null;
+  }
+  if (now() >= session.expires_at - lifetime / 2) {
+    session.expires_at = now() + lifetime;
+    await db.update(sessions).set({ expires_at: session.expires_at }).where(eq(sessions.id, id));
+  }
+  return { session, user };
+}
+
+/** Ends one session. */
+export async function invalidateSession(db: TDb, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Ends every session of the user, or every one but `exceptSessionId`. */
+export async function invalidateUserSessions(
+  db: TDb,
+  userId: number,
+  exceptSessionId?: string,
+): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(
+      exceptSessionId
+        ? and(eq(sessions.user_id, userId), ne(sessions.id, exceptSessionId))
+        : eq(sessions.user_id, userId),
+    );
+}
+
+/** Removes expired sessions; called at start and hourly. */
+export async function purgeExpiredSessions(db: TDb): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expires_at, now()));
+}

@@ -1,0 +1,46 @@
+import type { TTestContext } from "./setup";
+
+let counter = 0;
+
+/** A valid registration body; overrides win. Each call gets a fresh e-mail address. */
+export function buildRegistration(overrides: Record<string, unknown> = {}) {
+  counter += 1;
+  return {
+    title: "Ms.",
+    name: "Ada",
+    surname: `Exporter${counter}`,
+    email: `ada${counter}.${Date.now()}@example.com`,
+    password: "correct horse battery",
+    ...overrides,
+  };
+}
+
+export const json = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(body),
+});
+
+/** Registers a user and logs in; returns the Bearer headers, the cookie and the user. */
+export async function signUp(ctx: TTestContext, overrides: Record<string, unknown> = {}) {
+  const registration = buildRegistration(overrides);
+  const reg = await ctx.app.request("/api/register", json(registration));
+  if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${await reg.text()}`);
+  const login = await ctx.app.request(
+    "/api/login",
+    json({ email: registration.email, password: registration.password, rememberMe: true }),
+  );
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+  const body = (await login.json()) as {
+    token: string;
+    user: { id: number; workspace_id: number; email: string };
+  };
+  const cookie = login.headers.get("set-cookie")!.split(";")[0];
+  return {
+    ...registration,
+    token: body.token,
+    user: body.user,
+    cookie,
+    auth: { authorization: `Bearer ${body.token}` },
+  };
+}
