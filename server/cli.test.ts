@@ -1,0 +1,58 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const MAIN = path.resolve(import.meta.dir, "main.ts");
+
+describe("tradewinds commands", () => {
+  test("--version and --help answer without touching a database", () => {
+    const version = Bun.spawnSync([process.execPath, MAIN, "--version"]);
+    expect(version.stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = Bun.spawnSync([process.execPath, MAIN, "--help"]);
+    expect(help.stdout.toString()).toContain("migrate");
+    const unknown = Bun.spawnSync([process.execPath, MAIN, "frobnicate"]);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr.toString()).toContain('Unknown command "frobnicate"');
+  });
+
+  test("serve on an empty DATA_DIR prints where to create the first account", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-cli-"));
+    const proc = Bun.spawn([process.execPath, MAIN, "serve"], {
+      env: {
+        ...process.env,
+        PORT: "0",
+        DATA_DIR: dataDir,
+        APP_URL: "http://trade.example.test",
+        LOG_LEVEL: "info",
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    let output = "";
+    const reader = proc.stdout.getReader();
+    const decoder = new TextDecoder();
+    const deadline = Date.now() + 15_000;
+    while (!output.includes("/auth/register") && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      output += decoder.decode(value);
+    }
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(0);
+    rmSync(dataDir, { recursive: true, force: true });
+    expect(output).toContain(
+      "No accounts yet. Create the first one at http://trade.example.test/auth/register",
+    );
+  });
+
+  test("migrate prepares the database and exits", () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-cli-"));
+    const run = Bun.spawnSync([process.execPath, MAIN, "migrate"], {
+      env: { ...process.env, DATA_DIR: dataDir },
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.toString()).toContain(`Database ready at file:${dataDir}/app.db`);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});
