@@ -9,6 +9,11 @@ type TStep = { name: string; cmd: string[]; count?: (output: string) => { passed
 const steps: TStep[] = [
   { name: "Lint and format (Biome)", cmd: [bin("biome"), "check", "."] },
   { name: "Typecheck (tsc)", cmd: [bin("tsc"), "--noEmit", "-p", "."] },
+  // Tests that start the real server need the client build; it is rebuilt only when stale.
+  {
+    name: "Client build (Vite)",
+    cmd: [process.execPath, "-e", 'await (await import("./scripts/lib.ts")).ensureClientBuild()'],
+  },
   {
     name: "Unit and API tests (bun test)",
     cmd: [process.execPath, "test"],
