@@ -17,7 +17,7 @@ const port = probe.port;
 probe.stop(true);
 const base = `http://127.0.0.1:${port}`;
 const server = Bun.spawn([process.execPath, path.join(ROOT, "server", "main.ts"), "serve"], {
-  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+  env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "silent" },
   stdio: ["ignore", "ignore", "inherit"],
 });
 try {
@@ -30,15 +30,50 @@ try {
       break;
     await Bun.sleep(50);
   }
+  // A signed-in session, so the protected page renders instead of redirecting to login.
+  const account = {
+    title: "Ms.",
+    name: "Bench",
+    surname: "User",
+    email: "bench@example.com",
+    password: "bench password",
+  };
+  await fetch(`${base}/api/register`, {
+    method: "POST",
+    body: JSON.stringify(account),
+    headers: { "content-type": "application/json" },
+  });
+  const login = await fetch(`${base}/api/login`, {
+    method: "POST",
+    body: JSON.stringify({ email: account.email, password: account.password }),
+    headers: { "content-type": "application/json" },
+  });
+  const { token } = (await login.json()) as { token: string };
   const duration = process.env.BENCH_SECONDS ?? "10";
-  for (const target of ["/api/health", "/contacts", "/home"]) {
-    const run = Bun.spawnSync([wrk, "-t2", "-c32", `-d${duration}s`, "--latency", `${base}${target}`]);
+  const targets: [string, string, string[]][] = [
+    ["/api/health", "health (DB query)", []],
+    ["/auth/login", "SSR public page", []],
+    ["/api/user", "API with session", ["-H", `Authorization: Bearer ${token}`]],
+    ["/home", "SSR signed-in page", ["-H", `Cookie: twsession=${token}`]],
+  ];
+  for (const [target, label, headers] of targets) {
+    const run = Bun.spawnSync([
+      wrk,
+      "-t2",
+      "-c32",
+      `-d${duration}s`,
+      "--latency",
+      ...headers,
+      `${base}${target}`,
+    ]);
     const out = run.stdout.toString();
     const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
-    const p50 = /50%\s+(\S+)/.exec(out)?.[1];
-    const p99 = /99%\s+(\S+)/.exec(out)?.[1];
+    const p50 = /^\s+50%\s+(\S+)/m.exec(out)?.[1];
+    const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1];
     const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? "0";
-    console.log(`${target.padEnd(14)} ${rps} req/s  p50 ${p50}  p99 ${p99}  non-2xx ${errors}`);
+    console.log(
+      `${label.padEnd(20)} ${target.padEnd(12)} ${rps} req/s  p50 ${p50}  p99 ${p99}  non-2xx ${errors}`,
+    );
   }
 } finally {
   server.kill("SIGTERM");

@@ -23,6 +23,7 @@ const server = Bun.spawn([process.execPath, path.join(ROOT, "server", "main.ts")
   // Many sign-ups come from one IP in a run; the limiter has its own API tests.
   env: {
     ...process.env,
+    NODE_ENV: "production",
     PORT: String(port),
     DATA_DIR: dataDir,
     APP_URL: baseUrl,
