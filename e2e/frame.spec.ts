@@ -56,6 +56,22 @@ test("an unknown path shows 'Page not found.' with a 404 status", async ({ page,
   await expect(page.getByRole("navigation", { name: "Main navigation" })).toBeVisible();
 });
 
+test("an item route with an impossible id shows 404 'Not found' with Back and Home", async ({
+  page,
+  user: _,
+}) => {
+  await page.goto("/home");
+  await page.goto("/contacts/edit-contact/not-a-number");
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await expect(page.getByText("404")).toBeVisible();
+  await page.getByRole("button", { name: "Back" }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto("/products/print/0");
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Home" }).last().click();
+  await expect(page).toHaveURL(/\/home$/);
+});
+
 test("the sidebar collapses and expands, and remembers it", async ({ page, user: _ }) => {
   await page.goto("/home");
   await waitForHydration(page);

@@ -1,17 +1,24 @@
-import { createRoute, Link, redirect } from "@tanstack/react-router";
+import { createRoute, Link, notFound, redirect } from "@tanstack/react-router";
 import { z } from "zod";
-import { PageHeader, PlannedScreen } from "../components/app/screens";
+import { NotFoundScreen, PageHeader, PlannedScreen } from "../components/app/screens";
 import { Button } from "../components/ui/button";
 import { ZListSearch } from "../lib/list-search";
 import { accountRoute } from "./account-route";
 import { authRoutes } from "./auth-routes";
 import { rootRoute } from "./root";
 
+/** Item routes take a positive whole-number id; anything else is the 404 'Not found' screen. */
+function checkItemId({ params }: { params: Record<string, string> }) {
+  if (params.itemId !== undefined && !/^[1-9]\d{0,15}$/.test(params.itemId)) throw notFound();
+}
+
 /** A route whose screen is an honest empty state until the issue that builds it lands. */
 function plannedRoute<TPath extends string>(path: TPath, title: string, what: string) {
   return createRoute({
     getParentRoute: () => rootRoute,
     path,
+    beforeLoad: checkItemId,
+    notFoundComponent: NotFoundScreen,
     staticData: { title },
     head: () => ({ meta: [{ title: `${title} · Tradewinds` }] }),
     component: () => <PlannedScreen title={title} what={what} />,
