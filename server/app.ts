@@ -3,8 +3,10 @@ import { HTTPException } from "hono/http-exception";
 import type { TDb } from "../db/client";
 import type { TEnv } from "./env";
 import { authRoutes } from "./features/auth/auth.routes";
+import { contactRoutes } from "./features/contacts/contacts.routes";
 import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
 import { healthRoutes } from "./features/health/health.routes";
+import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
 import { userRoutes } from "./features/users/users.routes";
 import type { TAssetStore } from "./lib/assets";
 import type { TAppEnv } from "./lib/context";
@@ -79,7 +81,9 @@ export function createApp(deps: TAppDeps) {
     .route("/health", healthRoutes)
     .route("/dictionary", dictionaryRoutes)
     .route("/", authRoutes)
-    .route("/user", userRoutes);
+    .route("/user", userRoutes)
+    .route("/partner-types", partnerTypeRoutes)
+    .route("/contacts", contactRoutes);
   api.notFound((c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.

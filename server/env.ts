@@ -33,6 +33,11 @@ const ZEnv = z.object({
     .min(1, "must be a whole number of attempts (at least 1)")
     .default(10),
   TRUST_PROXY: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
+  UPLOAD_MAX_MB: z.coerce
+    .number({ error: "must be a number of megabytes between 1 and 1024" })
+    .min(1, "must be a number of megabytes between 1 and 1024")
+    .max(1024, "must be a number of megabytes between 1 and 1024")
+    .default(25),
 });
 
 export type TEnv = {
@@ -50,6 +55,8 @@ export type TEnv = {
   authRateLimit: number;
   /** Take the client IP from X-Forwarded-For (only behind a reverse proxy you control). */
   trustProxy: boolean;
+  /** Largest accepted upload (documents, CSV imports) in bytes. */
+  uploadMaxBytes: number;
 };
 
 /** Thrown for a bad configuration value; its message is one line naming the variable. */
@@ -85,5 +92,6 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     appSecret: env.APP_SECRET,
     authRateLimit: env.AUTH_RATE_LIMIT,
     trustProxy: env.TRUST_PROXY === "1",
+    uploadMaxBytes: Math.floor(env.UPLOAD_MAX_MB * 1024 * 1024),
   };
 }

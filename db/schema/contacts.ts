@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users, workspaces } from "./auth";
 import { createdAt, flag, updatedAt } from "./columns";
@@ -38,11 +39,13 @@ export const contacts = sqliteTable(
     updated_at: updatedAt(),
   },
   (t) => [
-    index("contacts_ws_company_idx").on(t.workspace_id, t.company),
+    // Text lists sort case-insensitively; a NOCASE index serves ORDER BY company COLLATE NOCASE.
+    index("contacts_ws_company_idx").on(t.workspace_id, sql`${t.company} collate nocase`),
     index("contacts_ws_partner_type_idx").on(t.workspace_id, t.partner_type_id),
     index("contacts_ws_last_shipment_idx").on(t.workspace_id, t.last_shipment_date),
     index("contacts_ws_sensitive_idx").on(t.workspace_id, t.is_sensitive),
     index("contacts_ws_restricted_idx").on(t.workspace_id, t.is_restricted),
+    // The importer matches an existing contact on company + tax id within the workspace.
     index("contacts_ws_tax_id_idx").on(t.workspace_id, t.tax_id),
     index("contacts_ws_updated_idx").on(t.workspace_id, t.updated_at),
     index("contacts_partner_type_idx").on(t.partner_type_id),

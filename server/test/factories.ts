@@ -44,3 +44,37 @@ export async function signUp(ctx: TTestContext, overrides: Record<string, unknow
     auth: { authorization: `Bearer ${body.token}` },
   };
 }
+
+let contactCounter = 0;
+
+/** A valid contact body for the API; overrides win. */
+export function buildContact(overrides: Record<string, unknown> = {}) {
+  contactCounter += 1;
+  return {
+    company: `Acme Export ${contactCounter}`,
+    partner_type_id: 1,
+    tax_id: `TAX-${contactCounter}`,
+    contact_1: "Pat Shipper",
+    phone_1: "+1 555 0100",
+    email_1: `pat${contactCounter}@acme.example`,
+    is_sensitive: 0,
+    is_restricted: 0,
+    country_id: null,
+    ...overrides,
+  };
+}
+
+/** Sends a JSON request with the caller's Bearer token. */
+export function call(
+  ctx: TTestContext,
+  auth: Record<string, string>,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  return ctx.app.request(path, {
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}

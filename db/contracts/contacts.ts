@@ -1,0 +1,70 @@
+import { z } from "zod";
+import {
+  flag,
+  optionalEmail,
+  optionalId,
+  optionalText,
+  REQUIRED,
+  requiredEmail,
+  requiredId,
+  requiredText,
+} from "./fields";
+
+/** Notes are stored as '-' when left empty (spec section 5). */
+const EMPTY_NOTE = "-";
+
+/**
+ * A contact as the form and the CSV importer send it. Required per spec section 5; the notes are
+ * required while their flag is on; empty notes are stored as '-'.
+ */
+export const ZContactInput = z
+  .object({
+    company: requiredText(),
+    partner_type_id: requiredId(),
+    tax_id: requiredText(64),
+    contact_1: requiredText(),
+    phone_1: requiredText(64),
+    email_1: requiredEmail(),
+    contact_2: optionalText(),
+    phone_2: optionalText(64),
+    email_2: optionalEmail(),
+    is_sensitive: flag(),
+    sensitive_note: optionalText(2000),
+    is_restricted: flag(),
+    restricted_note: optionalText(2000),
+    street: optionalText(),
+    city: optionalText(128),
+    state_province: optionalText(128),
+    postal_code: optionalText(32),
+    country_id: optionalId(),
+  })
+  .superRefine((value, ctx) => {
+    const isBlank = (note: string) => note === "" || note === EMPTY_NOTE;
+    if (value.is_sensitive && isBlank(value.sensitive_note)) {
+      ctx.addIssue({ code: "custom", path: ["sensitive_note"], message: REQUIRED });
+    }
+    if (value.is_restricted && isBlank(value.restricted_note)) {
+      ctx.addIssue({ code: "custom", path: ["restricted_note"], message: REQUIRED });
+    }
+  })
+  .transform((value) => ({
+    ...value,
+    sensitive_note: value.sensitive_note || EMPTY_NOTE,
+    restricted_note: value.restricted_note || EMPTY_NOTE,
+  }));
+
+export type TContactInput = z.input<typeof ZContactInput>;
+export type TContactValues = z.output<typeof ZContactInput>;
+
+/** A contact as the API returns it: flags as 1/0, dates as ISO text. */
+export type TContact = Omit<TContactValues, "is_sensitive" | "is_restricted"> & {
+  id: number;
+  is_sensitive: 0 | 1;
+  is_restricted: 0 | 1;
+  last_shipment_date: string | null;
+  user_id: number | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export const ZPartnerTypeInput = z.object({ partner_type: requiredText(64) });

@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { and, eq } from "drizzle-orm";
+import { contacts } from "../../../db/schema";
+import { signUp } from "../../test/factories";
+import { createTestContext, type TTestContext } from "../../test/setup";
+
+let ctx: TTestContext;
+beforeAll(async () => {
+  ctx = await createTestContext({ UPLOAD_MAX_MB: "5" });
+});
+afterAll(() => ctx.database.close());
+
+type TReport = {
+  message: string;
+  result?: string;
+  created: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  rows: number;
+  rejected_rows: { line: number; errors: string[] }[];
+};
+
+const HEADER = "Company,Partner Type,Tax ID,Contact,Phone,Email,Country,Sensitive,Sensitive Note";
+
+const asDataUrl = (text: string | Uint8Array) =>
+  `data:text/csv;base64,${Buffer.from(typeof text === "string" ? new TextEncoder().encode(text) : text).toString("base64")}`;
+
+async function upload(who: Awaited<ReturnType<typeof signUp>>, csv: string | Uint8Array) {
+  const res = await ctx.app.request("/api/contacts/upload", {
+    method: "POST",
+    headers: { ...who.auth, "content-type": "application/json" },
+    body: JSON.stringify({ csv_upload: asDataUrl(csv) }),
+  });
+  return { status: res.status, body: (await res.json()) as TReport };
+}
+
+async function uploadMultipart(who: Awaited<ReturnType<typeof signUp>>, file: Blob, name = "contacts.csv") {
+  const form = new FormData();
+  form.append("csv_upload", file, name);
+  const res = await ctx.app.request("/api/contacts/upload", {
+    method: "POST",
+    headers: who.auth,
+    body: form,
+  });
+  return { status: res.status, body: (await res.json()) as TReport };
+}
+
+const countIn = async (workspaceId: number) =>
+  (await ctx.database.db.select().from(contacts).where(eq(contacts.workspace_id, workspaceId))).length;
+
+describe("CSV import", () => {
+  test("BOM, CRLF, quoted commas, quotes and newlines; header synonyms; countries by name or ISO code", async () => {
+    const who = await signUp(ctx);
+    const csv =
+      `\uFEFF${HEADER}\r\n` +
+      `"Shenyang Machine Tool Co., Ltd.",Supplier,CN-1,"Li ""Leo"" Wei",+86 24 1,li@smt.example,CN,no,\r\n` +
+      `"Nordic Timber AB",customer,SE-2,"Anna\r\nSvensson",+46 8 1,anna@nordic.example,Sweden,yes,"Watch\nthis"\r\n`;
+    const { status, body } = await upload(who, csv);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ message: "Import completed", created: 2, updated: 0, rejected: 0, rows: 2 });
+    const rows = await ctx.database.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.workspace_id, who.user.workspace_id));
+    const smt = rows.find((r) => r.tax_id === "CN-1")!;
+    expect(smt.company).toBe("Shenyang Machine Tool Co., Ltd.");
+    expect(smt.contact_1).toBe('Li "Leo" Wei');
+    expect(smt.partner_type_id).toBe(2);
+    const nordic = rows.find((r) => r.tax_id === "SE-2")!;
+    expect(nordic.contact_1).toBe("Anna\r\nSvensson");
+    expect(nordic.is_sensitive).toBe(true);
+    expect(nordic.sensitive_note).toBe("Watch\nthis");
+    expect(nordic.user_id).toBe(who.user.id);
+  });
+
+  test("invalid rows are reported with their line numbers and reasons; valid rows still land", async () => {
+    const who = await signUp(ctx);
+    const csv = [
+      HEADER,
+      "Good One Inc,Customer,T1,Al,1,al@good.example,US,0,",
+      ",Customer,T2,Bo,2,bo@x.example,US,0,",
+      "Atlantis Trading,Customer,T3,Cy,3,cy@x.example,Atlantis,0,",
+      "Bad Mail Co,Customer,T4,Di,4,not-an-email,US,0,",
+      "Odd Type Co,Wizard,T5,Ed,5,ed@x.example,US,0,",
+      "Sensitive Co,Customer,T6,Fa,6,fa@x.example,US,yes,",
+      "Good Two Ltd,Bank,T7,Gi,7,gi@x.example,gb,maybe,",
+    ].join("\n");
+    const { status, body } = await upload(who, csv);
+    expect(status).toBe(200);
+    expect(body.created).toBe(1);
+    expect(body.rejected).toBe(6);
+    const byLine = Object.fromEntries(body.rejected_rows.map((r) => [r.line, r.errors.join(" ")]));
+    expect(byLine[3]).toContain("company: This field is required.");
+    expect(byLine[4]).toContain('Unknown country "Atlantis"');
+    expect(byLine[5]).toContain("email_1: E-mail is invalid");
+    expect(byLine[6]).toContain('Unknown partner type "Wizard"');
+    expect(byLine[7]).toContain("sensitive_note: This field is required.");
+    expect(byLine[8]).toContain('"maybe" is not yes/no');
+    expect(await countIn(who.user.workspace_id)).toBe(1);
+  });
+
+  test("re-importing creates no duplicates; changed fields update; duplicate rows in one file count once", async () => {
+    const who = await signUp(ctx);
+    const csv = `${HEADER}\nDup Co,Customer,D1,Al,1,al@dup.example,US,0,\nDup Co,Customer,D1,Al,1,al@dup.example,US,0,\n`;
+    const first = await upload(who, csv);
+    expect(first.body).toMatchObject({ created: 1, unchanged: 1, updated: 0 });
+    const again = await upload(who, csv);
+    expect(again.body).toMatchObject({ created: 0, unchanged: 2, updated: 0 });
+    const changed = await upload(who, `${HEADER}\nDup Co,Customer,D1,Al,1,new@dup.example,US,0,\n`);
+    expect(changed.body).toMatchObject({ created: 0, updated: 1 });
+    const rows = await ctx.database.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.workspace_id, who.user.workspace_id), eq(contacts.tax_id, "D1")));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].email_1).toBe("new@dup.example");
+    // The match ignores the company's case, but a new spelling is an update of the same contact.
+    const recased = await upload(who, `${HEADER}\nDUP CO,Customer,D1,Al,1,new@dup.example,US,0,\n`);
+    expect(recased.body).toMatchObject({ created: 0, updated: 1 });
+    // Same company with another tax id is another contact.
+    const other = await upload(who, `${HEADER}\nDup Co,Customer,D2,Al,1,al@dup.example,US,0,\n`);
+    expect(other.body.created).toBe(1);
+  });
+
+  test("a row that updates a contact created earlier in the same file gets the later values", async () => {
+    const who = await signUp(ctx);
+    const csv = `${HEADER}\nTwice Co,Customer,W1,Al,1,first@twice.example,US,0,\nTwice Co,Customer,W1,Al,1,second@twice.example,US,0,\n`;
+    const { body } = await upload(who, csv);
+    expect(body).toMatchObject({ created: 1, updated: 1 });
+    const [row] = await ctx.database.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.workspace_id, who.user.workspace_id));
+    expect(row.email_1).toBe("second@twice.example");
+  });
+
+  test("files that cannot be imported are refused whole with 'Import failed' and change nothing", async () => {
+    const who = await signUp(ctx);
+    const cases: [string | Uint8Array, string][] = [
+      ["", "The file is empty."],
+      ["\n\n", "The file is empty."],
+      [
+        "Company,Email\nAcme,a@b.example\n",
+        "The file has no column for: partner type, tax id, contact 1, phone 1",
+      ],
+      [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe]), "not"],
+      [new Uint8Array([0x43, 0x6f, 0xff, 0xfe, 0x2c, 0x0a]), "not UTF-8"],
+      [`${HEADER}\nGood Co,Customer,G1,Al,1,al@g.example,US,0,\n"Unclosed,Customer,G2`, "never closed"],
+    ];
+    for (const [file, reason] of cases) {
+      const { status, body } = await upload(who, file);
+      expect(status, String(reason)).toBe(422);
+      expect(body.message).toBe("Import failed");
+      expect(body.result).toContain(reason);
+    }
+    // The good row before the broken one was rolled back with the rest.
+    expect(await countIn(who.user.workspace_id)).toBe(0);
+  });
+
+  test("multipart upload works; a file over the limit is refused with 413 before it is read", async () => {
+    const who = await signUp(ctx);
+    const ok = await uploadMultipart(
+      who,
+      new Blob([`${HEADER}\nMulti Co,Customer,M1,Al,1,al@m.example,US,0,\n`]),
+    );
+    expect(ok.body.created).toBe(1);
+    const big = new Blob([new Uint8Array(8 * 1024 * 1024).fill(0x61)]);
+    const tooBig = await uploadMultipart(who, big);
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.message).toContain("larger than 5 MB");
+    const notCsv = await ctx.app.request("/api/contacts/upload", {
+      method: "POST",
+      headers: { ...who.auth, "content-type": "application/json" },
+      body: JSON.stringify({ csv_upload: "hello" }),
+    });
+    expect(notCsv.status).toBe(422);
+  });
+
+  test("imports only into the caller's workspace", async () => {
+    const a = await signUp(ctx);
+    const b = await signUp(ctx);
+    await upload(a, `${HEADER}\nMine Co,Customer,X1,Al,1,al@mine.example,US,0,\n`);
+    expect(await countIn(a.user.workspace_id)).toBe(1);
+    expect(await countIn(b.user.workspace_id)).toBe(0);
+    // B importing the same company + tax id creates B's own contact, untouched by A's.
+    const res = await upload(b, `${HEADER}\nMine Co,Customer,X1,Bo,2,bo@theirs.example,US,0,\n`);
+    expect(res.body.created).toBe(1);
+  });
+});

@@ -1,0 +1,323 @@
+import { and, eq, isNull, or } from "drizzle-orm";
+import type { TDb } from "../../../db/client";
+import { type TContactValues, ZContactInput } from "../../../db/contracts/contacts";
+import { contacts, countries, partner_types } from "../../../db/schema";
+import { CsvParser } from "../../lib/csv";
+import { toFieldErrors } from "../../lib/validate";
+
+/** Every column the importer understands, with the header names people actually use for it. */
+export const IMPORT_COLUMNS: Record<string, string[]> = {
+  company: ["company", "company name", "name", "organisation", "organization", "business name"],
+  partner_type: ["partner type", "partner_type", "partner type id", "partner_type_id", "type", "partner"],
+  tax_id: ["tax id", "tax_id", "taxid", "vat", "vat number", "vat id", "ein", "tax number", "tin"],
+  street: ["street", "address", "address 1", "address line 1", "street address"],
+  city: ["city", "town"],
+  state_province: ["state province", "state_province", "state", "province", "region", "state/province"],
+  postal_code: ["postal code", "postal_code", "zip", "zip code", "postcode", "post code"],
+  country: ["country", "country code", "country name", "country_id", "iso country", "country iso"],
+  contact_1: ["contact 1", "contact_1", "contact", "contact name", "contact person"],
+  phone_1: ["phone 1", "phone_1", "phone", "telephone", "tel"],
+  email_1: ["email 1", "email_1", "email", "e-mail", "e mail", "mail"],
+  contact_2: ["contact 2", "contact_2", "second contact"],
+  phone_2: ["phone 2", "phone_2", "second phone"],
+  email_2: ["email 2", "email_2", "e-mail 2", "second email"],
+  is_sensitive: ["is sensitive", "is_sensitive", "sensitive"],
+  sensitive_note: ["sensitive note", "sensitive_note"],
+  is_restricted: ["is restricted", "is_restricted", "restricted"],
+  restricted_note: ["restricted note", "restricted_note"],
+};
+
+/** Columns a file must have: the contract's required fields. */
+const REQUIRED_COLUMNS = ["company", "partner_type", "tax_id", "contact_1", "phone_1", "email_1"];
+
+/** The file cannot be imported at all (as opposed to single rows being rejected). */
+export class ImportFileError extends Error {}
+
+export type TRejectedRow = { line: number; errors: string[] };
+
+export type TImportReport = {
+  created: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  /** The first rejected rows in detail (up to MAX_REJECTED_DETAILS), with line numbers. */
+  rejected_rows: TRejectedRow[];
+  rows: number;
+  dry_run: boolean;
+};
+
+export const MAX_REJECTED_DETAILS = 1000;
+const BATCH = 400;
+
+const normalizeHeader = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_\-./]+/g, " ")
+    .trim();
+
+const HEADER_LOOKUP = new Map<string, string>();
+for (const [field, names] of Object.entries(IMPORT_COLUMNS)) {
+  for (const name of names) HEADER_LOOKUP.set(normalizeHeader(name), field);
+}
+
+const TRUE_WORDS = new Set(["1", "true", "yes", "y", "x"]);
+const FALSE_WORDS = new Set(["", "0", "false", "no", "n"]);
+
+const matchKey = (company: string, taxId: string) => `${company.trim().toLowerCase()}\u0000${taxId.trim()}`;
+
+/** The fields an import may change on an existing contact, compared to decide "updated" vs "unchanged". */
+const COMPARED: (keyof TContactValues)[] = [
+  "company",
+  "partner_type_id",
+  "tax_id",
+  "street",
+  "city",
+  "state_province",
+  "postal_code",
+  "country_id",
+  "contact_1",
+  "phone_1",
+  "email_1",
+  "contact_2",
+  "phone_2",
+  "email_2",
+  "is_sensitive",
+  "sensitive_note",
+  "is_restricted",
+  "restricted_note",
+];
+
+type TExisting = Pick<TContactValues, (typeof COMPARED)[number]> & { id: number };
+
+/**
+ * Imports contacts from CSV text chunks into one workspace, in one transaction: either every valid
+ * row lands or (on a bad file, a crash or kill -9) none does. Rows are validated with the same
+ * contract as the form; a row matching an existing contact on company + tax id updates it, so
+ * importing a file twice creates no duplicates. Memory holds the workspace's existing keys and one
+ * batch of rows, not the file.
+ */
+export async function importContacts(
+  db: TDb,
+  target: { workspaceId: number; userId: number },
+  chunks: AsyncIterable<string> | Iterable<string>,
+  options: { dryRun?: boolean; onProgress?: (rows: number) => void } = {},
+): Promise<TImportReport> {
+  const report: TImportReport = {
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    rejected_rows: [],
+    rows: 0,
+    dry_run: Boolean(options.dryRun),
+  };
+  const lookups = await loadLookups(db, target.workspaceId);
+
+  const run = async (tx: TDb) => {
+    const existing = await loadExisting(tx, target.workspaceId);
+    let columns: (string | undefined)[] | null = null;
+    let inserts: (TContactValues & { workspace_id: number; user_id: number })[] = [];
+    // Contacts to update; applied after the inserts before them, so a row created earlier in the
+    // same file has its id by then.
+    const updates = new Set<TExisting>();
+    const reject = (line: number, errors: string[]) => {
+      report.rejected++;
+      if (report.rejected_rows.length < MAX_REJECTED_DETAILS) report.rejected_rows.push({ line, errors });
+    };
+    const flush = async () => {
+      if (!inserts.length || options.dryRun) {
+        inserts = [];
+        return;
+      }
+      const batch = inserts;
+      inserts = [];
+      const rows = await tx.insert(contacts).values(batch).returning({ id: contacts.id });
+      rows.forEach((row, i) => {
+        const entry = existing.get(matchKey(batch[i].company, batch[i].tax_id));
+        if (entry) entry.id = row.id;
+      });
+    };
+
+    const onRecord = (cells: string[], line: number) => {
+      if (!columns) {
+        columns = mapHeader(cells);
+        return;
+      }
+      report.rows++;
+      if (report.rows % 1000 === 0) options.onProgress?.(report.rows);
+      const raw: Record<string, string> = {};
+      columns.forEach((field, i) => {
+        if (field && cells[i] !== undefined) raw[field] = cells[i];
+      });
+      const { input, errors } = toInput(raw, lookups);
+      const parsed = ZContactInput.safeParse(input);
+      if (!parsed.success || errors.length) {
+        const fieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
+        reject(line, [...errors, ...Object.entries(fieldErrors).map(([f, m]) => `${f}: ${m.join(" ")}`)]);
+        return;
+      }
+      const values = parsed.data;
+      const key = matchKey(values.company, values.tax_id);
+      const found = existing.get(key);
+      if (!found) {
+        existing.set(key, { ...pick(values), id: 0 });
+        inserts.push({ ...values, workspace_id: target.workspaceId, user_id: target.userId });
+        report.created++;
+        return;
+      }
+      if (COMPARED.every((f) => found[f] === values[f])) {
+        report.unchanged++;
+        return;
+      }
+      Object.assign(found, pick(values));
+      report.updated++;
+      if (!options.dryRun) updates.add(found);
+    };
+
+    const applyUpdates = async () => {
+      await flush();
+      for (const entry of updates) {
+        const { id, ...values } = entry;
+        await tx
+          .update(contacts)
+          .set({ ...values, updated_at: new Date().toISOString() })
+          .where(and(eq(contacts.id, id), eq(contacts.workspace_id, target.workspaceId)));
+      }
+      updates.clear();
+    };
+
+    const parser = new CsvParser(onRecord);
+    for await (const chunk of chunks) {
+      if (chunk.includes("\u0000"))
+        throw new ImportFileError("The file is not a CSV text file (it holds binary data).");
+      try {
+        parser.push(chunk);
+      } catch (error) {
+        throw new ImportFileError(String((error as Error).message));
+      }
+      if (inserts.length >= BATCH) await flush();
+      if (updates.size >= BATCH) await applyUpdates();
+    }
+    try {
+      parser.end();
+    } catch (error) {
+      throw new ImportFileError(`The file is not valid CSV: ${(error as Error).message}`);
+    }
+    if (!columns) throw new ImportFileError("The file is empty.");
+    await applyUpdates();
+    options.onProgress?.(report.rows);
+  };
+
+  if (options.dryRun) await run(db);
+  else await db.transaction((tx) => run(tx as unknown as TDb));
+  return report;
+}
+
+function pick(values: TContactValues): Omit<TExisting, "id"> {
+  return Object.fromEntries(COMPARED.map((f) => [f, values[f]])) as Omit<TExisting, "id">;
+}
+
+/** Maps the header row to contract fields; a file missing a required column is refused whole. */
+function mapHeader(cells: string[]): (string | undefined)[] {
+  const columns = cells.map((cell) => HEADER_LOOKUP.get(normalizeHeader(cell)));
+  const missing = REQUIRED_COLUMNS.filter((field) => !columns.includes(field));
+  if (missing.length) {
+    const names = missing.map((f) => IMPORT_COLUMNS[f][0]).join(", ");
+    throw new ImportFileError(
+      `The file has no column for: ${names}. The first line must name the columns (see the README's list).`,
+    );
+  }
+  return columns;
+}
+
+type TLookups = {
+  countries: Map<string, number>;
+  partnerTypes: Map<string, number>;
+  partnerTypeIds: Set<number>;
+};
+
+async function loadLookups(db: TDb, workspaceId: number): Promise<TLookups> {
+  const [countryRows, typeRows] = await Promise.all([
+    db.select({ id: countries.id, name: countries.name, code: countries.code_iso_2 }).from(countries),
+    db
+      .select({ id: partner_types.id, name: partner_types.partner_type })
+      .from(partner_types)
+      .where(or(isNull(partner_types.workspace_id), eq(partner_types.workspace_id, workspaceId))),
+  ]);
+  const countryMap = new Map<string, number>();
+  for (const c of countryRows) {
+    countryMap.set(c.name.toLowerCase(), c.id);
+    countryMap.set(c.code.toLowerCase(), c.id);
+  }
+  // Common names that differ from the ISO short names in the reference data.
+  for (const [alias, code] of [
+    ["usa", "us"],
+    ["united states of america", "us"],
+    ["uk", "gb"],
+    ["great britain", "gb"],
+  ]) {
+    const id = countryMap.get(code);
+    if (id) countryMap.set(alias, id);
+  }
+  return {
+    countries: countryMap,
+    partnerTypes: new Map(typeRows.map((t) => [t.name.toLowerCase(), t.id])),
+    partnerTypeIds: new Set(typeRows.map((t) => t.id)),
+  };
+}
+
+async function loadExisting(db: TDb, workspaceId: number): Promise<Map<string, TExisting>> {
+  const rows = await db
+    .select({ id: contacts.id, ...Object.fromEntries(COMPARED.map((f) => [f, contacts[f]])) })
+    .from(contacts)
+    .where(eq(contacts.workspace_id, workspaceId));
+  const map = new Map<string, TExisting>();
+  for (const row of rows as unknown as TExisting[]) map.set(matchKey(row.company, row.tax_id), row);
+  return map;
+}
+
+/** Turns a row's text cells into the contract's input: names to ids, yes/no to flags. */
+function toInput(
+  raw: Record<string, string>,
+  lookups: TLookups,
+): { input: Record<string, unknown>; errors: string[] } {
+  const errors: string[] = [];
+  const input: Record<string, unknown> = { ...raw };
+  delete input.partner_type;
+  delete input.country;
+
+  const type = (raw.partner_type ?? "").trim();
+  if (type) {
+    const byName = lookups.partnerTypes.get(type.toLowerCase());
+    const byId = /^\d+$/.test(type) && lookups.partnerTypeIds.has(Number(type)) ? Number(type) : undefined;
+    input.partner_type_id = byName ?? byId;
+    if (input.partner_type_id === undefined) errors.push(`partner_type_id: Unknown partner type "${type}".`);
+  }
+  const country = (raw.country ?? "").trim();
+  if (country) {
+    input.country_id = lookups.countries.get(country.toLowerCase());
+    if (input.country_id === undefined) errors.push(`country_id: Unknown country "${country}".`);
+  }
+  for (const field of ["is_sensitive", "is_restricted"] as const) {
+    if (raw[field] === undefined) continue;
+    const word = raw[field].trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) input[field] = true;
+    else if (FALSE_WORDS.has(word)) input[field] = false;
+    else errors.push(`${field}: "${raw[field]}" is not yes/no, true/false or 1/0.`);
+  }
+  return { input, errors };
+}
+
+/** Decodes bytes as UTF-8 text chunks, refusing what is not text. */
+export async function* decodeUtf8(stream: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  try {
+    for await (const bytes of stream) yield decoder.decode(bytes, { stream: true });
+    yield decoder.decode();
+  } catch (error) {
+    if (error instanceof TypeError)
+      throw new ImportFileError("The file is not UTF-8 text; save it as CSV UTF-8.");
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import { type Context, Hono } from "hono";
+import { authOf, requireAuth } from "../../features/auth/auth.middleware";
+import { loadDictionaries } from "../../features/dictionary/dictionary.service";
+import type { TAppEnv } from "../context";
+import { AppError } from "../errors";
+import type { TEntityDefinition } from "./entity";
+import { createRecord, deleteRecord, getRecord, listRecords, updateRecord } from "./entity.service";
+import { parseListQuery } from "./list-query";
+
+const ID = "{[1-9][0-9]{0,15}}";
+
+/** The body as JSON, or a 400 a person can act on. */
+export async function readJson(c: Context<TAppEnv>): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new AppError("BAD_REQUEST", "The request body is not valid JSON.");
+  }
+}
+
+/**
+ * The generic list/CRUD API of one entity (issue #4), behind the session wall and scoped to the
+ * caller's workspace:
+ * GET / (list) · GET /edit (blank form + dictionaries) · GET /{id} · GET /{id}/edit ·
+ * POST / · PUT /{id} · DELETE /{id}[?force=1].
+ */
+export function createEntityRoutes(def: TEntityDefinition) {
+  const dictionaries = (c: Context<TAppEnv>) =>
+    loadDictionaries(c.var.db, def.editDictionaries, authOf(c).workspaceId);
+  return (
+    new Hono<TAppEnv>()
+      .use(requireAuth())
+      /** GET /{entity}?page&per_page&sort_<prop>&filters[<prop>] → {data, total, current_page, per_page, last_page}. */
+      .get("/", async (c) => {
+        const query = parseListQuery(new URL(c.req.url).searchParams, def.columns, def.defaultSort);
+        return c.json(await listRecords(c.var.db, def, authOf(c).workspaceId, query));
+      })
+      /** GET /{entity}/edit → what a create form needs. */
+      .get("/edit", async (c) => c.json({ item: null, dictionaries: await dictionaries(c) }))
+      .get(`/:id${ID}`, async (c) => {
+        const item = await getRecord(c.var.db, def, authOf(c).workspaceId, Number(c.req.param("id")));
+        return c.json({ item, status: { error: false } });
+      })
+      .get(`/:id${ID}/edit`, async (c) => {
+        const item = await getRecord(c.var.db, def, authOf(c).workspaceId, Number(c.req.param("id")));
+        return c.json({ item, dictionaries: await dictionaries(c) });
+      })
+      .post("/", async (c) => {
+        const item = await createRecord(c.var.db, def, authOf(c), await readJson(c));
+        return c.json({ item, status: { error: false } }, 201);
+      })
+      .put(`/:id${ID}`, async (c) => {
+        const id = Number(c.req.param("id"));
+        const item = await updateRecord(c.var.db, def, authOf(c).workspaceId, id, await readJson(c));
+        return c.json({ item, status: { error: false } });
+      })
+      .delete(`/:id${ID}`, async (c) => {
+        const force = ["1", "true"].includes(c.req.query("force") ?? "");
+        await deleteRecord(c.var.db, def, authOf(c).workspaceId, Number(c.req.param("id")), force);
+        return c.json({ result: true, messages: ["Operation successful"] });
+      })
+  );
+}

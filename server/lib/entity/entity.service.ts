@@ -1,0 +1,198 @@
+import { and, asc, count, desc, eq, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import type { TDb } from "../../../db/client";
+import type { TAuth } from "../context";
+import { AppError, notFound, type TFieldErrors } from "../errors";
+import { summarize, toFieldErrors } from "../validate";
+import { defaultToItem, type TEntityDefinition, type TRow } from "./entity";
+import type { TListQuery } from "./list-query";
+
+export type TListResult = {
+  data: Record<string, unknown>[];
+  total: number;
+  current_page: number;
+  per_page: number;
+  last_page: number;
+};
+
+const toItem = (def: TEntityDefinition, row: TRow) => (def.toItem ?? defaultToItem)(row);
+
+/** LIKE pattern for a case-insensitive substring match, with the user's % and _ taken literally. */
+export function containsPattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/** The WHERE clause of a list: the caller's workspace and the requested filters. */
+function listWhere(def: TEntityDefinition, workspaceId: number, query: TListQuery): SQL {
+  const conditions: SQL[] = [eq(def.table.workspace_id, workspaceId)];
+  for (const filter of query.filters) {
+    const column = def.columns[filter.prop].column;
+    if (filter.kind === "text")
+      conditions.push(sql`${column} like ${containsPattern(filter.value)} escape '\\'`);
+    else if (filter.kind === "boolean" || filter.kind === "number") conditions.push(eq(column, filter.value));
+    else {
+      if (filter.from) conditions.push(gte(column, filter.from));
+      // A date column may hold a full timestamp; "to" includes the whole day.
+      if (filter.to) conditions.push(lte(column, `${filter.to}\uffff`));
+    }
+  }
+  return and(...conditions)!;
+}
+
+/** The ORDER BY of a list: the chosen column, then the id so equal values page stably. */
+function listOrder(def: TEntityDefinition, query: TListQuery): SQL[] {
+  const spec = def.columns[query.sort.prop];
+  const direction = query.sort.direction === "desc" ? desc : asc;
+  const column = spec.isNocase ? sql`${spec.column} collate nocase` : spec.column;
+  return [direction(column), direction(def.table.id)];
+}
+
+/** One page of the caller's rows with the totals the table kit shows. */
+export async function listRecords(
+  db: TDb,
+  def: TEntityDefinition,
+  workspaceId: number,
+  query: TListQuery,
+): Promise<TListResult> {
+  const where = listWhere(def, workspaceId, query);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(def.table)
+      .where(where)
+      .orderBy(...listOrder(def, query))
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage),
+    db.select({ total: count() }).from(def.table).where(where),
+  ]);
+  return {
+    data: (rows as TRow[]).map((row) => toItem(def, row)),
+    total,
+    current_page: query.page,
+    per_page: query.perPage,
+    last_page: Math.max(1, Math.ceil(total / query.perPage)),
+  };
+}
+
+/** The SQL a list runs, for EXPLAIN QUERY PLAN checks in tests. */
+export function listSql(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
+  return db
+    .select()
+    .from(def.table)
+    .where(listWhere(def, workspaceId, query))
+    .orderBy(...listOrder(def, query))
+    .limit(query.perPage)
+    .toSQL();
+}
+
+/** A row of the caller's workspace; someone else's id is a 404 like a missing one. */
+export async function getRow(
+  db: TDb,
+  def: TEntityDefinition,
+  workspaceId: number,
+  id: number,
+): Promise<TRow> {
+  const [row] = await db
+    .select()
+    .from(def.table)
+    .where(and(eq(def.table.id, id), eq(def.table.workspace_id, workspaceId)))
+    .limit(1);
+  if (!row) throw notFound(`This ${def.noun} does not exist or is not yours`);
+  return row as TRow;
+}
+
+export async function getRecord(db: TDb, def: TEntityDefinition, workspaceId: number, id: number) {
+  return toItem(def, await getRow(db, def, workspaceId, id));
+}
+
+/** 422 in the entity save shape: {message, status:{error, errorMessage}, errors}. */
+export function saveFailed(errors: TFieldErrors): AppError {
+  const text = summarize(errors);
+  return new AppError("VALIDATION", text, { errors, body: { status: { error: true, errorMessage: text } } });
+}
+
+/** Parses a body with the entity's contract and checks that every referenced id may be used. */
+async function parseValues(db: TDb, def: TEntityDefinition, workspaceId: number, body: unknown) {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw saveFailed({ _: ["The request body must be a JSON object."] });
+  }
+  const parsed = def.input.safeParse(body);
+  if (!parsed.success) throw saveFailed(toFieldErrors(parsed.error));
+  const values = parsed.data as Record<string, unknown>;
+  const errors: TFieldErrors = {};
+  for (const [field, ref] of Object.entries(def.references ?? {})) {
+    if (!ref) continue;
+    const id = values[field];
+    if (id === null || id === undefined) continue;
+    const scope =
+      ref.scope === "global"
+        ? undefined
+        : ref.scope === "workspace"
+          ? eq((ref.table as unknown as TRow & { workspace_id: never }).workspace_id, workspaceId)
+          : or(
+              isNull((ref.table as unknown as { workspace_id: never }).workspace_id),
+              eq((ref.table as unknown as { workspace_id: never }).workspace_id, workspaceId),
+            );
+    const [found] = await db
+      .select({ id: ref.table.id })
+      .from(ref.table)
+      .where(and(eq(ref.table.id, id as number), scope))
+      .limit(1);
+    if (!found) errors[field] = [ref.message];
+  }
+  if (Object.keys(errors).length) throw saveFailed(errors);
+  return values;
+}
+
+/** Creates a row in the caller's workspace from a request body. */
+export async function createRecord(db: TDb, def: TEntityDefinition, auth: TAuth, body: unknown) {
+  const values = await parseValues(db, def, auth.workspaceId, body);
+  const [row] = await db
+    .insert(def.table)
+    .values({ ...values, ...def.onCreate?.(auth), workspace_id: auth.workspaceId })
+    .returning();
+  return toItem(def, row as TRow);
+}
+
+/** Replaces the editable fields of one of the caller's rows. */
+export async function updateRecord(
+  db: TDb,
+  def: TEntityDefinition,
+  workspaceId: number,
+  id: number,
+  body: unknown,
+) {
+  await getRow(db, def, workspaceId, id);
+  const values = await parseValues(db, def, workspaceId, body);
+  const [row] = await db
+    .update(def.table)
+    .set({ ...values, updated_at: new Date().toISOString() })
+    .where(and(eq(def.table.id, id), eq(def.table.workspace_id, workspaceId)))
+    .returning();
+  return toItem(def, row as TRow);
+}
+
+/**
+ * Deletes one of the caller's rows. When others depend on it the answer is a 422 listing why, with
+ * metadata.force_flag so the client can offer 'Force delete'; with force the definition's
+ * forceDelete detaches or removes the dependants first, in the same transaction.
+ */
+export async function deleteRecord(
+  db: TDb,
+  def: TEntityDefinition,
+  workspaceId: number,
+  id: number,
+  force: boolean,
+) {
+  const row = await getRow(db, def, workspaceId, id);
+  await db.transaction(async (tx) => {
+    const reasons = (await def.dependants?.(tx, workspaceId, id)) ?? [];
+    if (reasons.length && !force) {
+      throw new AppError("VALIDATION", reasons.join(" "), {
+        body: { result: false, messages: reasons, metadata: { force_flag: Boolean(def.forceDelete) } },
+      });
+    }
+    if (reasons.length) await def.forceDelete?.(tx, workspaceId, id);
+    await tx.delete(def.table).where(and(eq(def.table.id, id), eq(def.table.workspace_id, workspaceId)));
+  });
+  return row;
+}

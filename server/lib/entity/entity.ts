@@ -1,0 +1,68 @@
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { z } from "zod";
+import type { TDb } from "../../../db/client";
+import type { TDictionaryName } from "../../../db/contracts/dictionary";
+import type { TAuth } from "../context";
+import type { TListColumn, TSortDirection } from "./list-query";
+
+/** A business table: every row belongs to a workspace and has an id and update time. */
+export type TWorkspaceTable = SQLiteTable & {
+  id: SQLiteColumn;
+  workspace_id: SQLiteColumn;
+  created_at: SQLiteColumn;
+  updated_at: SQLiteColumn;
+};
+
+export type TRow = Record<string, unknown> & { id: number; workspace_id: number };
+
+/** A list column: the SQL column behind it, whether it sorts and how it filters. */
+export type TEntityColumn = TListColumn & {
+  column: SQLiteColumn;
+  /** Sort text case-insensitively; the table needs a matching COLLATE NOCASE index. */
+  isNocase?: boolean;
+};
+
+/** An id field that must point at a row the caller may use. */
+export type TReference = {
+  table: SQLiteTable & { id: SQLiteColumn };
+  /** global: reference data; workspace: the caller's rows; global-or-workspace: seeded plus the workspace's own. */
+  scope: "global" | "workspace" | "global-or-workspace";
+  message: string;
+};
+
+export type TDbOrTx = Pick<TDb, "select" | "insert" | "update" | "delete">;
+
+/**
+ * Everything the generic list/CRUD machinery needs to serve one entity. A new entity is a new
+ * definition, not new machinery.
+ */
+export type TEntityDefinition<TValues extends Record<string, unknown> = Record<string, unknown>> = {
+  /** Singular, for messages: "contact". */
+  noun: string;
+  table: TWorkspaceTable;
+  columns: Record<string, TEntityColumn>;
+  defaultSort: { prop: string; direction: TSortDirection };
+  /** The zod contract shared with the client form: parses a request body into column values. */
+  input: z.ZodType<TValues>;
+  references?: Partial<Record<keyof TValues & string, TReference>>;
+  /** Dictionaries the edit form needs, returned by GET /{entity}/{id}/edit. */
+  editDictionaries: readonly TDictionaryName[];
+  /** Columns set on create from the caller (e.g. user_id). */
+  onCreate?: (auth: TAuth) => Record<string, unknown>;
+  /** The API shape of a row; by default booleans become 1/0 and workspace_id is dropped. */
+  toItem?: (row: TRow) => Record<string, unknown>;
+  /** Why the row cannot simply be deleted (other records depend on it); empty when it can. */
+  dependants?: (db: TDbOrTx, workspaceId: number, id: number) => Promise<string[]>;
+  /** What a forced delete does with the dependants before the row goes (detach or remove). */
+  forceDelete?: (tx: TDbOrTx, workspaceId: number, id: number) => Promise<void>;
+};
+
+/** Default API shape: flags as 1/0 (the spec's wire format), no workspace_id. */
+export function defaultToItem(row: TRow): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key === "workspace_id") continue;
+    item[key] = typeof value === "boolean" ? (value ? 1 : 0) : value;
+  }
+  return item;
+}
