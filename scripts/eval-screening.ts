@@ -1,0 +1,626 @@
+// Evaluates the restricted-party matching engine on a labelled set generated deterministically from
+// the real lists: list names disguised the way counterparties actually write them must fail
+// (and point at the right entry); ordinary company names must pass.
+//
+//   bun scripts/eval-screening.ts [--n=1000] [--variants=2] [--negatives=2000] [--seed=20260820] [--threshold=0.85]
+//
+// Reads lists from $SCREENING_DATA_DIR (default: db/screening-lists, else /work/shared/data/screening).
+
+import { loadBundledLists, screeningDataDir } from "../server/features/screening/engine/bundled-lists";
+import { MULTI_WORD_LEGAL_FORMS } from "../server/features/screening/engine/lexicon";
+import { normalizeName } from "../server/features/screening/engine/normalize";
+import { scoreNames } from "../server/features/screening/engine/score";
+import { buildIndex, screen } from "../server/features/screening/engine/screening-index";
+import type { ListEntry } from "../server/features/screening/engine/types";
+
+function arg(name: string, fallback: number): number {
+  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const value = hit === undefined ? Number.NaN : Number(hit.split("=")[1]);
+  return Number.isFinite(value) ? value : fallback;
+}
+
+const N = arg("n", 1000);
+const VARIANTS = arg("variants", 2);
+const NEGATIVES = arg("negatives", 2000);
+const SEED = arg("seed", 20260820);
+const THRESHOLD = arg("threshold", 0.85);
+const MAX_LISTED = arg("list", 30);
+
+/** mulberry32: small, fast, deterministic. */
+function makeRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = makeRandom(SEED);
+const chance = (p: number): boolean => random() < p;
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+
+// ---------------------------------------------------------------------------------------------
+// Variant generators. Each takes a name and returns the disguised name, or null when it does not
+// apply. They imitate how names arrive from customers: typed by hand, copied from a Cyrillic
+// letterhead, with or without the legal form, abbreviated, reordered.
+
+const KEYBOARD_NEIGHBOURS: Record<string, string> = {
+  a: "qwsz",
+  b: "vghn",
+  c: "xdfv",
+  d: "serfcx",
+  e: "wsdr",
+  f: "drtgvc",
+  g: "ftyhbv",
+  h: "gyujnb",
+  i: "ujko",
+  j: "huikmn",
+  k: "jiolm",
+  l: "kop",
+  m: "njk",
+  n: "bhjm",
+  o: "iklp",
+  p: "ol",
+  q: "wa",
+  r: "edft",
+  s: "awedxz",
+  t: "rfgy",
+  u: "yhji",
+  v: "cfgb",
+  w: "qase",
+  x: "zsdc",
+  y: "tghu",
+  z: "asx",
+};
+
+function matchCase(template: string, letter: string): string {
+  return template === template.toUpperCase() ? letter.toUpperCase() : letter;
+}
+
+/** About one edit per eight letters: substitution by a neighbouring key, omission, doubling, swap. */
+function typo(name: string): string | null {
+  const letters = name.replace(/[^A-Za-z]/g, "").length;
+  if (letters < 4) return null;
+  const edits = Math.max(1, Math.round(letters / 8));
+  let out = name;
+  for (let e = 0; e < edits; e++) {
+    // Positions inside words of 4+ letters; first letters are rarely mistyped (about 1 in 20).
+    const positions: number[] = [];
+    for (const m of out.matchAll(/[A-Za-z]{4,}/g)) {
+      const start = m.index ?? 0;
+      for (let i = 0; i < m[0].length; i++) if (i > 0 || chance(0.05)) positions.push(start + i);
+    }
+    if (positions.length === 0) return null;
+    const at = pick(positions);
+    const ch = out[at] as string;
+    const lower = ch.toLowerCase();
+    const kind = random();
+    if (kind < 0.4) {
+      const near = KEYBOARD_NEIGHBOURS[lower] ?? "e";
+      out = out.slice(0, at) + matchCase(ch, pick([...near])) + out.slice(at + 1);
+    } else if (kind < 0.65) {
+      out = out.slice(0, at) + out.slice(at + 1);
+    } else if (kind < 0.8) {
+      out = out.slice(0, at) + ch + out.slice(at);
+    } else if (at + 1 < out.length && /[A-Za-z]/.test(out[at + 1] as string)) {
+      out = out.slice(0, at) + (out[at + 1] as string) + ch + out.slice(at + 2);
+    } else {
+      out = out.slice(0, at) + out.slice(at + 1);
+    }
+  }
+  return out;
+}
+
+const LEGAL_FORM_RE =
+  /(,?\s*\b(LIMITED LIABILITY COMPANY|((OPEN|CLOSED|PUBLIC|PRIVATE) )?JOINT[- ]STOCK COMPANY|(PUBLIC )?COMPANY LIMITED|S\.? DE R\.?L\.?( DE C\.?V\.?)?|CO\.?,?\s*LTD\.?|CO\.?|LTD\.?|LIMITED|LLC|L\.L\.C\.|INC\.?|CORP\.?|CORPORATION|COMPANY|S\.A\.?( DE C\.V\.)?|SA|GMBH|PJSC|OJSC|JSC|CJSC|OOO|OAO|ZAO|PAO|AO|FZE|FZCO|PLC|LLP|PTE\.? LTD\.?|PVT\.? LTD\.?|SDN\.? BHD\.?|SRL|SARL|B\.V\.|N\.V\.|AG|AB|LTDA|DMCC|TOV)\.?\s*$)|(^\s*(LIMITED LIABILITY COMPANY|((OPEN|CLOSED|PUBLIC|PRIVATE) )?JOINT[- ]STOCK COMPANY|OOO|OAO|ZAO|PAO|AO|PJSC|OJSC|JSC|CJSC|TOV|LLC|PT)\s+)/i;
+
+function dropLegalForm(name: string): string | null {
+  const out = name.replace(LEGAL_FORM_RE, "").trim().replace(/,$/, "");
+  return out !== name && out.length > 0 ? out : null;
+}
+
+const ABBREVIATIONS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bINTERNATIONAL\b/i, "Intl"],
+  [/\bCOMPANY\b/i, "Co"],
+  [/\bLIMITED\b/i, "Ltd"],
+  [/\bCORPORATION\b/i, "Corp"],
+  [/\bTECHNOLOGY\b/i, "Tech"],
+  [/\bBROTHERS\b/i, "Bros"],
+  [/\bENGINEERING\b/i, "Eng"],
+  [/\bMANUFACTURING\b/i, "Mfg"],
+  [/\bINDUSTRIES\b/i, "Inds"],
+  [/\bINDUSTRIAL\b/i, "Ind"],
+  [/\bSERVICES\b/i, "Svcs"],
+  [/\bDEVELOPMENT\b/i, "Dev"],
+  [/\bMANAGEMENT\b/i, "Mgmt"],
+  [/\bHOLDINGS\b/i, "Hldgs"],
+  [/\bNATIONAL\b/i, "Natl"],
+  [/\bGROUP\b/i, "Grp"],
+  [/\bIMPORT (AND |& )?EXPORT\b/i, "Impex"],
+  [/\bASSOCIATES\b/i, "Assoc"],
+  [/\bELECTRONICS\b/i, "Elec"],
+  [/\bAND\b/i, "&"],
+];
+
+// Spelled-out legal forms are abbreviated as a whole ("JSC"), never word by word ("Ltd Liability Co").
+const LEGAL_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bLIMITED LIABILITY COMPANY\b/i, "LLC"],
+  [/\bOPEN JOINT[- ]STOCK COMPANY\b/i, "OJSC"],
+  [/\bCLOSED JOINT[- ]STOCK COMPANY\b/i, "CJSC"],
+  [/\bPUBLIC JOINT[- ]STOCK COMPANY\b/i, "PJSC"],
+  [/\bJOINT[- ]STOCK COMPANY\b/i, "JSC"],
+];
+
+function abbreviate(name: string): string | null {
+  let out = name;
+  const masked: string[] = [];
+  for (const [re, short] of LEGAL_PHRASES) {
+    const m = re.exec(out);
+    if (m === null) continue;
+    if (chance(0.5)) {
+      out = out.replace(re, short);
+    } else {
+      masked.push(m[0]);
+      out = out.replace(re, `\ue000${masked.length - 1}\ue000`);
+    }
+  }
+  for (const [re, short] of ABBREVIATIONS) if (re.test(out) && chance(0.7)) out = out.replace(re, short);
+  out = out.replace(/\ue000(\d+)\ue000/g, (_, i: string) => masked[Number(i)] ?? "");
+  return out === name ? null : out;
+}
+
+const LEADING_LEGAL_RE =
+  /^((OPEN |CLOSED |PUBLIC |PRIVATE )?JOINT[- ]STOCK COMPANY|LIMITED LIABILITY COMPANY|OOO|OAO|ZAO|PAO|AO|PJSC|OJSC|JSC|CJSC|TOV|LLC|PT)\s+/i;
+
+/**
+ * How word order really varies: "LAST, First Middle" written "First Middle Last", a leading legal
+ * form written at the end ("OOO Romashka" / "Romashka OOO"), or two neighbouring words swapped.
+ */
+function reorder(name: string): string | null {
+  const comma = /^([^,]+),\s*([^,]+)$/.exec(name);
+  if (comma !== null) return `${comma[2]} ${comma[1]}`;
+  const leading = LEADING_LEGAL_RE.exec(name);
+  if (leading !== null && name.length > leading[0].length)
+    return `${name.slice(leading[0].length)} ${leading[1]}`;
+  const legalTail = LEGAL_FORM_RE.exec(name);
+  const tail = legalTail !== null && legalTail.index > 0 ? name.slice(legalTail.index) : "";
+  const words = name
+    .slice(0, name.length - tail.length)
+    .split(/ +/)
+    .filter((w) => w !== "");
+  // Initials stay where they are ("S E A Ship Management" is not "S E Ship A Management").
+  const swappable: number[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    if ((words[i] as string).length > 1 && (words[i + 1] as string).length > 1) swappable.push(i);
+  }
+  if (swappable.length === 0) return null;
+  const i = pick(swappable);
+  [words[i], words[i + 1]] = [words[i + 1] as string, words[i] as string];
+  return `${words.join(" ")}${tail}`;
+}
+
+/** A word of the name proper: not a legal form, generic trade word or abbreviation. */
+const LEGAL_PHRASE_WORDS = new Set(MULTI_WORD_LEGAL_FORMS.flatMap(([form]) => form.split(" ")));
+
+function isNameWord(word: string): boolean {
+  if (LEGAL_PHRASE_WORDS.has(word.toLowerCase())) return false;
+  // Behind a dummy word, because a name of only a legal form keeps it as its name.
+  const { tokens, legalForms } = normalizeName(`Qzxv ${word}`);
+  const token = tokens[1];
+  if (legalForms.length > 0 || tokens.length !== 2 || token === undefined) return false;
+  return (
+    token.text === word.toLowerCase().replace(/[^a-z]/g, "") &&
+    ["core", "particle", "country"].includes(token.kind)
+  );
+}
+
+/** Joins two adjacent short words ("SHEN YANG" -> "SHENYANG") or splits a long one. */
+function joinOrSplit(name: string): string | null {
+  const words = name.split(/ +/);
+  const joinable: number[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    const a = words[i] as string;
+    const b = words[i + 1] as string;
+    // People join syllables and particles ("Shen Yang", "Al Rashid", "Jong Un"), not two full words
+    // and not legal forms or trade words.
+    const short = Math.min(a.replace(/\W/g, "").length, b.replace(/\W/g, "").length) <= 4;
+    const letters = /^[A-Za-z-]+$/.test(a) && /^[A-Za-z,]+$/.test(b);
+    if (letters && short && a.length + b.length <= 12 && isNameWord(a) && isNameWord(b.replace(/,$/, ""))) {
+      joinable.push(i);
+    }
+  }
+  const splittable = words
+    .map((w, i) => (/^[A-Za-z]{8,}$/.test(w) && isNameWord(w) ? i : -1))
+    .filter((i) => i >= 0);
+  if (joinable.length > 0 && (splittable.length === 0 || chance(0.5))) {
+    const i = pick(joinable);
+    words.splice(i, 2, `${words[i]}${words[i + 1]}`);
+    return words.join(" ");
+  }
+  if (splittable.length > 0) {
+    const i = pick(splittable);
+    const w = words[i] as string;
+    const cut = 3 + Math.floor(random() * (w.length - 5));
+    // A no-break space keeps the halves together when words are later reordered.
+    words[i] = `${w.slice(0, cut)}\u00a0${w.slice(cut)}`;
+    return words.join(" ");
+  }
+  return null;
+}
+
+// Latin -> Cyrillic as a Russian clerk would write a romanised name back (longest digraph first).
+const TO_CYRILLIC: ReadonlyArray<readonly [string, string]> = [
+  ["shch", "щ"],
+  ["zh", "ж"],
+  ["kh", "х"],
+  ["ts", "ц"],
+  ["ch", "ч"],
+  ["sh", "ш"],
+  ["yu", "ю"],
+  ["ya", "я"],
+  ["yo", "ё"],
+  ["ye", "е"],
+  ["iy", "ий"],
+  ["yy", "ый"],
+  ["ey", "ей"],
+  ["ay", "ай"],
+  ["oy", "ой"],
+  ["x", "кс"],
+  ["a", "а"],
+  ["b", "б"],
+  ["v", "в"],
+  ["g", "г"],
+  ["d", "д"],
+  ["e", "е"],
+  ["z", "з"],
+  ["i", "и"],
+  ["y", "ы"],
+  ["k", "к"],
+  ["l", "л"],
+  ["m", "м"],
+  ["n", "н"],
+  ["o", "о"],
+  ["p", "п"],
+  ["r", "р"],
+  ["s", "с"],
+  ["t", "т"],
+  ["u", "у"],
+  ["f", "ф"],
+  ["c", "к"],
+  ["w", "в"],
+  ["q", "к"],
+  ["h", "х"],
+  ["j", "дж"],
+];
+
+// Legal forms a Russian-language document uses for the English ones on the lists.
+const RUSSIAN_LEGAL: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(LIMITED LIABILITY COMPANY|LLC|OOO)\b/i, "ООО"],
+  [/\b(OPEN JOINT[- ]STOCK COMPANY|OJSC|OAO)\b/i, "ОАО"],
+  [/\b(CLOSED JOINT[- ]STOCK COMPANY|CJSC|ZAO)\b/i, "ЗАО"],
+  [/\b(PUBLIC JOINT[- ]STOCK COMPANY|PJSC|PAO)\b/i, "ПАО"],
+  [/\b(JOINT[- ]STOCK COMPANY|JSC|AO)\b/i, "АО"],
+];
+
+/**
+ * Writes a romanised name back in Cyrillic the way a Russian document would: the legal form as
+ * ООО/АО/..., the name words letter by letter. Names containing English trade words are left alone
+ * (nobody writes "Shipping" in Cyrillic letters).
+ */
+function toCyrillic(name: string): string | null {
+  if (!/^[A-Za-z ,.'"-]+$/.test(name)) return null;
+  let legal = "";
+  let rest = name;
+  for (const [re, russian] of RUSSIAN_LEGAL) {
+    if (re.test(rest)) {
+      legal = russian;
+      rest = rest.replace(re, " ");
+      break;
+    }
+  }
+  rest = rest.replace(/\s+/g, " ").trim();
+  if (rest === "" || rest.split(/[\s,-]+/).some((w) => w !== "" && !isNameWord(w))) return null;
+  const body = romanToCyrillic(rest);
+  return legal === "" ? body : `${legal} ${body}`;
+}
+
+function romanToCyrillic(name: string): string {
+  let out = "";
+
+  const lower = name.toLowerCase();
+  let i = 0;
+  while (i < lower.length) {
+    const rule = TO_CYRILLIC.find(([latin]) => lower.startsWith(latin, i));
+    if (rule === undefined) {
+      out += lower[i];
+      i++;
+      continue;
+    }
+    const upper = name[i] === name[i]?.toUpperCase() && /[A-Z]/.test(name[i] as string);
+    out += upper ? rule[1].toUpperCase() : rule[1];
+    i += rule[0].length;
+  }
+  return out;
+}
+
+/** Case and punctuation noise: all-lower or title case, commas and dots dropped or added, hyphens. */
+function noise(name: string): string | null {
+  let out = name;
+  const c = random();
+  if (c < 0.4) out = out.toLowerCase();
+  else if (c < 0.8) out = out.toLowerCase().replace(/\b[a-z]/g, (m) => m.toUpperCase());
+  if (chance(0.5)) out = out.replace(/[.,]/g, "");
+  else if (chance(0.3)) out = out.replace(/ /, ", ");
+  if (chance(0.3)) out = out.includes("-") ? out.replace(/-/g, " ") : out.replace(/ (?=\S+$)/, "-");
+  return out === name ? null : out;
+}
+
+interface Transform {
+  name: string;
+  probability: number;
+  apply: (name: string, entry: ListEntry) => string | null;
+}
+
+// Applied in this order, each with its probability; a variant gets one to three transforms (more
+// than three at once is not how a real counterparty name drifts from the listed spelling).
+const MAX_TRANSFORMS = 3;
+const TRANSFORMS: readonly Transform[] = [
+  { name: "drop-legal-form", probability: 0.45, apply: dropLegalForm },
+  { name: "abbreviate", probability: 0.35, apply: abbreviate },
+  { name: "join-split", probability: 0.2, apply: joinOrSplit },
+  { name: "reorder", probability: 0.35, apply: reorder },
+  { name: "typo", probability: 0.5, apply: typo },
+  {
+    name: "cyrillic",
+    probability: 0.12,
+    apply: (n, e) =>
+      e.programs.some((p) => /RUSSIA|UKRAINE|BELARUS|CYBER/.test(p)) || chance(0.3) ? toCyrillic(n) : null,
+  },
+  { name: "noise", probability: 0.5, apply: noise },
+];
+
+function makeVariant(name: string, entry: ListEntry): { text: string; applied: string[] } | null {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    let text = name;
+    const applied: string[] = [];
+    for (const t of TRANSFORMS) {
+      if (applied.length >= MAX_TRANSFORMS || !chance(t.probability)) continue;
+      const next = t.apply(text, entry);
+      if (next !== null && next.trim() !== "") {
+        text = next;
+        applied.push(t.name);
+      }
+    }
+    text = text.replace(/\u00a0/g, " ");
+    if (applied.length > 0 && text !== name) return { text, applied };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ordinary company names, built the way real small and mid-size businesses are named.
+
+const SURNAMES =
+  `Johnson Miller Anderson Thompson Walker Harris Clarke Robinson Wright Mitchell Turner Parker Collins
+Edwards Stewart Morris Rogers Cooper Peterson Bailey Reed Kelly Howard Cox Ward Richardson Watson Brooks Bennett Gray
+Hughes Price Sanders Myers Long Foster Powell Jenkins Perry Russell Sullivan Fisher Henderson Coleman Simmons Patterson
+Jordan Reynolds Hamilton Graham Wallace Woods Cole West Owens Marshall Harrison Gibson Ellis Tucker Porter Hunter Hicks
+Crawford Boyd Mason Warren Dixon Burns Gordon Shaw Holmes Rice Hunt Black Daniels Palmer Mills Grant Knight Ferguson Stone
+Hawkins Dunn Perkins Hudson Spencer Gardner Stephens Payne Pierce Berry Matthews Arnold Wagner Willis Ray Watkins Olson
+Carroll Duncan Snyder Hart Cunningham Bradley Lane Andrews Harper Fox Riley Armstrong Carpenter Weaver Greene Lawrence
+Elliott Chavez Sims Austin Peters Kelley Franklin Lawson Fields Ryan Schmidt Carr Castillo Wheeler Chapman Oliver
+Montgomery Richards Williamson Johnston Banks Meyer Bishop McCoy Howell Morrison Hansen Harvey Little Burton Stanley
+Nguyen George Jacobs Reid Fuller Lynch Dean Gilbert Romero Welch Larson Frazier Burke Hanson Mendoza Moreno Bowman Medina
+Fowler Brewer Hoffman Carlson Silva Pearson Holland Douglas Fleming Jensen Vargas Byrd Davidson Hopkins May Terry Herrera
+Wade Soto Walters Curtis Neal Caldwell Lowe Jennings Barnett Graves Jimenez Horton Shelton Barrett Obrien Castro Sutton
+Gregory McKinney Lucas Miles Craig Rodriquez Chambers Holt Lambert Fletcher Watts Bates Hale Rhodes Pena Beck Newman
+Haynes McDaniel Mendez Bush Vaughn Parks Dawson Santiago Norris Hardy Love Steele Curry Powers Schultz Barker Guzman Page
+Munoz Ball Keller Chandler Weber Leonard Walsh Lyons Ramsey Wolfe Schneider Mullins Benson Sharp Bowen Daniel Barber
+Cummings Hines Baldwin Griffith Valdez Hubbard Salazar Reeves Warner Stevenson Burgess Santos Tate Cross Garner Mann Mack
+Moss Thornton Dennis McGee Farmer Delgado Aguilar Vega Glover Manning Cohen Harmon Rodgers Robbins Newton Todd Blair
+Higgins Ingram Reese Cannon Strickland Townsend Potter Goodwin Walton Rowe Hampton Ortega Patton Swanson Joseph Francis
+Goodman Maldonado Yates Becker Erickson Hodges Rios Conner Adkins Webster Norman Malone Hammond Flowers Cobb Moody Quinn
+Blake Maxwell Pope Floyd Osborne Paul McCarthy Guerrero Lindsey Estrada Sandoval Gibbs Tyler Gross Fitzgerald Stokes Doyle
+Sherman Saunders Wise Colon Gill Alvarado Greer Padilla Simon Waters Nunez Ballard Schwartz McBride Houston Christensen
+Klein Pratt Briggs Parsons McLaughlin Zimmerman French Buchanan Moran Copeland Roy Pittman Brady McCormick Holloway
+Brock Poole Frank Logan Owen Bass Marsh Drake Wong Jefferson Park Morton Abbott Sparks Patrick Norton Huff Clayton Massey
+Lloyd Figueroa Carson Bowers Roberson Barton Tran Lamb Harrington Casey Boone Cortez Clarke Mathis Singleton Wilkins Cain
+Bryan Underwood Hogan McKenzie Collier Luna Phelps McGuire Allison Bridges Wilkerson Nash Summers Atkins Lindqvist
+Johansson Lindberg Nyberg Eriksen Halvorsen Virtanen Korhonen Nieminen Bauer Fischer Hartmann Krause Vogel Lehmann
+Brandt Rossi Bianchi Ferrari Esposito Colombo Ricci Marino Greco Bruno Gallo Conti Leroy Moreau Girard Lefebvre Dubois
+Lambertz Janssen Visser Smit Bakker Dekker Jansen Kowalczyk Nowicki Tanaka Sato Suzuki Takahashi Yamamoto Nakamura
+Fernandes Oliveira Pereira Almeida Sousa Kaur Mehta Iyer Nair`
+    .split(/\s+/)
+    .filter((s) => s !== "");
+
+const PREFIXES =
+  `Nordic Sunrise Pacific Atlantic Alpine Northern Southern Western Eastern Evergreen Lakeside Riverside
+Blue Ridge Golden Gate Silver Creek Redwood Cedar Oakwood Maple Pinecrest Summit Horizon Coastal Prairie Highland Meadow
+Harbor Keystone Liberty Pioneer Heritage Cornerstone Bluewater Clearwater Stonebridge Ironwood Brightstar Northstar
+Greenfield Springfield Fairview Westbrook Eastgate Southport Northgate Hillcrest Brookside Willow Aspen Sierra Cascade
+Granite Copper Falcon Eagle Heron Osprey Beacon Lighthouse Anchor Compass Meridian Vertex Apex Pinnacle Zenith Orbit
+Nova Polar Arctic Tundra Boreal Fjord Baltic Iberian Alsace Bavarian Tuscan Provence Celtic Cumbria Yorkshire Devon
+Cornwall Kent Sussex Dakota Carolina Vermont Oregon Nevada Utah Montana Ontario Alberta Yukon Tasman Kiwi Outback`
+    .split(/\s+/)
+    .filter((s) => s !== "");
+
+const INDUSTRIES =
+  `Precision Machining|Timber|Dental Supplies|Bakery|Furniture|Software|Packaging|Plastics|Textiles|Fasteners
+|Tool & Die|Orthopedics|Veterinary Products|Organic Foods|Coffee Roasters|Brewing|Winery|Dairy|Poultry Farms|Greenhouses
+|Seeds|Fertilizers|Irrigation|Landscaping|Roofing|Plumbing|Electrical Contractors|HVAC|Elevators|Pumps & Valves|Bearings
+|Hydraulics|Pneumatics|Robotics|Sensors|Optics|Lasers|Medical Devices|Diagnostics|Laboratories|Biotech|Cosmetics
+|Fragrances|Apparel|Footwear|Leather Goods|Jewelry|Watches|Toys|Sporting Goods|Bicycles|Marine Supplies|Boats|Yachts
+|Trailers|Auto Parts|Tires|Batteries|Solar|Wind Power|Lighting|Cables|Wire & Cable|Printing|Publishing|Paper Products
+|Labels|Signs|Glass|Ceramics|Tiles|Stone|Concrete|Asphalt|Paints|Coatings|Adhesives|Sealants|Lubricants|Filters
+|Water Treatment|Recycling|Waste Management|Cleaning Supplies|Hygiene Products|Office Supplies|Stationery|Furnishings
+|Kitchenware|Appliances|Audio|Instruments|Pianos|Guitars|Film Studios|Design Studio|Architects|Surveyors|Analytics
+|Data Systems|Cloud Services|Networks|Semiconductors|Circuits|Displays|Controls|Automation|Measurement|Scales|Safety
+|Fire Protection|Uniforms|Workwear|Catering|Seafood|Fruit Growers|Nurseries|Florists|Pet Supplies|Saddlery|Cabinetry
+|Millwork|Flooring|Windows & Doors|Insulation|Scaffolding|Cranes|Forklifts|Freight Forwarding|Customs Brokers|Cold Storage
+|Warehousing|Couriers|Moving & Storage|Travel|Hotels|Dental Lab|Pharmacy|Home Care|Fitness Equipment`
+    .split("|")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+
+const LEGAL_FORMS =
+  `LLC|Inc.|Ltd|Limited|Co.|Corp.|Corporation|GmbH|AG|AB|AS|A/S|Oy|BV|B.V.|NV|S.A.|SAS|SARL|S.r.l.|S.p.A.
+|Pty Ltd|Pte. Ltd.|PLC|LLP|Kft.|s.r.o.|Sp. z o.o.|KG|GmbH & Co. KG|Ltda.|S.A. de C.V.|Co., Ltd.||`
+    .split("|")
+    .map((s) => s.trim());
+
+function ordinaryName(): string {
+  const legal = pick(LEGAL_FORMS);
+  const withLegal = (core: string): string => (legal === "" ? core : `${core} ${legal}`);
+  const r = random();
+  if (r < 0.4) return withLegal(`${pick(SURNAMES)} ${pick(INDUSTRIES)}`);
+  if (r < 0.7) return withLegal(`${pick(PREFIXES)} ${pick(INDUSTRIES)}`);
+  if (r < 0.82) return withLegal(`${pick(SURNAMES)} & ${pick(SURNAMES)}`);
+  if (r < 0.92) return withLegal(`${pick(SURNAMES)} ${pick(PREFIXES)} ${pick(INDUSTRIES)}`);
+  return withLegal(`${pick(PREFIXES)} ${pick(SURNAMES)} ${pick(INDUSTRIES)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const entryKey = (e: ListEntry): string => `${e.sourceList}|${e.sourceId}`;
+const pad = (s: string, n: number): string => (s.length >= n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
+
+function main(): void {
+  const dir = screeningDataDir();
+  const { entries } = loadBundledLists(dir);
+  const index = buildIndex(entries);
+  console.log(`lists: ${dir}; ${entries.length} entries, ${index.stats.names} indexed names`);
+
+  const listTexts = new Set<string>();
+  for (const e of entries) {
+    for (const n of [e.name, ...e.aliases]) {
+      listTexts.add(
+        normalizeName(n)
+          .tokens.map((t) => t.text)
+          .join(" "),
+      );
+    }
+  }
+
+  // Positives: N random list names (primary or alias), VARIANTS disguises each.
+  interface Case {
+    text: string;
+    source: string;
+    entry: ListEntry;
+    applied: string[];
+  }
+  const positives: Case[] = [];
+  const usable = entries.filter((e) => normalizeName(e.name).tokens.length > 0);
+  const chosen = new Set<number>();
+  while (chosen.size < Math.min(N, usable.length)) chosen.add(Math.floor(random() * usable.length));
+  for (const i of [...chosen].sort((a, b) => a - b)) {
+    const entry = usable[i] as ListEntry;
+    const source = entry.aliases.length > 0 && chance(0.25) ? pick(entry.aliases) : entry.name;
+    for (let v = 0; v < VARIANTS; v++) {
+      const variant = makeVariant(source, entry);
+      if (variant !== null) positives.push({ text: variant.text, source, entry, applied: variant.applied });
+    }
+  }
+
+  const negatives: string[] = [];
+  const seen = new Set<string>();
+  let rejected = 0;
+  while (negatives.length < NEGATIVES) {
+    const name = ordinaryName();
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const text = normalizeName(name)
+      .tokens.map((t) => t.text)
+      .join(" ");
+    if (listTexts.has(text)) {
+      rejected++;
+      continue;
+    }
+    negatives.push(name);
+  }
+
+  // Scores for the threshold sweep: the target entry's score for positives, the best score for negatives.
+  const positiveScores: number[] = [];
+  const negativeScores: number[] = [];
+  let tp = 0;
+  let fn = 0;
+  let wrongEntry = 0;
+  const misses: string[] = [];
+  const byTransform = new Map<string, { total: number; hit: number }>();
+  const started = performance.now();
+  for (const c of positives) {
+    const result = screen(index, { name: c.text }, { threshold: THRESHOLD, top: 10, minScore: 0.5 });
+    const target = result.matches.find((m) => entryKey(m.entry) === entryKey(c.entry));
+    positiveScores.push(target?.score ?? 0);
+    const hit = target !== undefined && target.score >= THRESHOLD ? target : undefined;
+    for (const t of c.applied) {
+      const stat = byTransform.get(t) ?? { total: 0, hit: 0 };
+      stat.total++;
+      if (hit !== undefined) stat.hit++;
+      byTransform.set(t, stat);
+    }
+    if (hit !== undefined) {
+      tp++;
+      continue;
+    }
+    fn++;
+    if (result.status === "failed") wrongEntry++;
+    if (misses.length < MAX_LISTED) {
+      const direct = Math.max(...[c.entry.name, ...c.entry.aliases].map((n) => scoreNames(c.text, n)));
+      const top = result.matches[0];
+      misses.push(
+        `  ${pad(c.text, 42)} <- ${pad(c.source, 40)} target ${direct.toFixed(3)}  [${c.applied.join(",")}]` +
+          (top !== undefined ? `  best: ${top.matchedName} ${top.score}` : ""),
+      );
+    }
+  }
+  let fp = 0;
+  const falseAlarms: string[] = [];
+  for (const name of negatives) {
+    const result = screen(index, { name }, { threshold: THRESHOLD, minScore: 0.5 });
+    negativeScores.push(result.bestScore);
+    if (result.status !== "failed") continue;
+    fp++;
+    const top = result.matches[0];
+    if (falseAlarms.length < MAX_LISTED && top !== undefined) {
+      falseAlarms.push(
+        `  ${pad(name, 44)} ~ ${pad(top.matchedName, 44)} ${top.score} (${top.entry.sourceList})`,
+      );
+    }
+  }
+  const elapsed = performance.now() - started;
+  const tn = negatives.length - fp;
+  const recall = tp / (tp + fn);
+  const precision = tp / (tp + fp);
+  const f1 = (2 * precision * recall) / (precision + recall);
+
+  console.log(`seed ${SEED}, threshold ${THRESHOLD}`);
+  console.log(
+    `positives ${positives.length} (from ${chosen.size} list names), negatives ${negatives.length} (${rejected} generated names were on the lists and dropped)`,
+  );
+  console.log(`TP ${tp}  FN ${fn} (of which ${wrongEntry} failed on another entry)  FP ${fp}  TN ${tn}`);
+  console.log(
+    `recall ${recall.toFixed(4)}  precision ${precision.toFixed(4)}  F1 ${f1.toFixed(4)}  false-positive rate ${(fp / negatives.length).toFixed(4)}`,
+  );
+  console.log(
+    `screened ${positives.length + negatives.length} names in ${(elapsed / 1000).toFixed(2)} s (${(elapsed / (positives.length + negatives.length)).toFixed(3)} ms/name)`,
+  );
+  console.log("threshold sweep (same cases):");
+  for (const t of [0.75, 0.8, 0.82, 0.85, 0.88, 0.9]) {
+    const r = positiveScores.filter((x) => x >= t).length / positiveScores.length;
+    const f = negativeScores.filter((x) => x >= t).length;
+    const p = (r * positiveScores.length) / (r * positiveScores.length + f);
+    console.log(`  ${t.toFixed(2)}  recall ${r.toFixed(4)}  precision ${p.toFixed(4)}  false positives ${f}`);
+  }
+  console.log("recall by transform:");
+  for (const [t, s] of [...byTransform].sort()) {
+    console.log(`  ${pad(t, 16)} ${(s.hit / s.total).toFixed(4)}  (${s.hit}/${s.total})`);
+  }
+  console.log(`false negatives (first ${misses.length}):`);
+  for (const line of misses) console.log(line);
+  console.log(`false positives (first ${falseAlarms.length}):`);
+  for (const line of falseAlarms) console.log(line);
+}
+
+main();

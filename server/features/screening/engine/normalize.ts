@@ -1,0 +1,452 @@
+import { isCountryWord } from "./countries";
+import {
+  ABBREVIATIONS,
+  ANYWHERE_LEGAL_FORMS,
+  EDGE_LEGAL_FORMS,
+  EDGE_TITLES,
+  GENERIC_WORDS,
+  INDUSTRY_WORDS,
+  LEADING_LEGAL_FORMS,
+  MULTI_WORD_LEGAL_FORMS,
+  PARTICLES,
+  STOP_WORDS,
+} from "./lexicon";
+import { boundedLevenshtein } from "./similarity";
+import type { NameToken, NormalizedName, TokenKind } from "./types";
+
+/** Weight of each token kind in the score: how much a shared token of that kind says about identity. */
+export const TOKEN_WEIGHTS: Readonly<Record<TokenKind, number>> = {
+  core: 1,
+  number: 0.6,
+  country: 0.4,
+  industry: 0.3,
+  patronymic: 0.3,
+  particle: 0.2,
+  generic: 0.15,
+};
+
+// Text pasted from CP1252 sources sometimes arrives as C1 control characters (U+0080-U+009F).
+const C1_TO_CP1252: Record<string, string> = {
+  "\u0080": "€",
+  "\u0082": "‚",
+  "\u0084": "„",
+  "\u0085": "…",
+  "\u008a": "Š",
+  "\u008b": "‹",
+  "\u008c": "Œ",
+  "\u008e": "Ž",
+  "\u0091": "'",
+  "\u0092": "'",
+  "\u0093": '"',
+  "\u0094": '"',
+  "\u0096": "-",
+  "\u0097": "-",
+  "\u009a": "š",
+  "\u009b": "›",
+  "\u009c": "œ",
+  "\u009e": "ž",
+  "\u009f": "Ÿ",
+};
+
+// BGN/PCGN-style romanisation, which is what OFAC and BIS use for Russian, Ukrainian and
+// Belarusian names; Serbian/Macedonian and Kazakh letters are added so they do not vanish.
+const CYRILLIC: Record<string, string> = {
+  а: "a",
+  б: "b",
+  в: "v",
+  г: "g",
+  д: "d",
+  е: "e",
+  ё: "e",
+  ж: "zh",
+  з: "z",
+  и: "i",
+  й: "y",
+  к: "k",
+  л: "l",
+  м: "m",
+  н: "n",
+  о: "o",
+  п: "p",
+  р: "r",
+  с: "s",
+  т: "t",
+  у: "u",
+  ф: "f",
+  х: "kh",
+  ц: "ts",
+  ч: "ch",
+  ш: "sh",
+  щ: "shch",
+  ъ: "",
+  ы: "y",
+  ь: "",
+  э: "e",
+  ю: "yu",
+  я: "ya",
+  є: "ye",
+  і: "i",
+  ї: "yi",
+  ґ: "g",
+  ў: "u",
+  ђ: "dj",
+  ј: "j",
+  љ: "lj",
+  њ: "nj",
+  ћ: "c",
+  џ: "dz",
+  ѓ: "gj",
+  ќ: "kj",
+  ѕ: "dz",
+  ә: "a",
+  ғ: "g",
+  қ: "k",
+  ң: "n",
+  ө: "o",
+  ұ: "u",
+  ү: "u",
+  һ: "h",
+};
+
+// Modern Greek romanisation (ELOT 743, simplified); diphthongs first so "ου" becomes "ou" not "oy".
+const GREEK_DIGRAPHS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/ου/g, "ou"],
+  [/αυ/g, "av"],
+  [/ευ/g, "ev"],
+  [/(^|[^\p{L}])μπ/gu, "$1b"],
+  [/(^|[^\p{L}])ντ/gu, "$1d"],
+  [/γγ/g, "ng"],
+  [/γκ/g, "gk"],
+];
+const GREEK: Record<string, string> = {
+  α: "a",
+  β: "v",
+  γ: "g",
+  δ: "d",
+  ε: "e",
+  ζ: "z",
+  η: "i",
+  θ: "th",
+  ι: "i",
+  κ: "k",
+  λ: "l",
+  μ: "m",
+  ν: "n",
+  ξ: "x",
+  ο: "o",
+  π: "p",
+  ρ: "r",
+  σ: "s",
+  ς: "s",
+  τ: "t",
+  υ: "y",
+  φ: "f",
+  χ: "ch",
+  ψ: "ps",
+  ω: "o",
+};
+
+// Latin letters that NFKD does not decompose into a base letter plus a mark.
+const LATIN_SPECIAL: Record<string, string> = {
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  ł: "l",
+  đ: "d",
+  ð: "d",
+  þ: "th",
+  ı: "i",
+  ħ: "h",
+  ŀ: "l",
+  ŉ: "n",
+  ſ: "s",
+};
+
+const CYRILLIC_RE = /[\u0400-\u04ff]/;
+const GREEK_RE = /[\u0370-\u03ff]/;
+
+function mapChars(text: string, table: Record<string, string>): string {
+  let out = "";
+  for (const ch of text) out += table[ch] ?? ch;
+  return out;
+}
+
+/** Lowercases, transliterates Cyrillic/Greek to Latin and strips diacritics; punctuation is kept. */
+export function foldText(input: string): string {
+  let text = input.replace(/[\u0080-\u009f]/g, (ch) => C1_TO_CP1252[ch] ?? " ");
+  text = text.toLowerCase().normalize("NFC");
+  // Cyrillic before NFKD: "й" and "ё" would otherwise decompose and lose their identity.
+  if (CYRILLIC_RE.test(text)) text = mapChars(text, CYRILLIC);
+  text = text.normalize("NFKD").replace(/\p{M}/gu, "");
+  if (GREEK_RE.test(text)) {
+    for (const [pattern, latin] of GREEK_DIGRAPHS) {
+      text = text.replace(pattern, latin);
+    }
+    text = mapChars(text, GREEK);
+  }
+  return mapChars(text, LATIN_SPECIAL);
+}
+
+/** Splits folded text into lowercase ASCII words: "&" becomes "and", apostrophes join, other punctuation splits. */
+export function wordsOf(input: string): string[] {
+  const text = foldText(input)
+    .replace(/[&+]/g, " and ")
+    .replace(/['`´ʼʻ’‘]/g, "")
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+  if (text === "") return [];
+  const raw = text.split(" ");
+  // Runs of single letters are initialisms written with dots or spaces: "S.A." / "L L C" -> "sa" / "llc".
+  const words: string[] = [];
+  let run = "";
+  for (const word of raw) {
+    if (word.length === 1 && word >= "a" && word <= "z") {
+      run += word;
+      continue;
+    }
+    if (run !== "") words.push(run);
+    run = "";
+    words.push(word);
+  }
+  if (run !== "") words.push(run);
+  return words;
+}
+
+/**
+ * Comparison key of one word: folds Latin spelling variants that transliteration produces for the
+ * same sound (kh/h, ks/x, ph/f, ou/u, q/k, w/v, c/k, initial j/i/y, trailing -iy/-y/-i) and
+ * doubled letters, so "Khassan"/"Hassan", "Aleksandr"/"Alexandr", "Yuriy"/"Yuri" share a key.
+ */
+export function tokenKey(word: string): string {
+  if (/[0-9]/.test(word)) return word;
+  let s = word
+    .replace(/dzh|dj/g, "j")
+    .replace(/tch/g, "ch")
+    .replace(/sch/g, "sh")
+    .replace(/kh/g, "h")
+    .replace(/ph/g, "f")
+    .replace(/th/g, "t")
+    .replace(/ck/g, "k")
+    .replace(/q/g, "k")
+    .replace(/w/g, "v")
+    .replace(/ks/g, "x")
+    .replace(/tz/g, "ts")
+    .replace(/ou/g, "u")
+    .replace(/c(?!h)/g, "k");
+  // Initial j/i/y before a vowel is the same glide in German, Slavic and English spellings.
+  s = s.replace(/^[jiy](?=[aeou])/, "y");
+  if (s.length > 1) s = s[0] + s.slice(1).replace(/y/g, "i");
+  // A final "ah" is "a" in Arabic romanisations ("Abdullah" / "Abdulla", "Fatimah" / "Fatima").
+  if (s.length > 4) s = s.replace(/ah$/, "a");
+  return s.replace(/(.)\1+/g, "$1");
+}
+
+/** Phonetic blocking key: first letter plus the consonant skeleton of the comparison key. */
+export function phoneticKey(key: string): string {
+  if (key.length === 0) return key;
+  let out = key[0] as string;
+  for (let i = 1; i < key.length; i++) {
+    const ch = key[i] as string;
+    if ("aeiouyh".includes(ch)) continue;
+    if (out[out.length - 1] !== ch) out += ch;
+  }
+  return out;
+}
+
+// East Slavic patronymics: lists carry them, counterparties usually omit them.
+const PATRONYMIC_RE = /(vich|vych|vna|ichna)$/;
+
+// Misspelt generic words ("internatinal", "tradng") must not become distinctive, so long lexicon
+// words are also found one edit away. Shorter words are left out: "marina" is a name, not "marine".
+const FUZZY_LEXICON_MIN_LENGTH = 7;
+const fuzzyLexicon = new Map<string, string[]>();
+function oneDeletionVariants(word: string): string[] {
+  const out = new Set<string>([word]);
+  for (let i = 0; i < word.length; i++) out.add(word.slice(0, i) + word.slice(i + 1));
+  return [...out];
+}
+for (const word of [...GENERIC_WORDS, ...INDUSTRY_WORDS, ...EDGE_LEGAL_FORMS.keys()]) {
+  if (word.length < FUZZY_LEXICON_MIN_LENGTH) continue;
+  for (const variant of oneDeletionVariants(word)) {
+    const list = fuzzyLexicon.get(variant);
+    if (list === undefined) fuzzyLexicon.set(variant, [word]);
+    else if (!list.includes(word)) list.push(word);
+  }
+}
+
+/** The lexicon word (generic, industry or legal form) a misspelt word stands for, if it is one edit away. */
+export function lexiconWordFor(word: string): string | undefined {
+  if (word.length < FUZZY_LEXICON_MIN_LENGTH - 1 || /[0-9]/.test(word)) return undefined;
+  if (GENERIC_WORDS.has(word) || INDUSTRY_WORDS.has(word) || EDGE_LEGAL_FORMS.has(word)) return word;
+  for (const variant of oneDeletionVariants(word)) {
+    for (const candidate of fuzzyLexicon.get(variant) ?? []) {
+      if (boundedLevenshtein(word, candidate, 1) <= 1) return candidate;
+    }
+  }
+  return undefined;
+}
+
+const ROMAN_NUMERAL_RE = /^(ii|iii|iv|vi|vii|viii|ix|xi|xii)$/;
+
+/** Kind of a normalised word: decides its weight in the score. */
+export function classifyWord(word: string): TokenKind {
+  // Roman numerals number vessels and generations ("HERO II", "Smith III"); they must match exactly.
+  if (/[0-9]/.test(word) || ROMAN_NUMERAL_RE.test(word)) return "number";
+  if (GENERIC_WORDS.has(word)) return "generic";
+  if (INDUSTRY_WORDS.has(word)) return "industry";
+  const near = lexiconWordFor(word);
+  if (near !== undefined && near !== word) {
+    if (GENERIC_WORDS.has(near) || EDGE_LEGAL_FORMS.has(near)) return "generic";
+    if (INDUSTRY_WORDS.has(near)) return "industry";
+  }
+  if (PARTICLES.has(word)) return "particle";
+  if (isCountryWord(word)) return "country";
+  if (word.length >= 7 && PATRONYMIC_RE.test(word)) return "patronymic";
+  return "core";
+}
+
+const MULTI_FORMS: ReadonlyArray<{ texts: string[]; keys: string[]; canonical: string }> =
+  MULTI_WORD_LEGAL_FORMS.map(([form, canonical]) => ({
+    texts: form.split(" "),
+    keys: form.split(" ").map(tokenKey),
+    canonical,
+  })).sort((a, b) => b.keys.length - a.keys.length);
+
+interface Word {
+  text: string;
+  key: string;
+  source?: string;
+}
+
+// Abbreviations people mix into spelled-out legal forms ("Ltd Liability Co").
+const LEGAL_WORD_SYNONYMS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    ltd: "limited",
+    co: "company",
+    corp: "corporation",
+    inc: "incorporated",
+    jt: "joint",
+  }).map(([short, full]) => [short, tokenKey(full)]),
+);
+
+/**
+ * A word of a multi-word legal form, allowing typos as in "Jonit Stpck Comapny": one in five or six
+ * letters, two from seven. A whole phrase of near-misses is not a coincidence.
+ */
+function isLegalWord(word: Word, formText: string, formKey: string): boolean {
+  if (word.key === formKey || LEGAL_WORD_SYNONYMS.get(word.text) === formKey) return true;
+  return isNearLexiconWord(word.text, formText);
+}
+
+function isNearLexiconWord(text: string, lexiconWord: string): boolean {
+  if (lexiconWord.length < 5 || text.charCodeAt(0) !== lexiconWord.charCodeAt(0)) return false;
+  const budget = lexiconWord.length >= 7 ? 2 : 1;
+  return boundedLevenshtein(text, lexiconWord, budget) <= budget;
+}
+
+function stripMultiWordForms(words: Word[], found: string[]): Word[] {
+  let out = words;
+  for (const form of MULTI_FORMS) {
+    const n = form.keys.length;
+    if (out.length < n) continue;
+    for (let i = 0; i + n <= out.length; i++) {
+      let same = true;
+      for (let j = 0; j < n && same; j++) {
+        same = isLegalWord(out[i + j] as Word, form.texts[j] as string, form.keys[j] as string);
+      }
+      if (same) {
+        found.push(form.canonical);
+        out = [...out.slice(0, i), ...out.slice(i + n)];
+        i--;
+      }
+    }
+  }
+  return out;
+}
+
+const LONG_EDGE_FORMS = [...EDGE_LEGAL_FORMS.keys()].filter((form) => form.length >= 5);
+
+// Trailing legal forms are typed as carelessly as the rest ("Limted", "Linoted", "Compnay").
+function edgeLegalForm(text: string): string | undefined {
+  const exact = EDGE_LEGAL_FORMS.get(text);
+  if (exact !== undefined) return exact;
+  const near = LONG_EDGE_FORMS.find((form) => isNearLexiconWord(text, form));
+  return near === undefined ? undefined : EDGE_LEGAL_FORMS.get(near);
+}
+
+function stripLegalForms(words: Word[]): { words: Word[]; legalForms: string[] } {
+  const found: string[] = [];
+  let out = stripMultiWordForms(words, found);
+  out = out.filter((w) => {
+    const form = ANYWHERE_LEGAL_FORMS.get(w.text);
+    if (form === undefined) return true;
+    found.push(form);
+    return false;
+  });
+  // Edge forms are peeled from both ends repeatedly: "X Co Ltd", "OOO X", "X, S.A. de C.V.".
+  let changed = true;
+  while (changed && out.length > 0) {
+    changed = false;
+    const last = out[out.length - 1] as Word;
+    const lastForm = edgeLegalForm(last.text);
+    if (lastForm !== undefined || EDGE_TITLES.has(last.text)) {
+      if (lastForm !== undefined) found.push(lastForm);
+      out = out.slice(0, -1);
+      changed = true;
+      continue;
+    }
+    const first = out[0] as Word;
+    const firstForm = LEADING_LEGAL_FORMS.has(first.text) ? EDGE_LEGAL_FORMS.get(first.text) : undefined;
+    if (firstForm !== undefined || EDGE_TITLES.has(first.text)) {
+      if (firstForm !== undefined) found.push(firstForm);
+      out = out.slice(1);
+      changed = true;
+    }
+  }
+  return { words: out, legalForms: found };
+}
+
+function expandAbbreviations(words: Word[]): Word[] {
+  const out: Word[] = [];
+  for (const word of words) {
+    const expansion = ABBREVIATIONS.get(word.text);
+    if (expansion === undefined) {
+      out.push(word);
+      continue;
+    }
+    const parts = expansion.split(" ");
+    // Only a one-word expansion keeps its spelling: "impex" is not a spelling of "import" alone.
+    for (const part of parts) {
+      out.push({ text: part, key: tokenKey(part), source: parts.length === 1 ? word.text : undefined });
+    }
+  }
+  return out;
+}
+
+function toTokens(words: Word[]): NameToken[] {
+  return words.map(({ text, key, source }) => {
+    const kind = classifyWord(text);
+    const token: NameToken = { text, key, kind, weight: TOKEN_WEIGHTS[kind] };
+    if (source !== undefined) token.source = source;
+    return token;
+  });
+}
+
+/**
+ * Normalises a party name into weighted comparison tokens; legal forms, titles and stop words are
+ * set aside unless nothing else would remain (a list entry literally named "Company" keeps it).
+ */
+export function normalizeName(name: string): NormalizedName {
+  const all: Word[] = wordsOf(name).map((text) => ({ text, key: tokenKey(text) }));
+  if (all.length === 0) return { tokens: [], legalForms: [] };
+  const content = all.filter((w) => !STOP_WORDS.has(w.text));
+  const { words, legalForms } = stripLegalForms(content.length > 0 ? content : all);
+  if (words.length > 0) return { tokens: toTokens(expandAbbreviations(words)), legalForms };
+  return { tokens: toTokens(expandAbbreviations(content.length > 0 ? content : all)), legalForms: [] };
+}
+
+/** Normalised words of free text such as an address, for overlap checks. */
+export function addressWords(address: string): string[] {
+  return wordsOf(address).map(tokenKey);
+}

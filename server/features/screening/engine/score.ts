@@ -1,0 +1,283 @@
+import { normalizeName, tokenKey } from "./normalize";
+import { boundedLevenshtein, jaroWinkler } from "./similarity";
+import type { NameToken } from "./types";
+
+/** A name reduced to what the scorer needs, computed once per list name and once per query. */
+export interface PreparedName {
+  /** Normalised words (transliterated, abbreviations expanded). */
+  texts: string[];
+  /** Comparison keys of `texts` (spelling variants folded). */
+  keys: string[];
+  /** Words as written before abbreviation expansion ("tech" where `texts` has "technology"). */
+  sources: string[];
+  weights: number[];
+  /** Sum of `weights`. */
+  total: number;
+  /** Key of words i and i + 1 written as one, for names joined on one side and split on the other. */
+  pairKeys: string[];
+}
+
+/**
+ * Prepares normalised tokens for scoring. `uniform` gives every word the same weight (numbers
+ * excepted): vessel and aircraft names are arbitrary words, so "Liberty Travel Co." must not match
+ * the tanker "LIBERTY" just because "travel" is a trade word.
+ */
+export function prepareTokens(tokens: readonly NameToken[], uniform = false): PreparedName {
+  const texts = tokens.map((t) => t.text);
+  const keys = tokens.map((t) => t.key);
+  const sources = tokens.map((t) => t.source ?? t.text);
+  const weights = tokens.map((t) => (uniform && t.kind !== "number" ? 1 : t.weight));
+  const pairKeys: string[] = [];
+  // Keyed from the joined text, not the joined keys: folding rules see the word as one ("areel lano"
+  // folds like "areellano", whose doubled letters collapse across the old boundary).
+  // Abbreviations join as written: "Techn Omar" is "Technomar", not "Technologyomar".
+  for (let i = 0; i + 1 < tokens.length; i++) pairKeys.push(tokenKey(`${sources[i]}${sources[i + 1]}`));
+  let total = 0;
+  for (const w of weights) total += w;
+  return { texts, keys, sources, weights, total, pairKeys };
+}
+
+/**
+ * Edits tolerated inside one word of the given length: one edit in three or four letters, two up
+ * to eight, then one more per four letters. Anything beyond the budget is simply a different word.
+ */
+export function editBudget(length: number): number {
+  if (length <= 2) return 0;
+  if (length <= 4) return 1;
+  if (length <= 8) return 2;
+  if (length <= 12) return 3;
+  return 4;
+}
+
+const DIGIT_RE = /[0-9]/;
+// A short word with a different first letter is more often another word than a typo ("ryan"/"iran").
+const SHORT_INITIAL_PENALTY = 0.8;
+/**
+ * Calibration of partial word matches: a word with a typo or two is still mostly evidence of the
+ * same word, so its similarity counts as sim^0.8 (0.67 -> 0.73, 0.9 -> 0.92). Chosen on the
+ * evaluation set (scripts/eval-screening.ts): +1% recall for +0.2% false positives over linear.
+ */
+export const SIMILARITY_EXPONENT = 0.8;
+// A word pair counts towards "contained name" evidence only when it is close to exact.
+const STRONG_SIMILARITY = 0.9;
+
+/**
+ * Similarity of two comparison keys in [0, 1]: 1 - edits/length when the edit distance is within
+ * the budget, otherwise 0; Jaro-Winkler may raise it where its assumptions hold (same first letter,
+ * which typists rarely miss, and words long enough that its prefix bonus is not a lottery: it
+ * rates "keli"/"keji" 0.87 and "iran"/"miran" 0.93). Numbers must match exactly.
+ */
+export function tokenSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const la = a.length;
+  const lb = b.length;
+  const longest = Math.max(la, lb);
+  const budget = editBudget(longest);
+  if (budget === 0 || Math.abs(la - lb) > budget) return 0;
+  if (DIGIT_RE.test(a) || DIGIT_RE.test(b)) return 0;
+  const d = boundedLevenshtein(a, b, budget);
+  if (d > budget) return 0;
+  const lev = 1 - d / longest;
+  if (a.charCodeAt(0) !== b.charCodeAt(0)) return longest <= 5 ? lev * SHORT_INITIAL_PENALTY : lev;
+  // Two edits in a short word earn Jaro-Winkler's optimism only as swaps or substitutions in six
+  // letters ("fharad"/"farhad"): not as a truncation ("roac"/"roshak"), not in five ("marsh"/"marks").
+  if (longest < 5 || (d > 1 && longest < 7 && (la !== lb || longest < 6))) return lev;
+  const jw = jaroWinkler(a, b);
+  return Math.max(jw, lev);
+}
+
+/**
+ * Similarity of a word with two adjacent words written as one ("shenyang" / "shen"+"yang"): the
+ * joined form must be (nearly) identical, one edit from six letters and two from ten, or any two
+ * short words would pair up with some long one.
+ */
+export function joinedSimilarity(joined: string, word: string): number {
+  if (joined === word) return 1;
+  const longest = Math.max(joined.length, word.length);
+  if (longest < 6 || DIGIT_RE.test(joined) || DIGIT_RE.test(word)) return 0;
+  const budget = longest >= 10 ? 2 : 1;
+  const d = boundedLevenshtein(joined, word, budget);
+  return d > budget ? 0 : 1 - d / longest;
+}
+
+// Reused across calls: scoring is single-threaded and hot.
+let edgeSim = new Float64Array(256);
+let edgeQ = new Int32Array(256);
+let edgeQSpan = new Uint8Array(256);
+let edgeC = new Int32Array(256);
+let edgeCSpan = new Uint8Array(256);
+const order: number[] = [];
+let usedQ = new Uint8Array(64);
+let usedC = new Uint8Array(64);
+
+function growEdges(size: number): void {
+  if (size <= edgeSim.length) return;
+  const n = size * 2;
+  edgeSim = new Float64Array(n);
+  edgeQ = new Int32Array(n);
+  edgeQSpan = new Uint8Array(n);
+  edgeC = new Int32Array(n);
+  edgeCSpan = new Uint8Array(n);
+}
+
+/** Optional memo of word similarities for one query, keyed by query word index and candidate word. */
+export type SimilarityMemo = Array<Map<string, number>>;
+
+/**
+ * Similarity of two words: the better of comparing their folded keys and their plain spellings,
+ * because folding that unites transliterations can also pull a typo further away ("younes" folds
+ * to "yunes", its typo "yoynes" to "yoines").
+ */
+export function wordSimilarity(textA: string, keyA: string, textB: string, keyB: string): number {
+  const byKey = tokenSimilarity(keyA, keyB);
+  if (byKey === 1 || (textA === keyA && textB === keyB)) return byKey;
+  const byText = tokenSimilarity(textA, textB);
+  return Math.max(byText, byKey);
+}
+
+/**
+ * Share of an unmatched word's weight still counted against a name when the other name is fully
+ * matched by at least two distinctive words, each (nearly) exactly: "Ayman al-Zawahiri" is wholly contained in
+ * "AL-ZAWAHIRI, Ayman Muhammad Rabi", which is strong evidence even though the list name is longer.
+ */
+export const CONTAINED_NAME_DISCOUNT = 0.3;
+
+/**
+ * Scores two prepared names in [0, 1], independent of word order: words are aligned greedily by
+ * similarity (a word may also align with two adjacent words written as one), then
+ * score = (matched query weight + matched candidate weight) / (total weight of both), each matched
+ * word's weight scaled by its similarity. Unmatched distinctive words on either side therefore cost
+ * a lot and unmatched generic words little; see CONTAINED_NAME_DISCOUNT for the one exception.
+ */
+export function scorePrepared(q: PreparedName, c: PreparedName, memo?: SimilarityMemo): number {
+  const m = q.keys.length;
+  const n = c.keys.length;
+  if (m === 0 || n === 0) return 0;
+  growEdges(3 * m * n + 8);
+  if (usedQ.length < m + 1) usedQ = new Uint8Array(m * 2 + 2);
+  if (usedC.length < n + 1) usedC = new Uint8Array(n * 2 + 2);
+  let count = 0;
+  let exactPairs = 0;
+  for (let i = 0; i < m; i++) {
+    const qk = q.keys[i] as string;
+    const qt = q.texts[i] as string;
+    const cache = memo?.[i];
+    for (let j = 0; j < n; j++) {
+      const ct = c.texts[j] as string;
+      let s: number | undefined = cache?.get(ct);
+      if (s === undefined) {
+        s = wordSimilarity(qt, qk, ct, c.keys[j] as string);
+        // An abbreviation with a typo ("Tch", "Phaarm") is only close to the abbreviation as written.
+        const qs = q.sources[i] as string;
+        const cs = c.sources[j] as string;
+        if (s < 1 && (qs !== qt || cs !== ct)) {
+          const bySource = tokenSimilarity(qs, cs);
+          if (bySource > s) s = bySource;
+        }
+        cache?.set(ct, s);
+      }
+      if (s <= 0) continue;
+      if (s === 1) exactPairs++;
+      edgeSim[count] = s;
+      edgeQ[count] = i;
+      edgeQSpan[count] = 1;
+      edgeC[count] = j;
+      edgeCSpan[count] = 1;
+      count++;
+    }
+  }
+  // Joined/split words only matter when some word is still without an exact partner.
+  if (exactPairs < Math.max(m, n) && (m > 1 || n > 1)) {
+    for (let i = 0; i + 1 < m; i++) {
+      const pk = q.pairKeys[i] as string;
+      for (let j = 0; j < n; j++) {
+        const s = joinedSimilarity(pk, c.keys[j] as string);
+        if (s <= 0) continue;
+        edgeSim[count] = s;
+        edgeQ[count] = i;
+        edgeQSpan[count] = 2;
+        edgeC[count] = j;
+        edgeCSpan[count] = 1;
+        count++;
+      }
+    }
+    for (let j = 0; j + 1 < n; j++) {
+      const pk = c.pairKeys[j] as string;
+      for (let i = 0; i < m; i++) {
+        const s = joinedSimilarity(pk, q.keys[i] as string);
+        if (s <= 0) continue;
+        edgeSim[count] = s;
+        edgeQ[count] = i;
+        edgeQSpan[count] = 1;
+        edgeC[count] = j;
+        edgeCSpan[count] = 2;
+        count++;
+      }
+    }
+  }
+  if (count === 0) return 0;
+  order.length = count;
+  for (let e = 0; e < count; e++) order[e] = e;
+  // Highest similarity first; on ties the plain one-to-one pairing wins over a joined one.
+  order.sort((x, y) => edgeSim[y] - edgeSim[x] || edgeQSpan[x] + edgeCSpan[x] - edgeQSpan[y] - edgeCSpan[y]);
+  usedQ.fill(0, 0, m);
+  usedC.fill(0, 0, n);
+  let matchedQ = 0;
+  let matchedC = 0;
+  let weightQ = 0;
+  let weightC = 0;
+  let usedCountQ = 0;
+  let usedCountC = 0;
+  let coreMatches = 0;
+  let assigned = 0;
+  const maxAssign = Math.min(m, n);
+  for (let k = 0; k < count; k++) {
+    const e = order[k] as number;
+    const i = edgeQ[e];
+    const j = edgeC[e];
+    const qs = edgeQSpan[e];
+    const cs = edgeCSpan[e];
+    if (usedQ[i] === 1 || (qs === 2 && usedQ[i + 1] === 1)) continue;
+    if (usedC[j] === 1 || (cs === 2 && usedC[j + 1] === 1)) continue;
+    const s = edgeSim[e] === 1 ? 1 : edgeSim[e] ** SIMILARITY_EXPONENT;
+    // A one-to-one pair weighs the same on both sides, as much as its more telling word: a
+    // distinctive word that only resembles a trade word ("sanders"/"tankers") must not be half-counted.
+    const pairWeight = qs === 1 && cs === 1 ? Math.max(q.weights[i] as number, c.weights[j] as number) : -1;
+    for (let x = i; x < i + qs; x++) {
+      const w = pairWeight >= 0 ? pairWeight : (q.weights[x] as number);
+      usedQ[x] = 1;
+      matchedQ += s * w;
+      weightQ += w;
+      if (w >= 1 && s >= STRONG_SIMILARITY) coreMatches++;
+    }
+    for (let y = j; y < j + cs; y++) {
+      const w = pairWeight >= 0 ? pairWeight : (c.weights[y] as number);
+      usedC[y] = 1;
+      matchedC += s * w;
+      weightC += w;
+    }
+    usedCountQ += qs;
+    usedCountC += cs;
+    if (++assigned >= maxAssign && qs === 1 && cs === 1) break;
+  }
+  let unmatchedQ = 0;
+  for (let x = 0; x < m; x++) if (usedQ[x] === 0) unmatchedQ += q.weights[x] as number;
+  let unmatchedC = 0;
+  for (let y = 0; y < n; y++) if (usedC[y] === 0) unmatchedC += c.weights[y] as number;
+  if (coreMatches >= 2) {
+    if (usedCountQ === m) unmatchedC *= CONTAINED_NAME_DISCOUNT;
+    else if (usedCountC === n) unmatchedQ *= CONTAINED_NAME_DISCOUNT;
+  }
+  const score = (matchedQ + matchedC) / (weightQ + weightC + unmatchedQ + unmatchedC);
+  return Math.min(score, 1);
+}
+
+/** Scores two normalised token lists in [0, 1]. */
+export function scoreTokens(query: readonly NameToken[], candidate: readonly NameToken[]): number {
+  return scorePrepared(prepareTokens(query), prepareTokens(candidate));
+}
+
+/** Scores two raw names in [0, 1]; an empty name on either side scores 0. */
+export function scoreNames(query: string, candidate: string): number {
+  return scoreTokens(normalizeName(query).tokens, normalizeName(candidate).tokens);
+}

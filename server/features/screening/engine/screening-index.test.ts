@@ -1,0 +1,182 @@
+import { describe, expect, test } from "bun:test";
+import { loadBundledLists } from "./bundled-lists";
+import { ADDRESS_BONUS, buildIndex, COUNTRY_BONUS, screen } from "./screening-index";
+import type { ListEntry } from "./types";
+
+function entry(sourceId: string, name: string, extra: Partial<ListEntry> = {}): ListEntry {
+  return {
+    sourceList: "TEST",
+    sourceId,
+    entityType: "entity",
+    name,
+    aliases: [],
+    programs: ["TEST-PROGRAM"],
+    addresses: [],
+    countries: [],
+    ...extra,
+  };
+}
+
+const ENTRIES: ListEntry[] = [
+  entry("1", "ANGLO-CARIBBEAN CO., LTD.", { aliases: ["AVIA IMPORT"], countries: ["United Kingdom"] }),
+  entry("2", "BANCO NACIONAL DE CUBA", {
+    aliases: ["NATIONAL BANK OF CUBA"],
+    addresses: ["Zweierstrasse 35, Zurich CH-8022, Switzerland"],
+    countries: ["Switzerland"],
+  }),
+  entry("3", "KIM, Jong Un", { entityType: "individual", countries: ["KP"] }),
+  entry("4", "ROSNEFT OIL COMPANY", { aliases: ["ROSNEFT"] }),
+  entry("5", "ROSNEFT TRADING S.A."),
+  entry("6", "LIBERTY", { entityType: "vessel" }),
+  entry("7", "APPLIED SYSTEMS METHODS AND TECHNOLOGY (ASMAT)"),
+  entry("8", "SHOIGU, Sergei Kuzhugetovich", { entityType: "individual" }),
+  entry("9", "SHENYANG MACHINE TOOL GROUP"),
+  entry("10", "GLOBAL TRADING GROUP LLC"),
+  entry("11", "ACME INDUSTRIES", { countries: ["RU"], addresses: ["ul. Lenina 5, Novosibirsk, RU"] }),
+];
+
+const index = buildIndex(ENTRIES);
+
+describe("screen on a small index", () => {
+  test("an exact list name fails with that entry first", () => {
+    const result = screen(index, { name: "Banco Nacional de Cuba" });
+    expect(result.status).toBe("failed");
+    expect(result.bestScore).toBe(1);
+    expect(result.matches[0]?.entry.sourceId).toBe("2");
+    expect(result.matches[0]?.matchedName).toBe("BANCO NACIONAL DE CUBA");
+  });
+
+  test("an alias is reported as the matched name", () => {
+    const result = screen(index, { name: "Avia Import" });
+    expect(result.matches[0]?.entry.sourceId).toBe("1");
+    expect(result.matches[0]?.matchedName).toBe("AVIA IMPORT");
+  });
+
+  test("an ordinary name passes with no matches", () => {
+    const result = screen(index, { name: "Sunrise Dental Supplies Inc" });
+    expect(result.status).toBe("passed");
+    expect(result.matches).toEqual([]);
+    expect(result.multiple).toBe(false);
+  });
+
+  test("an empty or punctuation-only name never matches", () => {
+    for (const name of ["", "   ", "--", "LLC"]) {
+      const result = screen(index, { name, country: "RU", address: "Novosibirsk" });
+      expect(result.status).toBe("passed");
+    }
+  });
+
+  test("multiple distinct entries at the threshold set `multiple`", () => {
+    const result = screen(index, { name: "Rosneft" });
+    expect(result.status).toBe("failed");
+    expect(result.multiple).toBe(true);
+    expect(result.matches.map((m) => m.entry.sourceId)).toEqual(["4", "5"]);
+    expect(result.matches[0]?.score).toBeGreaterThanOrEqual(result.matches[1]?.score ?? 0);
+  });
+
+  test("one entry reached through several names is counted once", () => {
+    const result = screen(index, { name: "Rosneft Oil Company" });
+    expect(result.matches.filter((m) => m.entry.sourceId === "4")).toHaveLength(1);
+  });
+
+  test("threshold, top and minScore options", () => {
+    expect(screen(index, { name: "Rosneft" }, { threshold: 1.01 }).status).toBe("passed");
+    expect(screen(index, { name: "Rosneft" }, { top: 1 }).matches).toHaveLength(1);
+    const near = screen(index, { name: "Rosneft Oil" }, { minScore: 0 });
+    expect(near.matches.length).toBeGreaterThanOrEqual(2);
+  });
+
+  test("individuals in either order, Cyrillic input, omitted patronymic", () => {
+    expect(screen(index, { name: "Kim Jong-un" }).matches[0]?.entry.sourceId).toBe("3");
+    expect(screen(index, { name: "Jong Un Kim" }).status).toBe("failed");
+    expect(screen(index, { name: "Сергей Шойгу" }).matches[0]?.entry.sourceId).toBe("8");
+  });
+
+  test("joined and split words", () => {
+    expect(screen(index, { name: "Shen Yang Machine Tool" }).matches[0]?.entry.sourceId).toBe("9");
+  });
+
+  test("names in parentheses are indexed on their own", () => {
+    expect(screen(index, { name: "ASMAT" }).matches[0]?.entry.sourceId).toBe("7");
+    expect(screen(index, { name: "Applied Systems Methods and Technology" }).status).toBe("failed");
+  });
+
+  test("vessel names are not matched by a company that shares one word", () => {
+    expect(screen(index, { name: "Liberty Travel Co." }).status).toBe("passed");
+    expect(screen(index, { name: "Liberty" }).status).toBe("failed");
+  });
+
+  test("generic words alone do not match", () => {
+    expect(screen(index, { name: "International Trading Group" }).status).toBe("passed");
+  });
+
+  test("country is supporting evidence only: a small bonus, capped at 1", () => {
+    const without = screen(index, { name: "Acme Industries Trading" }, { minScore: 0 });
+    const withCountry = screen(
+      index,
+      { name: "Acme Industries Trading", country: "Russia" },
+      { minScore: 0 },
+    );
+    const base = without.matches.find((m) => m.entry.sourceId === "11")?.score ?? 0;
+    const boosted = withCountry.matches.find((m) => m.entry.sourceId === "11")?.score ?? 0;
+    expect(boosted).toBeCloseTo(Math.min(1, base + COUNTRY_BONUS), 4);
+    expect(screen(index, { name: "Banco Nacional de Cuba", country: "CH" }).bestScore).toBe(1);
+    // A country never makes an unrelated name match.
+    expect(screen(index, { name: "Sunrise Dental", country: "RU" }).status).toBe("passed");
+  });
+
+  test("address overlap adds a small bonus", () => {
+    const plain = screen(index, { name: "Acme Industries Trading" }, { minScore: 0 });
+    const withAddress = screen(
+      index,
+      { name: "Acme Industries Trading", address: "Lenina 5, Novosibirsk" },
+      { minScore: 0 },
+    );
+    const a = plain.matches.find((m) => m.entry.sourceId === "11")?.score ?? 0;
+    const b = withAddress.matches.find((m) => m.entry.sourceId === "11")?.score ?? 0;
+    expect(b).toBeCloseTo(Math.min(1, a + ADDRESS_BONUS), 4);
+  });
+
+  test("stats describe the index", () => {
+    expect(index.stats.entries).toBe(ENTRIES.length);
+    expect(index.stats.names).toBeGreaterThan(ENTRIES.length);
+    expect(index.stats.buildMs).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("screen on the real lists", () => {
+  const { entries } = loadBundledLists();
+  const real = buildIndex(entries);
+  const sourceIdsOf = (name: string, country?: string): string[] =>
+    screen(real, { name, country }).matches.map((m) => `${m.entry.sourceList}:${m.entry.sourceId}`);
+
+  test("known SDN entries are found from disguised names", () => {
+    expect(sourceIdsOf("Banco Nacional de Cuba")).toContain("OFAC SDN:306");
+    expect(sourceIdsOf("Roсnefть")).toContain("OFAC SDN:17022");
+    expect(sourceIdsOf("Роснефть")).toContain("OFAC SDN:17022");
+    expect(sourceIdsOf("Aerocaribean Airlines")).toContain("OFAC SDN:36");
+    expect(sourceIdsOf("Kim Jong-un")).toContain("OFAC SDN:20157");
+    expect(sourceIdsOf("Iran Air PJSC")).toContain("OFAC SDN:25237");
+  });
+
+  test("ordinary company names pass", () => {
+    for (const name of [
+      "Johnson Precision Machining LLC",
+      "Nordic Timber AB",
+      "Sunrise Dental Supplies Inc",
+    ]) {
+      expect(screen(real, { name }).status).toBe("passed");
+    }
+  });
+
+  test("Iran alone does not fail against Iran Air", () => {
+    const result = screen(real, { name: "Iran" });
+    expect(result.matches.some((m) => m.entry.sourceId === "25237" && m.score >= 0.85)).toBe(false);
+  });
+
+  test("a single query is fast", () => {
+    const started = performance.now();
+    for (let i = 0; i < 50; i++) screen(real, { name: "Mohammed Ali Hassan Trading" });
+    expect((performance.now() - started) / 50).toBeLessThan(50);
+  });
+});
