@@ -3,6 +3,7 @@ import "./styles/app.css";
 import { RouterClient } from "@tanstack/react-router/ssr/client";
 import { hydrateRoot } from "react-dom/client";
 import { createApi } from "./lib/api";
+import { createDictionaryCache } from "./lib/dictionaries";
 import { createSessionStore, notifySessionExpired } from "./lib/session";
 import { createAppRouter } from "./router";
 
@@ -20,16 +21,14 @@ const session = createSessionStore();
 // Calls that answer 401 by design (wrong password, bad reset link) do not end a session.
 const PUBLIC_CALLS = /^\/(login|register|forgot|reset|logout)/;
 
-const router = createAppRouter({
-  api: createApi((path, init) => fetch(path, { credentials: "same-origin", ...init }), {
-    onUnauthorized: (path) => {
-      if (PUBLIC_CALLS.test(path) || !session.user) return;
-      session.user = null;
-      notifySessionExpired();
-    },
-  }),
-  assets,
-  session,
+const api = createApi((path, init) => fetch(path, { credentials: "same-origin", ...init }), {
+  onUnauthorized: (path) => {
+    if (PUBLIC_CALLS.test(path) || !session.user) return;
+    session.user = null;
+    notifySessionExpired();
+  },
 });
+
+const router = createAppRouter({ api, assets, session, dictionaries: createDictionaryCache(api) });
 
 hydrateRoot(document, <RouterClient router={router} />);

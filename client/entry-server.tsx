@@ -1,6 +1,7 @@
 import { createRequestHandler, RouterServer, renderRouterToString } from "@tanstack/react-router/ssr/server";
 import type { TRenderArgs } from "../server/ssr";
 import { createApi } from "./lib/api";
+import { createDictionaryCache } from "./lib/dictionaries";
 import { createSessionStore } from "./lib/session";
 import { createAppRouter } from "./router";
 
@@ -8,8 +9,13 @@ import { createAppRouter } from "./router";
 export async function render({ request, nonce, assets, api }: TRenderArgs): Promise<Response> {
   const handler = createRequestHandler({
     request,
-    createRouter: () =>
-      createAppRouter({ api: createApi(api.fetch), assets, session: createSessionStore() }, { nonce }),
+    createRouter: () => {
+      const client = createApi(api.fetch);
+      return createAppRouter(
+        { api: client, assets, session: createSessionStore(), dictionaries: createDictionaryCache(client) },
+        { nonce },
+      );
+    },
   });
   return handler(({ responseHeaders, router }) =>
     renderRouterToString({ responseHeaders, router, children: <RouterServer router={router} /> }),

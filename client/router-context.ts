@@ -1,5 +1,6 @@
 import type { TPageAssets } from "../server/lib/assets";
 import type { TApi } from "./lib/api";
+import type { TDictionaryCache } from "./lib/dictionaries";
 import type { TSessionStore } from "./lib/session";
 
 /** What every route can reach: the API client (in-process on the server), the page's assets and the session. */
@@ -7,4 +8,5 @@ export type TRouterContext = {
   api: TApi;
   assets: TPageAssets;
   session: TSessionStore;
+  dictionaries: TDictionaryCache;
 };

@@ -16,3 +16,26 @@ export const ZListSearch = z.object({
 });
 
 export type TListSearch = z.infer<typeof ZListSearch>;
+
+export const PAGE_SIZE = 10;
+
+/** The API query for a list screen's search: page, per_page, sort_<prop>, filters[<prop>]. */
+export function listApiQuery(search: TListSearch): string {
+  const params = new URLSearchParams();
+  params.set("page", String(search.page ?? 1));
+  params.set("per_page", String(PAGE_SIZE));
+  if (search.sortProp) params.set(`sort_${search.sortProp}`, search.sortDirection ?? "asc");
+  for (const [prop, value] of Object.entries(search.filters ?? {})) {
+    if (value !== "") params.set(`filters[${prop}]`, value);
+  }
+  return params.toString();
+}
+
+/** The list API's answer. */
+export type TListPage<T> = {
+  data: T[];
+  total: number;
+  current_page: number;
+  per_page: number;
+  last_page: number;
+};

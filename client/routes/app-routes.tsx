@@ -5,6 +5,7 @@ import { Button } from "../components/ui/button";
 import { ZListSearch } from "../lib/list-search";
 import { accountRoute } from "./account-route";
 import { authRoutes } from "./auth-routes";
+import { contactRoutes } from "./contacts";
 import { rootRoute } from "./root";
 
 /** Item routes take a positive whole-number id; anything else is the 404 'Not found' screen. */
@@ -149,11 +150,7 @@ export const appRoutes = [
     "Print Screening",
     "A printable view of a screening result.",
   ),
-  ...sectionRoutes("contacts", "contact", {
-    list: "My Address Book",
-    create: "Create Contact",
-    edit: "Edit Contact",
-  }),
+  ...contactRoutes,
   ...sectionRoutes("products", "product", { list: "Products", create: "Add Product", edit: "Edit Product" }),
   ...sectionRoutes("licenses", "license", { list: "Licenses", create: "Add License", edit: "Edit License" }),
   ...sectionRoutes("my-wiki", "wiki", {

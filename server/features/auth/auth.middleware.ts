@@ -50,15 +50,20 @@ export async function optionalAuth(c: Context<TAppEnv>) {
     : null;
 }
 
-/** True when the request's Origin (or, lacking it, Referer) is APP_URL's origin. */
+/**
+ * True when the request's Origin (or, lacking it, Referer) is APP_URL's origin or the origin the
+ * request was sent to. A cross-site page cannot forge either: the browser sets Origin to the page's
+ * site and Host to ours. Accepting our own Host lets http://127.0.0.1:8000 work when APP_URL says
+ * localhost.
+ */
 function isSameOrigin(c: Context<TAppEnv>): boolean {
-  const expected = new URL(c.var.env.appUrl).origin;
+  const allowed = new Set([new URL(c.var.env.appUrl).origin, new URL(c.req.url).origin]);
   const origin = c.req.header("origin");
-  if (origin) return origin === expected;
+  if (origin) return allowed.has(origin);
   const referer = c.req.header("referer");
   if (!referer) return false;
   try {
-    return new URL(referer).origin === expected;
+    return allowed.has(new URL(referer).origin);
   } catch {
     return false;
   }

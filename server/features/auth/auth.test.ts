@@ -200,6 +200,19 @@ describe("POST /api/login and sessions", () => {
     expect(noOrigin.status).toBe(403);
     const own = await post("/api/user", body, { cookie: who.cookie, origin: ctx.env.appUrl });
     expect(own.status).toBe(200);
+    // The origin the request was sent to also counts (app.request uses http://localhost).
+    const sameHost = await post("/api/user", body, { cookie: who.cookie, origin: "http://localhost" });
+    expect(sameHost.status).toBe(200);
+    const viaReferer = await post("/api/user", body, {
+      cookie: who.cookie,
+      referer: `${ctx.env.appUrl}/user/account`,
+    });
+    expect(viaReferer.status).toBe(200);
+    const evilReferer = await post("/api/user", body, {
+      cookie: who.cookie,
+      referer: "https://evil.example/x",
+    });
+    expect(evilReferer.status).toBe(403);
     const bearer = await post("/api/user", body, { ...who.auth, origin: "https://evil.example" });
     expect(bearer.status).toBe(200);
   });

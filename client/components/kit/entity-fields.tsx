@@ -1,0 +1,129 @@
+import type { AnyFieldApi } from "@tanstack/react-form";
+import type { TDictionary } from "../../../db/contracts/dictionary";
+import { Checkbox } from "../ui/checkbox";
+import { Field, FieldError, FieldLabel } from "../ui/field";
+import { Input } from "../ui/input";
+import { NativeSelect, NativeSelectOption } from "../ui/native-select";
+import { Textarea } from "../ui/textarea";
+import type { TFieldConfig } from "./entity-config";
+import { fieldErrors } from "./form-fields";
+
+/** Digits with thousands separators while typing money ("1234.5" → "1,234.5"); the value stays plain. */
+function withSeparators(value: string): string {
+  const [whole, frac] = value.split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return frac === undefined ? grouped : `${grouped}.${frac}`;
+}
+
+/** One configured field: label (with * when required), the right input, and its errors. */
+export function EntityField({
+  config,
+  field,
+  dictionaries,
+  isRequired,
+}: {
+  config: TFieldConfig;
+  field: AnyFieldApi;
+  dictionaries: TDictionary;
+  isRequired: boolean;
+}) {
+  const errors = fieldErrors(field);
+  const id = `field-${config.name}`;
+  const invalid = errors.length > 0 || undefined;
+  const common = {
+    id,
+    name: config.name,
+    onBlur: field.handleBlur,
+    "aria-invalid": invalid,
+    "aria-required": isRequired || undefined,
+    "aria-describedby": errors.length ? `${id}-error` : undefined,
+  };
+  const value = field.state.value as unknown;
+  const label = (
+    <FieldLabel htmlFor={id}>
+      {config.label}
+      {isRequired && (
+        <span aria-hidden className="text-destructive">
+          *
+        </span>
+      )}
+    </FieldLabel>
+  );
+
+  if (config.kind === "checkbox") {
+    return (
+      <Field orientation="horizontal" className={config.span === 2 ? "sm:col-span-2" : undefined}>
+        <Checkbox
+          {...common}
+          checked={Boolean(value)}
+          onCheckedChange={(c) => field.handleChange(c === true)}
+        />
+        <FieldLabel htmlFor={id} className="font-normal">
+          {config.label}
+        </FieldLabel>
+      </Field>
+    );
+  }
+
+  let input: React.ReactNode;
+  if (config.kind === "select") {
+    const options = config.dictionary ? (dictionaries[config.dictionary] ?? []) : [];
+    input = (
+      <NativeSelect
+        {...common}
+        wrapperClassName="w-full"
+        value={value === null || value === undefined ? "" : String(value)}
+        onChange={(e) => field.handleChange(e.target.value === "" ? "" : Number(e.target.value))}
+      >
+        <NativeSelectOption value="">Choose…</NativeSelectOption>
+        {options.map((o) => (
+          <NativeSelectOption key={o.id} value={String(o.id)}>
+            {o.label}
+          </NativeSelectOption>
+        ))}
+      </NativeSelect>
+    );
+  } else if (config.kind === "textarea") {
+    input = (
+      <Textarea
+        {...common}
+        value={String(value ?? "")}
+        onChange={(e) => field.handleChange(e.target.value)}
+      />
+    );
+  } else if (config.kind === "money") {
+    input = (
+      <div className="relative">
+        <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-muted-foreground">
+          $
+        </span>
+        <Input
+          {...common}
+          inputMode="decimal"
+          className="pl-7"
+          value={withSeparators(String(value ?? ""))}
+          onChange={(e) => field.handleChange(e.target.value.replace(/[,\s$]/g, ""))}
+        />
+      </div>
+    );
+  } else {
+    input = (
+      <Input
+        {...common}
+        type={config.kind === "number" ? "number" : config.kind}
+        min={config.min}
+        step={config.step}
+        autoComplete={config.autoComplete}
+        value={String(value ?? "")}
+        onChange={(e) => field.handleChange(e.target.value)}
+      />
+    );
+  }
+  return (
+    <Field data-invalid={invalid} className={config.span === 2 ? "sm:col-span-2" : undefined}>
+      {label}
+      {input}
+      <FieldError id={`${id}-error`} errors={errors} />
+    </Field>
+  );
+}

@@ -1,0 +1,109 @@
+import { type AnyFieldApi, type AnyFormApi, revalidateLogic, useForm } from "@tanstack/react-form";
+import { useNavigate, useRouter } from "@tanstack/react-router";
+import { ArrowLeftIcon } from "lucide-react";
+import { toast } from "sonner";
+import type { TDictionary } from "../../../db/contracts/dictionary";
+import { ApiError, type TApi } from "../../lib/api";
+import { PageHeader } from "../app/screens";
+import { Button } from "../ui/button";
+import { Card, CardContent } from "../ui/card";
+import type { TEntityScreen } from "./entity-config";
+import { EntityField } from "./entity-fields";
+import { Form, SubmitButton } from "./form";
+import { applyServerErrors } from "./server-errors";
+
+type TProps<T extends { id: number }> = {
+  screen: TEntityScreen<T>;
+  item: T | null;
+  dictionaries: TDictionary;
+  api: TApi;
+};
+
+/**
+ * The shared edit form: fields from the screen's configuration, validated with the contract the
+ * server uses. Save is disabled until something changed. After saving a new record it goes where
+ * the spec says (contacts: the list; others: the record's edit page); an existing one reloads.
+ */
+export function EntityForm<T extends { id: number }>({ screen, item, dictionaries, api }: TProps<T>) {
+  const navigate = useNavigate();
+  const router = useRouter();
+  const defaults = item ? screen.toForm(item) : screen.blank();
+  const form = useForm({
+    defaultValues: defaults,
+    validationLogic: revalidateLogic(),
+    validators: { onDynamic: screen.schema as never },
+    onSubmit: async ({ value, formApi }) => {
+      try {
+        const saved = item
+          ? await api.send<{ item: T }>("PUT", `${screen.endpoint}/${item.id}`, value)
+          : await api.send<{ item: T }>("POST", screen.endpoint, value);
+        toast.success("Save successful");
+        if (!item) {
+          await navigate({
+            to: screen.afterCreate === "list" ? screen.paths.list : screen.paths.edit(saved.item.id),
+          });
+        } else {
+          formApi.reset(screen.toForm(saved.item));
+          await router.invalidate();
+        }
+      } catch (error) {
+        const message = applyServerErrors(formApi as unknown as AnyFormApi, error, "Save failed");
+        const status =
+          error instanceof ApiError
+            ? (error.body as { status?: { errorMessage?: string } })?.status
+            : undefined;
+        toast.error(status?.errorMessage ? "Update failed" : "Save failed", {
+          description: status?.errorMessage ?? message,
+        });
+      }
+    },
+  });
+
+  return (
+    <section className="max-w-4xl">
+      <PageHeader title={item ? screen.editTitle : screen.createTitle}>
+        <Button variant="outline" onClick={() => router.history.back()}>
+          <ArrowLeftIcon />
+          Back
+        </Button>
+      </PageHeader>
+      <Card>
+        <CardContent>
+          <Form className="grid gap-5 sm:grid-cols-2" onSubmit={form.handleSubmit}>
+            {screen.fields.map((config) => (
+              <form.Subscribe
+                key={config.name}
+                selector={(s) => (config.requiredWhen ? Boolean(s.values[config.requiredWhen]) : false)}
+              >
+                {(isFlagOn) => (
+                  <form.Field name={config.name}>
+                    {(field) => (
+                      <EntityField
+                        config={config}
+                        field={field as unknown as AnyFieldApi}
+                        dictionaries={dictionaries}
+                        isRequired={Boolean(config.isRequired) || isFlagOn}
+                      />
+                    )}
+                  </form.Field>
+                )}
+              </form.Subscribe>
+            ))}
+            <div className="flex gap-2 sm:col-span-2">
+              <form.Subscribe selector={(s) => [s.isDirty && !s.isDefaultValue, s.isSubmitting] as const}>
+                {([isChanged, isBusy]) => (
+                  <SubmitButton
+                    isBusy={isBusy}
+                    disabled={!isChanged}
+                    label={screen.saveLabel}
+                    busyLabel="Saving"
+                  />
+                )}
+              </form.Subscribe>
+            </div>
+          </Form>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,461 @@
+import { Link, useNavigate, useRouter } from "@tanstack/react-router";
+import {
+  ArrowDownIcon,
+  ArrowUpDownIcon,
+  ArrowUpIcon,
+  FilterIcon,
+  PencilIcon,
+  PrinterIcon,
+  Trash2Icon,
+} from "lucide-react";
+import { type KeyboardEvent, type ReactNode, useState } from "react";
+import { toast } from "sonner";
+import type { TDictionary } from "../../../db/contracts/dictionary";
+import { ApiError, type TApi } from "../../lib/api";
+import { PAGE_SIZE, type TListPage, type TListSearch } from "../../lib/list-search";
+import { cn } from "../../lib/utils";
+import { Button } from "../ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "../ui/dialog";
+import { Input } from "../ui/input";
+import { Label } from "../ui/label";
+import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
+import { Skeleton } from "../ui/skeleton";
+import { Spinner } from "../ui/spinner";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
+import type { TColumn, TEntityScreen } from "./entity-config";
+
+type TProps<T extends { id: number }> = {
+  screen: TEntityScreen<T>;
+  page: TListPage<T>;
+  search: TListSearch;
+  dictionaries: TDictionary;
+  api: TApi;
+  /** Extra buttons in the toolbar (e.g. Import). */
+  actions?: ReactNode;
+};
+
+/** 'x-y of N items' (spec section 2). */
+export function rangeText(page: number, total: number): string {
+  if (total === 0) return "0 items";
+  const first = (page - 1) * PAGE_SIZE + 1;
+  const last = Math.min(page * PAGE_SIZE, total);
+  return `${first}-${last} of ${total} items`;
+}
+
+/**
+ * The shared table: sortable and filterable columns, paging of 10, edit/print/delete per row.
+ * Page, sort and filters live in the URL, so a list can be bookmarked and Back works.
+ */
+export function EntityTable<T extends { id: number }>({
+  screen,
+  page,
+  search,
+  dictionaries,
+  api,
+  actions,
+}: TProps<T>) {
+  const navigate = useNavigate();
+  const setSearch = (next: Partial<TListSearch>) =>
+    navigate({ to: ".", search: (prev: TListSearch) => ({ ...prev, ...next }) as never });
+  const filters = search.filters ?? {};
+  const hasFilters = Object.keys(filters).length > 0;
+  const currentPage = page.current_page;
+  const lastPage = Math.max(1, Math.ceil(page.total / PAGE_SIZE));
+
+  const toggleSort = (key: string) => {
+    if (search.sortProp !== key) setSearch({ sortProp: key, sortDirection: "asc", page: undefined });
+    else if (search.sortDirection !== "desc") setSearch({ sortDirection: "desc", page: undefined });
+    else setSearch({ sortProp: undefined, sortDirection: undefined, page: undefined });
+  };
+  const setFilter = (key: string, value: string | undefined) => {
+    const next = { ...filters };
+    if (value === undefined) delete next[key];
+    else next[key] = value;
+    setSearch({ filters: Object.keys(next).length ? next : undefined, page: undefined });
+  };
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-2" data-print-hide>
+        <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+          {hasFilters && (
+            <>
+              <span>
+                Filtered by{" "}
+                {Object.keys(filters)
+                  .map((k) => columnHeader(screen.columns, k))
+                  .join(", ")}
+              </span>
+              <Button
+                variant="link"
+                size="sm"
+                onClick={() => setSearch({ filters: undefined, page: undefined })}
+              >
+                Clear filters
+              </Button>
+            </>
+          )}
+        </div>
+        <div className="flex flex-wrap gap-2">{actions}</div>
+      </div>
+      <div className="rounded-lg border bg-card">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              {screen.columns.map((column) => (
+                <TableHead
+                  key={column.key}
+                  className={column.className}
+                  aria-sort={
+                    search.sortProp === column.key
+                      ? search.sortDirection === "desc"
+                        ? "descending"
+                        : "ascending"
+                      : undefined
+                  }
+                >
+                  <div className="flex items-center gap-1">
+                    {column.sortable ? (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        className="-ml-2 h-8 px-2"
+                        onClick={() => toggleSort(column.key)}
+                        aria-label={`Sort by ${column.header}`}
+                      >
+                        {column.header}
+                        <SortIcon
+                          direction={
+                            search.sortProp === column.key ? (search.sortDirection ?? "asc") : undefined
+                          }
+                        />
+                      </Button>
+                    ) : (
+                      <span>{column.header}</span>
+                    )}
+                    {column.filter && (
+                      <ColumnFilter
+                        column={column}
+                        value={filters[column.key]}
+                        onApply={(value) => setFilter(column.key, value)}
+                      />
+                    )}
+                  </div>
+                </TableHead>
+              ))}
+              <TableHead className="w-32 text-right" data-print-hide>
+                Actions
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {page.data.length === 0 ? (
+              <TableRow>
+                <TableCell
+                  colSpan={screen.columns.length + 1}
+                  className="h-32 text-center text-muted-foreground"
+                >
+                  {hasFilters ? (
+                    <span>No {screen.nounPlural} match these filters.</span>
+                  ) : (
+                    <span>
+                      No {screen.nounPlural} yet.{" "}
+                      <Link
+                        to={screen.paths.create}
+                        className="text-primary underline-offset-4 hover:underline"
+                      >
+                        {screen.createLabel}
+                      </Link>
+                    </span>
+                  )}
+                </TableCell>
+              </TableRow>
+            ) : (
+              page.data.map((row) => (
+                <TableRow key={row.id} data-row-id={row.id}>
+                  {screen.columns.map((column) => (
+                    <TableCell key={column.key} className={column.className}>
+                      {column.cell
+                        ? column.cell(row, dictionaries)
+                        : String((row as Record<string, unknown>)[column.key] ?? "")}
+                    </TableCell>
+                  ))}
+                  <TableCell className="text-right" data-print-hide>
+                    <RowActions screen={screen} row={row} api={api} />
+                  </TableCell>
+                </TableRow>
+              ))
+            )}
+          </TableBody>
+        </Table>
+      </div>
+      <nav
+        className="flex items-center justify-between gap-2 text-sm"
+        aria-label="Pagination"
+        data-print-hide
+      >
+        <span>{rangeText(currentPage, page.total)}</span>
+        <div className="flex items-center gap-1">
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={currentPage <= 1}
+            onClick={() => setSearch({ page: currentPage - 1 > 1 ? currentPage - 1 : undefined })}
+          >
+            Previous
+          </Button>
+          <span className="px-2" aria-current="page">
+            Page {currentPage} of {lastPage}
+          </span>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={currentPage >= lastPage}
+            onClick={() => setSearch({ page: currentPage + 1 })}
+          >
+            Next
+          </Button>
+        </div>
+      </nav>
+    </div>
+  );
+}
+
+function columnHeader<T>(columns: TColumn<T>[], key: string) {
+  return columns.find((c) => c.key === key)?.header ?? key;
+}
+
+function SortIcon({ direction }: { direction?: "asc" | "desc" }) {
+  if (direction === "asc") return <ArrowUpIcon aria-hidden />;
+  if (direction === "desc") return <ArrowDownIcon aria-hidden />;
+  return <ArrowUpDownIcon aria-hidden className="opacity-40" />;
+}
+
+/**
+ * A column's filter drop-down. Text: Apply needs a non-empty value, Escape clears. Boolean:
+ * True = 1, False = 0. Apply and Clear close it.
+ */
+function ColumnFilter<T>({
+  column,
+  value,
+  onApply,
+}: {
+  column: TColumn<T>;
+  value: string | undefined;
+  onApply: (value: string | undefined) => void;
+}) {
+  const [isOpen, setIsOpen] = useState(false);
+  const [draft, setDraft] = useState(value ?? "");
+  const apply = (next: string | undefined) => {
+    onApply(next);
+    setIsOpen(false);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      setDraft("");
+      apply(undefined);
+    }
+  };
+  const id = `filter-${column.key}`;
+  return (
+    <Popover
+      open={isOpen}
+      onOpenChange={(open) => {
+        setIsOpen(open);
+        if (open) setDraft(value ?? "");
+      }}
+    >
+      <PopoverTrigger asChild>
+        <Button
+          variant="ghost"
+          size="icon"
+          className={cn("size-7", value !== undefined && "text-primary")}
+          aria-label={`Filter by ${column.header}`}
+          data-active={value !== undefined}
+        >
+          <FilterIcon className={value !== undefined ? "fill-current" : undefined} />
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent className="w-64 space-y-3" onKeyDown={onKeyDown} align="start">
+        <form
+          className="space-y-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (draft.trim()) apply(draft.trim());
+          }}
+        >
+          {column.filter === "boolean" ? (
+            <fieldset className="space-y-2">
+              <legend className="text-sm font-medium">{column.header}</legend>
+              {[
+                ["1", "True"],
+                ["0", "False"],
+              ].map(([v, label]) => (
+                <label key={v} className="flex items-center gap-2 text-sm">
+                  <input
+                    type="radio"
+                    name={id}
+                    value={v}
+                    checked={draft === v}
+                    onChange={() => setDraft(v)}
+                  />
+                  {label}
+                </label>
+              ))}
+            </fieldset>
+          ) : (
+            <div className="space-y-1">
+              <Label htmlFor={id}>Filter {column.header}</Label>
+              <Input id={id} value={draft} onChange={(e) => setDraft(e.target.value)} autoFocus />
+            </div>
+          )}
+          <div className="flex justify-end gap-2">
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={() => {
+                setDraft("");
+                apply(undefined);
+              }}
+            >
+              Clear
+            </Button>
+            <Button type="submit" size="sm" disabled={!draft.trim()}>
+              Apply
+            </Button>
+          </div>
+        </form>
+      </PopoverContent>
+    </Popover>
+  );
+}
+
+type TDeleteFailure = { messages: string[]; canForce: boolean };
+
+/** Edit, print and delete for one row; delete asks 'Are you sure?' and may offer Force delete. */
+function RowActions<T extends { id: number }>({
+  screen,
+  row,
+  api,
+}: {
+  screen: TEntityScreen<T>;
+  row: T;
+  api: TApi;
+}) {
+  const router = useRouter();
+  const [isConfirming, setIsConfirming] = useState(false);
+  const [isBusy, setIsBusy] = useState(false);
+  const [failure, setFailure] = useState<TDeleteFailure>();
+
+  const remove = async (force: boolean) => {
+    setIsBusy(true);
+    try {
+      await api.send("DELETE", `${screen.endpoint}/${row.id}${force ? "?force=1" : ""}`);
+      toast.success("Operation successful");
+      setFailure(undefined);
+      await router.invalidate();
+    } catch (error) {
+      const body =
+        error instanceof ApiError
+          ? (error.body as { messages?: string[]; metadata?: { force_flag?: boolean } })
+          : null;
+      if (error instanceof ApiError && error.status === 422 && body?.metadata?.force_flag && !force) {
+        setFailure({ messages: body.messages ?? [], canForce: true });
+      } else {
+        toast.error("Operation failed", {
+          description:
+            body?.messages?.join(" ") ||
+            (error instanceof Error ? error.message : "Click to confirm delete."),
+        });
+        setFailure(undefined);
+      }
+    } finally {
+      setIsBusy(false);
+      setIsConfirming(false);
+    }
+  };
+
+  return (
+    <div className="flex justify-end gap-1">
+      <Button asChild variant="ghost" size="icon" className="size-8">
+        <Link to={screen.paths.edit(row.id)} aria-label={`Edit ${screen.noun} ${row.id}`}>
+          <PencilIcon />
+        </Link>
+      </Button>
+      <Button asChild variant="ghost" size="icon" className="size-8">
+        <Link to={screen.paths.print(row.id)} aria-label={`Print ${screen.noun} ${row.id}`}>
+          <PrinterIcon />
+        </Link>
+      </Button>
+      <Popover open={isConfirming} onOpenChange={setIsConfirming}>
+        <PopoverTrigger asChild>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="size-8 text-destructive"
+            aria-label={`Delete ${screen.noun} ${row.id}`}
+          >
+            <Trash2Icon />
+          </Button>
+        </PopoverTrigger>
+        <PopoverContent className="w-56" align="end">
+          <p className="mb-3 text-sm font-medium">Are you sure?</p>
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" size="sm" onClick={() => setIsConfirming(false)}>
+              No
+            </Button>
+            <Button variant="destructive" size="sm" disabled={isBusy} onClick={() => void remove(false)}>
+              Yes
+            </Button>
+          </div>
+        </PopoverContent>
+      </Popover>
+      <Dialog open={Boolean(failure)} onOpenChange={(open) => !open && setFailure(undefined)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Operation failed</DialogTitle>
+            <DialogDescription>Other records depend on this {screen.noun}:</DialogDescription>
+          </DialogHeader>
+          <ul className="list-disc space-y-1 pl-5 text-sm">
+            {failure?.messages.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setFailure(undefined)}>
+              Cancel
+            </Button>
+            <Button variant="destructive" disabled={isBusy} onClick={() => void remove(true)}>
+              {isBusy && <Spinner />}
+              {isBusy ? "Deleting..." : "Force delete"}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}
+
+/** What a list shows while its page loads. */
+export function TableSkeleton({ columns }: { columns: number }) {
+  return (
+    <div className="space-y-2 rounded-lg border bg-card p-4" role="status" aria-label="Loading">
+      {Array.from({ length: 6 }, (_, i) => (
+        <div key={i} className="flex gap-4">
+          {Array.from({ length: columns }, (_, j) => (
+            <Skeleton key={j} className="h-6 flex-1" />
+          ))}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { useBlocker, useRouter } from "@tanstack/react-router";
+import { UploadIcon } from "lucide-react";
+import { type ChangeEvent, useRef, useState } from "react";
+import { toast } from "sonner";
+import { Button } from "../../components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "../../components/ui/dialog";
+import { Spinner } from "../../components/ui/spinner";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
+
+type TReport = {
+  message: string;
+  result?: string;
+  created: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  rows: number;
+  rejected_rows: { line: number; errors: string[] }[];
+};
+
+type TOutcome = { ok: true; report: TReport } | { ok: false; reason: string };
+
+export const LEAVE_MESSAGE = "Upload is in progress. Leave page?";
+
+/** POSTs the file as multipart with upload progress (fetch cannot report it). */
+function uploadCsv(file: File, onProgress: (percent: number) => void): Promise<TOutcome> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    const form = new FormData();
+    form.append("csv_upload", file);
+    xhr.open("POST", "/api/contacts/upload");
+    xhr.setRequestHeader("accept", "application/json");
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.round((e.loaded / e.total) * 100));
+    xhr.onload = () => {
+      let body: (TReport & { message?: string }) | null = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = null;
+      }
+      if (xhr.status < 400 && body && !body.result) resolve({ ok: true, report: body });
+      else resolve({ ok: false, reason: body?.result ?? body?.message ?? `Service returned ${xhr.status}` });
+    };
+    xhr.onerror = () => resolve({ ok: false, reason: "No response received" });
+    xhr.send(form);
+  });
+}
+
+/** A CSV of the rejected rows, for fixing and importing again. */
+function rejectedCsv(report: TReport): string {
+  const cell = (v: string) => `"${v.replace(/"/g, '""')}"`;
+  return ["line,reasons", ...report.rejected_rows.map((r) => `${r.line},${cell(r.errors.join("; "))}`)].join(
+    "\r\n",
+  );
+}
+
+/** 'Import Contacts': one CSV file at a time, 'Importing...' while busy, a summary when done. */
+export function ImportContactsButton() {
+  const router = useRouter();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [outcome, setOutcome] = useState<TOutcome>();
+  const isBusy = progress !== null;
+  // Leaving mid-upload asks first (spec section 4), for in-app links and for closing the tab.
+  useBlocker({
+    shouldBlockFn: () => !window.confirm(LEAVE_MESSAGE),
+    enableBeforeUnload: () => isBusy,
+    disabled: !isBusy,
+  });
+
+  const onChange = async (event: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(event.target.files ?? [])];
+    event.target.value = "";
+    if (!files.length) return;
+    const file = files[0];
+    if (files.length > 1 || !(file.type === "text/csv" || file.name.toLowerCase().endsWith(".csv"))) {
+      toast.error("Import failed", { description: "Choose one CSV file (.csv)." });
+      return;
+    }
+    setProgress(0);
+    const result = await uploadCsv(file, setProgress);
+    setProgress(null);
+    setOutcome(result);
+    if (result.ok) {
+      toast.success("Import completed");
+      await router.invalidate();
+    } else {
+      toast.error("Import failed", { description: result.reason });
+    }
+  };
+
+  const download = (report: TReport) => {
+    const url = URL.createObjectURL(new Blob([rejectedCsv(report)], { type: "text/csv" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = "rejected-contacts.csv";
+    link.click();
+    URL.revokeObjectURL(url);
+  };
+
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept=".csv,text/csv"
+        className="sr-only"
+        aria-label="CSV file to import"
+        tabIndex={-1}
+        onChange={(e) => void onChange(e)}
+      />
+      <Button variant="outline" disabled={isBusy} onClick={() => input.current?.click()}>
+        {isBusy ? <Spinner /> : <UploadIcon />}
+        {isBusy ? "Importing..." : "Import Contacts"}
+      </Button>
+      {isBusy && (
+        <div className="flex w-40 items-center gap-2 text-xs text-muted-foreground">
+          <progress className="h-2 w-full" max={100} value={progress} aria-label="Upload progress" />
+          <span>{progress < 100 ? `${progress}%` : "Checking…"}</span>
+        </div>
+      )}
+      <Dialog open={Boolean(outcome)} onOpenChange={(open) => !open && setOutcome(undefined)}>
+        <DialogContent className="max-w-2xl">
+          {outcome?.ok ? (
+            <>
+              <DialogHeader>
+                <DialogTitle>Import completed</DialogTitle>
+                <DialogDescription>
+                  {outcome.report.rows} rows read: {outcome.report.created} created, {outcome.report.updated}{" "}
+                  updated, {outcome.report.unchanged} unchanged, {outcome.report.rejected} rejected.
+                </DialogDescription>
+              </DialogHeader>
+              {outcome.report.rejected > 0 && (
+                <div className="max-h-72 overflow-auto rounded border">
+                  <Table>
+                    <TableHeader>
+                      <TableRow>
+                        <TableHead className="w-16">Line</TableHead>
+                        <TableHead>Why it was rejected</TableHead>
+                      </TableRow>
+                    </TableHeader>
+                    <TableBody>
+                      {outcome.report.rejected_rows.map((r) => (
+                        <TableRow key={r.line}>
+                          <TableCell>{r.line}</TableCell>
+                          <TableCell className="whitespace-normal">{r.errors.join("; ")}</TableCell>
+                        </TableRow>
+                      ))}
+                    </TableBody>
+                  </Table>
+                </div>
+              )}
+              <DialogFooter>
+                {outcome.report.rejected > 0 && (
+                  <Button variant="outline" onClick={() => download(outcome.report)}>
+                    Download rejected rows
+                  </Button>
+                )}
+                <Button onClick={() => setOutcome(undefined)}>Close</Button>
+              </DialogFooter>
+            </>
+          ) : (
+            <>
+              <DialogHeader>
+                <DialogTitle>Import failed</DialogTitle>
+                <DialogDescription>{outcome?.reason}</DialogDescription>
+              </DialogHeader>
+              <DialogFooter>
+                <Button onClick={() => setOutcome(undefined)}>Close</Button>
+              </DialogFooter>
+            </>
+          )}
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

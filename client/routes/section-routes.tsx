@@ -1,0 +1,163 @@
+import {
+  createRoute,
+  Link,
+  notFound,
+  useLoaderData,
+  useRouteContext,
+  useSearch,
+} from "@tanstack/react-router";
+import type { ReactNode } from "react";
+import type { TDictionary } from "../../db/contracts/dictionary";
+import { NotFoundScreen, PageHeader } from "../components/app/screens";
+import type { TEntityScreen } from "../components/kit/entity-config";
+import { EntityForm } from "../components/kit/entity-form";
+import { EntityTable, TableSkeleton } from "../components/kit/entity-table";
+import { ErrorPanel } from "../components/kit/error-panel";
+import { PrintPage } from "../components/kit/print-page";
+import { Button } from "../components/ui/button";
+import { ApiError } from "../lib/api";
+import { listApiQuery, type TListPage, type TListSearch, ZListSearch } from "../lib/list-search";
+import { rootRoute } from "./root";
+
+// A route component inside a factory cannot name its own route's types, so it reads its data with
+// strict: false and states the shape the loader above returns.
+type TListData<T> = { page: TListPage<T>; dictionaries: TDictionary };
+type TItemData<T> = { item: T; dictionaries: TDictionary };
+
+const ITEM_ID = /^[1-9]\d{0,15}$/;
+
+/** Loads one record; a missing one (or another workspace's) shows the 404 'Not found' screen. */
+async function loadItem<T>(
+  context: { api: { get<R>(path: string): Promise<R> } },
+  endpoint: string,
+  itemId: string,
+): Promise<T> {
+  if (!ITEM_ID.test(itemId)) throw notFound();
+  try {
+    return (await context.api.get<{ item: T }>(`${endpoint}/${itemId}`)).item;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw notFound();
+    throw error;
+  }
+}
+
+const title = (text: string) => () => ({ meta: [{ title: `${text} · Tradewinds` }] });
+
+/**
+ * The section pattern of spec section 2 for one entity: list at /{section}, create at
+ * /{section}/create-{suffix}, edit at /{section}/edit-{suffix}/{itemId}, print at
+ * /{section}/print/{itemId}. Data loads in route loaders (in-process during SSR).
+ */
+export function createSectionRoutes<
+  T extends { id: number },
+  TSection extends string,
+  TSuffix extends string,
+>(
+  section: TSection,
+  suffix: TSuffix,
+  screen: TEntityScreen<T>,
+  options: { listActions?: () => ReactNode } = {},
+) {
+  const listRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: `/${section}` as `/${TSection}`,
+    validateSearch: ZListSearch,
+    loaderDeps: ({ search }) => search,
+    loader: async ({ context, deps }) => {
+      const [page, dictionaries] = await Promise.all([
+        context.api.get<TListPage<T>>(`${screen.endpoint}?${listApiQuery(deps)}`),
+        context.dictionaries.load(screen.dictionaries),
+      ]);
+      return { page, dictionaries: dictionaries as TDictionary };
+    },
+    staticData: { title: screen.listTitle },
+    head: title(screen.listTitle),
+    pendingComponent: () => <TableSkeleton columns={screen.columns.length + 1} />,
+    errorComponent: ({ error }) => (
+      <section>
+        <PageHeader title={screen.listTitle} />
+        <ErrorPanel error={error} />
+      </section>
+    ),
+    component: function ListScreen() {
+      const loaded: unknown = useLoaderData({ strict: false });
+      const { page, dictionaries } = loaded as TListData<T>;
+      const search = useSearch({ strict: false }) as TListSearch;
+      const { api } = useRouteContext({ from: "__root__" });
+      return (
+        <section>
+          <PageHeader title={screen.listTitle}>
+            {options.listActions?.()}
+            <Button asChild>
+              <Link to={screen.paths.create}>{screen.createLabel}</Link>
+            </Button>
+          </PageHeader>
+          <EntityTable screen={screen} page={page} search={search} dictionaries={dictionaries} api={api} />
+        </section>
+      );
+    },
+  });
+
+  const createScreenRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: `/${section}/create-${suffix}` as `/${TSection}/create-${TSuffix}`,
+    loader: async ({ context }) => ({
+      dictionaries: (await context.dictionaries.load(screen.dictionaries)) as TDictionary,
+    }),
+    staticData: { title: screen.createTitle },
+    head: title(screen.createTitle),
+    errorComponent: ({ error }) => <ErrorPanel error={error} />,
+    component: function CreateScreen() {
+      const loaded: unknown = useLoaderData({ strict: false });
+      const { dictionaries } = loaded as { dictionaries: TDictionary };
+      const { api } = useRouteContext({ from: "__root__" });
+      return <EntityForm screen={screen} item={null} dictionaries={dictionaries} api={api} />;
+    },
+  });
+
+  const editRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: `/${section}/edit-${suffix}/$itemId` as `/${TSection}/edit-${TSuffix}/$itemId`,
+    loader: async ({ context, params }) => {
+      const [item, dictionaries] = await Promise.all([
+        loadItem<T>(context, screen.endpoint, (params as { itemId: string }).itemId),
+        context.dictionaries.load(screen.dictionaries),
+      ]);
+      return { item, dictionaries: dictionaries as TDictionary };
+    },
+    staticData: { title: screen.editTitle },
+    head: title(screen.editTitle),
+    notFoundComponent: NotFoundScreen,
+    errorComponent: ({ error }) => <ErrorPanel error={error} />,
+    component: function EditScreen() {
+      const loaded: unknown = useLoaderData({ strict: false });
+      const { item, dictionaries } = loaded as TItemData<T>;
+      const { api } = useRouteContext({ from: "__root__" });
+      // The key remounts the form when another record opens in the same route.
+      return <EntityForm key={item.id} screen={screen} item={item} dictionaries={dictionaries} api={api} />;
+    },
+  });
+
+  const printRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: `/${section}/print/$itemId` as `/${TSection}/print/$itemId`,
+    loader: async ({ context, params }) => {
+      const [item, dictionaries] = await Promise.all([
+        loadItem<T>(context, screen.endpoint, (params as { itemId: string }).itemId),
+        context.dictionaries.load(screen.dictionaries),
+      ]);
+      return { item, dictionaries: dictionaries as TDictionary };
+    },
+    staticData: { title: `Print · ${screen.listTitle}` },
+    head: title(`Print · ${screen.listTitle}`),
+    notFoundComponent: NotFoundScreen,
+    errorComponent: ({ error }) => <ErrorPanel error={error} />,
+    component: function PrintScreen() {
+      const loaded: unknown = useLoaderData({ strict: false });
+      const { item, dictionaries } = loaded as TItemData<T>;
+      return <PrintPage screen={screen} item={item} dictionaries={dictionaries} />;
+    },
+  });
+
+  return [listRoute, createScreenRoute, editRoute, printRoute] as const;
+}
