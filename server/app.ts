@@ -5,11 +5,18 @@ import type { TEnv } from "./env";
 import { authRoutes } from "./features/auth/auth.routes";
 import { contactRoutes } from "./features/contacts/contacts.routes";
 import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
+import { createDocumentRoutes } from "./features/documents/documents.routes";
+import { DOCUMENT_OWNERS } from "./features/documents/documents.service";
 import { healthRoutes } from "./features/health/health.routes";
+import { licensesEntity } from "./features/licenses/licenses.entity";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
+import { productsEntity } from "./features/products/products.entity";
+import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.entity";
 import { userRoutes } from "./features/users/users.routes";
+import { wikisEntity } from "./features/wikis/wikis.entity";
 import type { TAssetStore } from "./lib/assets";
 import type { TAppEnv } from "./lib/context";
+import { createEntityRoutes } from "./lib/entity/entity.routes";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
 import type { TLogger } from "./lib/logger";
 import type { TMailer } from "./lib/mailer";
@@ -83,7 +90,16 @@ export function createApp(deps: TAppDeps) {
     .route("/", authRoutes)
     .route("/user", userRoutes)
     .route("/partner-types", partnerTypeRoutes)
-    .route("/contacts", contactRoutes);
+    // Attachment routes come before their entity's routes so "/products/documents" is not read as an id.
+    .route("/products/documents", createDocumentRoutes(DOCUMENT_OWNERS.product_id))
+    .route("/licenses/documents", createDocumentRoutes(DOCUMENT_OWNERS.license_id))
+    .route("/wikis/documents", createDocumentRoutes(DOCUMENT_OWNERS.wiki_id))
+    .route("/shipping-documents/documents", createDocumentRoutes(DOCUMENT_OWNERS.msdocument_id))
+    .route("/contacts", contactRoutes)
+    .route("/products", createEntityRoutes(productsEntity))
+    .route("/licenses", createEntityRoutes(licensesEntity))
+    .route("/wikis", createEntityRoutes(wikisEntity))
+    .route("/shipping-documents", createEntityRoutes(shippingFormsEntity));
   api.notFound((c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.

@@ -46,3 +46,33 @@ export const requiredEmail = () => requiredText(254).pipe(z.email({ error: EMAIL
 /** An e-mail address that may be left empty. */
 export const optionalEmail = () =>
   optionalText(254).refine((v) => v === "" || z.email().safeParse(v).success, EMAIL_INVALID);
+
+/** A calendar date as YYYY-MM-DD that really exists (2024-02-30 does not). */
+export const isoDate = () =>
+  z
+    .string({ error: REQUIRED })
+    .trim()
+    .min(1, REQUIRED)
+    .refine((v) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+      const d = new Date(`${v}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+    }, "Enter a date as YYYY-MM-DD.");
+
+/**
+ * An exact decimal (money or weight) with at most `scale` places, as a string: "1234.50".
+ * Numbers are accepted and converted through their decimal text, never rounded.
+ */
+export const decimal = (scale: number, options: { min?: number; isRequired?: boolean } = {}) =>
+  z
+    .union([z.string(), z.number()], { error: REQUIRED })
+    .transform((v) => (typeof v === "number" ? String(v) : v.trim().replace(/,/g, "")))
+    .refine((v) => !options.isRequired || v !== "", REQUIRED)
+    .transform((v) => (v === "" ? "0" : v))
+    .refine(
+      (v) => new RegExp(`^\\d{1,13}(\\.\\d{1,${scale}})?$`).test(v),
+      scale === 2
+        ? "Enter an amount such as 1234.50 (at most 2 decimals)."
+        : `Enter a number with at most ${scale} decimals.`,
+    )
+    .refine((v) => options.min === undefined || Number(v) >= options.min, `Must be at least ${options.min}.`);

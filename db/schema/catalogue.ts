@@ -30,8 +30,8 @@ export const products = sqliteTable(
     updated_at: updatedAt(),
   },
   (t) => [
-    index("products_ws_number_idx").on(t.workspace_id, t.product_number),
-    index("products_ws_description_idx").on(t.workspace_id, t.description),
+    index("products_ws_number_idx").on(t.workspace_id, sql`${t.product_number} collate nocase`),
+    index("products_ws_description_idx").on(t.workspace_id, sql`${t.description} collate nocase`),
     index("products_ws_eccn_idx").on(t.workspace_id, t.US_ECCN),
     index("products_ws_hts_idx").on(t.workspace_id, t.HTS),
     index("products_ws_origin_idx").on(t.workspace_id, t.country_of_origin_id),
@@ -39,6 +39,7 @@ export const products = sqliteTable(
     index("products_ws_unit_value_idx").on(t.workspace_id, t.unit_value),
     index("products_ws_license_idx").on(t.workspace_id, t.has_license),
     index("products_ws_updated_idx").on(t.workspace_id, t.updated_at),
+    index("products_ws_name_idx").on(t.workspace_id, sql`${t.name} collate nocase`),
     index("products_origin_idx").on(t.country_of_origin_id),
   ],
 );
@@ -69,7 +70,7 @@ export const licenses = sqliteTable(
     updated_at: updatedAt(),
   },
   (t) => [
-    index("licenses_ws_name_idx").on(t.workspace_id, t.licence_name),
+    index("licenses_ws_name_idx").on(t.workspace_id, sql`${t.licence_name} collate nocase`),
     index("licenses_ws_valid_idx").on(t.workspace_id, t.valid_date),
     index("licenses_ws_expiration_idx").on(t.workspace_id, t.expiration_date),
     index("licenses_ws_status_idx").on(t.workspace_id, t.status),
@@ -97,8 +98,8 @@ export const wikis = sqliteTable(
     updated_at: updatedAt(),
   },
   (t) => [
-    index("wikis_ws_name_idx").on(t.workspace_id, t.name),
-    index("wikis_ws_description_idx").on(t.workspace_id, t.description),
+    index("wikis_ws_name_idx").on(t.workspace_id, sql`${t.name} collate nocase`),
+    index("wikis_ws_description_idx").on(t.workspace_id, sql`${t.description} collate nocase`),
     index("wikis_ws_updated_idx").on(t.workspace_id, t.updated_at),
   ],
 );
@@ -118,7 +119,7 @@ export const msdocuments = sqliteTable(
     updated_at: updatedAt(),
   },
   (t) => [
-    index("msdocuments_ws_name_idx").on(t.workspace_id, t.name),
+    index("msdocuments_ws_name_idx").on(t.workspace_id, sql`${t.name} collate nocase`),
     index("msdocuments_ws_created_idx").on(t.workspace_id, t.created_at),
     index("msdocuments_ws_type_idx").on(t.workspace_id, t.document_type),
   ],

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, licenses, shipments } from "../../../db/schema";
-import { listSql } from "../../lib/entity/entity.service";
-import { parseListQuery } from "../../lib/entity/list-query";
 import { buildContact, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
-import { contactsEntity } from "./contacts.entity";
 
 let ctx: TTestContext;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -251,30 +248,6 @@ describe("the generic list", () => {
     expect(status).toBe(422);
     expect(Object.keys(body.errors)).toEqual([parameter]);
     expect(body.message).toStartWith(`${parameter}:`);
-  });
-
-  test("the default sort and every declared sort are served by an index (EXPLAIN QUERY PLAN)", async () => {
-    const sorts = Object.entries(contactsEntity.columns).filter(([, c]) => c.sortable);
-    for (const [prop] of sorts) {
-      for (const direction of ["asc", "desc"]) {
-        const params = new URLSearchParams(`sort_${prop}=${direction}`);
-        const query = parseListQuery(params, contactsEntity.columns, contactsEntity.defaultSort);
-        const { sql, params: args } = listSql(
-          ctx.database.db,
-          contactsEntity,
-          lister.user.workspace_id,
-          query,
-        );
-        const plan = await ctx.database.client.execute({
-          sql: `EXPLAIN QUERY PLAN ${sql}`,
-          args: args as never,
-        });
-        const details = plan.rows.map((r) => String(r.detail)).join(" | ");
-        expect(details, `${prop} ${direction}: ${details}`).toContain("USING INDEX");
-        expect(details, `${prop} ${direction}: ${details}`).not.toContain("TEMP B-TREE");
-      }
-    }
-    expect(sorts.map(([p]) => p)).toContain(contactsEntity.defaultSort.prop);
   });
 });
 

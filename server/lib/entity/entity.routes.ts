@@ -36,7 +36,13 @@ export function createEntityRoutes(def: TEntityDefinition) {
         return c.json(await listRecords(c.var.db, def, authOf(c).workspaceId, query));
       })
       /** GET /{entity}/edit → what a create form needs. */
-      .get("/edit", async (c) => c.json({ item: null, dictionaries: await dictionaries(c) }))
+      .get("/edit", async (c) =>
+        c.json({
+          item: null,
+          defaults: (await def.createDefaults?.(c.var.db, authOf(c).workspaceId)) ?? {},
+          dictionaries: await dictionaries(c),
+        }),
+      )
       .get(`/:id${ID}`, async (c) => {
         const item = await getRecord(c.var.db, def, authOf(c).workspaceId, Number(c.req.param("id")));
         return c.json({ item, status: { error: false } });
@@ -56,7 +62,20 @@ export function createEntityRoutes(def: TEntityDefinition) {
       })
       .delete(`/:id${ID}`, async (c) => {
         const force = ["1", "true"].includes(c.req.query("force") ?? "");
-        await deleteRecord(c.var.db, def, authOf(c).workspaceId, Number(c.req.param("id")), force);
+        const { storageKeys } = await deleteRecord(
+          c.var.db,
+          def,
+          authOf(c).workspaceId,
+          Number(c.req.param("id")),
+          force,
+        );
+        for (const key of storageKeys) {
+          await c.var.storage
+            .delete(key)
+            .catch((error) =>
+              c.var.logger.error("could not remove a deleted record's file", { key, error: String(error) }),
+            );
+        }
         return c.json({ result: true, messages: ["Operation successful"] });
       })
   );

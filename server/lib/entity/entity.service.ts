@@ -16,6 +16,13 @@ export type TListResult = {
 
 const toItem = (def: TEntityDefinition, row: TRow) => (def.toItem ?? defaultToItem)(row);
 
+/** API items for rows, with the definition's related data added. */
+async function toItems(db: TDb, def: TEntityDefinition, rows: TRow[]) {
+  const items = rows.map((row) => toItem(def, row));
+  if (items.length) await def.decorate?.(db, items);
+  return items;
+}
+
 /** LIKE pattern for a case-insensitive substring match, with the user's % and _ taken literally. */
 export function containsPattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -65,7 +72,7 @@ export async function listRecords(
     db.select({ total: count() }).from(def.table).where(where),
   ]);
   return {
-    data: (rows as TRow[]).map((row) => toItem(def, row)),
+    data: await toItems(db, def, rows as TRow[]),
     total,
     current_page: query.page,
     per_page: query.perPage,
@@ -101,7 +108,7 @@ export async function getRow(
 }
 
 export async function getRecord(db: TDb, def: TEntityDefinition, workspaceId: number, id: number) {
-  return toItem(def, await getRow(db, def, workspaceId, id));
+  return (await toItems(db, def, [await getRow(db, def, workspaceId, id)]))[0];
 }
 
 /** 422 in the entity save shape: {message, status:{error, errorMessage}, errors}. */
@@ -150,7 +157,7 @@ export async function createRecord(db: TDb, def: TEntityDefinition, auth: TAuth,
     .insert(def.table)
     .values({ ...values, ...def.onCreate?.(auth), workspace_id: auth.workspaceId })
     .returning();
-  return toItem(def, row as TRow);
+  return (await toItems(db, def, [row as TRow]))[0];
 }
 
 /** Replaces the editable fields of one of the caller's rows. */
@@ -168,7 +175,7 @@ export async function updateRecord(
     .set({ ...values, updated_at: new Date().toISOString() })
     .where(and(eq(def.table.id, id), eq(def.table.workspace_id, workspaceId)))
     .returning();
-  return toItem(def, row as TRow);
+  return (await toItems(db, def, [row as TRow]))[0];
 }
 
 /**
@@ -184,6 +191,8 @@ export async function deleteRecord(
   force: boolean,
 ) {
   const row = await getRow(db, def, workspaceId, id);
+  // Collected before the rows go (ON DELETE CASCADE removes them); the files go after the commit.
+  const storageKeys = (await def.storageKeys?.(db, id)) ?? [];
   await db.transaction(async (tx) => {
     const reasons = (await def.dependants?.(tx, workspaceId, id)) ?? [];
     if (reasons.length && !force) {
@@ -194,5 +203,5 @@ export async function deleteRecord(
     if (reasons.length) await def.forceDelete?.(tx, workspaceId, id);
     await tx.delete(def.table).where(and(eq(def.table.id, id), eq(def.table.workspace_id, workspaceId)));
   });
-  return row;
+  return { row, storageKeys };
 }

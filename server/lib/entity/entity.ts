@@ -55,6 +55,12 @@ export type TEntityDefinition<TValues extends Record<string, unknown> = Record<s
   dependants?: (db: TDbOrTx, workspaceId: number, id: number) => Promise<string[]>;
   /** What a forced delete does with the dependants before the row goes (detach or remove). */
   forceDelete?: (tx: TDbOrTx, workspaceId: number, id: number) => Promise<void>;
+  /** Adds related data to outgoing items in one query per page (e.g. attached documents). */
+  decorate?: (db: TDbOrTx, items: Record<string, unknown>[]) => Promise<void>;
+  /** Stored files that belong to the row, removed from storage once the row is deleted. */
+  storageKeys?: (db: TDbOrTx, id: number) => Promise<string[]>;
+  /** Values a create form starts with (GET /{entity}/edit). */
+  createDefaults?: (db: TDbOrTx, workspaceId: number) => Promise<Record<string, unknown>>;
 };
 
 /** Default API shape: flags as 1/0 (the spec's wire format), no workspace_id. */

@@ -1,0 +1,56 @@
+import { asc, eq } from "drizzle-orm";
+import { ZLicenseInput } from "../../../db/contracts/licenses";
+import { contacts, countries, licenses, products } from "../../../db/schema";
+import type { TEntityDefinition } from "../../lib/entity/entity";
+import { documentsDecorator, storageKeysOf } from "../documents/documents.service";
+
+const isoDay = (offsetDays: number) =>
+  new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+/** Export licences on the shared kit. */
+export const licensesEntity: TEntityDefinition = {
+  noun: "licence",
+  table: licenses,
+  columns: {
+    licence_name: { column: licenses.licence_name, sortable: true, filter: "text", isNocase: true },
+    valid_date: { column: licenses.valid_date, sortable: true, filter: "date" },
+    expiration_date: { column: licenses.expiration_date, sortable: true, filter: "date" },
+    status: { column: licenses.status, sortable: true, filter: "text" },
+    reference_number_1: { column: licenses.reference_number_1, sortable: true, filter: "text" },
+    reference_number_2: { column: licenses.reference_number_2, sortable: true, filter: "text" },
+    country_id: { column: licenses.country_id, sortable: true, filter: "number" },
+    contact_id: { column: licenses.contact_id, filter: "number" },
+    product_id: { column: licenses.product_id, filter: "number" },
+    updated_at: { column: licenses.updated_at, sortable: true, filter: "date" },
+  },
+  // Soonest expiry first: what needs attention is on top.
+  defaultSort: { prop: "expiration_date", direction: "asc" },
+  input: ZLicenseInput,
+  references: {
+    country_id: { table: countries, scope: "global", message: "Choose a country from the list." },
+    contact_id: { table: contacts, scope: "workspace", message: "Choose a contact from your address book." },
+    product_id: { table: products, scope: "workspace", message: "Choose a product from your catalogue." },
+  },
+  editDictionaries: ["countries", "contacts", "products"],
+  decorate: documentsDecorator("license_id"),
+  storageKeys: (db, id) => storageKeysOf(db, "license_id", id),
+  /**
+   * Spec defaults: valid today, expiring tomorrow, country 1, contact 1. Contact ids are per
+   * workspace here, so "contact 1" means the workspace's first contact (none when it has none).
+   */
+  async createDefaults(db, workspaceId) {
+    const [first] = await db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(eq(contacts.workspace_id, workspaceId))
+      .orderBy(asc(contacts.id))
+      .limit(1);
+    return {
+      valid_date: isoDay(0),
+      expiration_date: isoDay(1),
+      status: "pending",
+      country_id: 1,
+      contact_id: first?.id ?? null,
+    };
+  },
+};

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { contactsEntity } from "../../features/contacts/contacts.entity";
+import { licensesEntity } from "../../features/licenses/licenses.entity";
+import { productsEntity } from "../../features/products/products.entity";
+import { shippingFormsEntity } from "../../features/shipping-forms/shipping-forms.entity";
+import { wikisEntity } from "../../features/wikis/wikis.entity";
+import { createTestContext, type TTestContext } from "../../test/setup";
+import { listSql } from "./entity.service";
+import { parseListQuery } from "./list-query";
+
+let ctx: TTestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.database.close());
+
+const ENTITIES = { contactsEntity, productsEntity, licensesEntity, wikisEntity, shippingFormsEntity };
+
+describe("every list query is served by an index (EXPLAIN QUERY PLAN)", () => {
+  for (const [name, def] of Object.entries(ENTITIES)) {
+    test(`${name}: the default sort and each declared sort, both directions`, async () => {
+      const sortable = Object.entries(def.columns).filter(([, c]) => c.sortable);
+      expect(sortable.map(([p]) => p)).toContain(def.defaultSort.prop);
+      for (const query of ["", ...sortable.flatMap(([p]) => [`sort_${p}=asc`, `sort_${p}=desc`])]) {
+        const parsed = parseListQuery(new URLSearchParams(query), def.columns, def.defaultSort);
+        const { sql, params } = listSql(ctx.database.db, def, 1, parsed);
+        const plan = await ctx.database.client.execute({
+          sql: `EXPLAIN QUERY PLAN ${sql}`,
+          args: params as never,
+        });
+        const details = plan.rows.map((r) => String(r.detail)).join(" | ");
+        expect(details, `${name} ${query || "(default)"}: ${details}`).toMatch(/USING (COVERING )?INDEX/);
+        expect(details, `${name} ${query || "(default)"}: ${details}`).not.toContain("TEMP B-TREE");
+      }
+    });
+  }
+});
