@@ -5,6 +5,7 @@ import { Button } from "../components/ui/button";
 import { ZListSearch } from "../lib/list-search";
 import { accountRoute } from "./account-route";
 import { authRoutes } from "./auth-routes";
+import { catalogueRoutes } from "./catalogue";
 import { contactRoutes } from "./contacts";
 import { rootRoute } from "./root";
 
@@ -36,25 +37,6 @@ function plannedListRoute<TPath extends string>(path: TPath, title: string, what
     head: () => ({ meta: [{ title: `${title} · Tradewinds` }] }),
     component: () => <PlannedScreen title={title} what={what} />,
   });
-}
-
-/** The section pattern of spec section 2: list, create-x, edit-x/{itemId}, print/{itemId}. */
-function sectionRoutes<TSection extends string, TSuffix extends string>(
-  section: TSection,
-  suffix: TSuffix,
-  titles: { list: string; create: string; edit: string },
-) {
-  const what = `${titles.list}: the list, create, edit and print screens are built with the shared table and form kit.`;
-  return [
-    plannedListRoute(`/${section}` as `/${TSection}`, titles.list, what),
-    plannedRoute(`/${section}/create-${suffix}` as `/${TSection}/create-${TSuffix}`, titles.create, what),
-    plannedRoute(
-      `/${section}/edit-${suffix}/$itemId` as `/${TSection}/edit-${TSuffix}/$itemId`,
-      titles.edit,
-      what,
-    ),
-    plannedRoute(`/${section}/print/$itemId` as `/${TSection}/print/$itemId`, `Print · ${titles.list}`, what),
-  ];
 }
 
 const indexRoute = createRoute({
@@ -151,18 +133,7 @@ export const appRoutes = [
     "A printable view of a screening result.",
   ),
   ...contactRoutes,
-  ...sectionRoutes("products", "product", { list: "Products", create: "Add Product", edit: "Edit Product" }),
-  ...sectionRoutes("licenses", "license", { list: "Licenses", create: "Add License", edit: "Edit License" }),
-  ...sectionRoutes("my-wiki", "wiki", {
-    list: "My Wiki",
-    create: "Upload Wiki File",
-    edit: "Edit Wiki File",
-  }),
-  ...sectionRoutes("my-shipping-documents", "a-form", {
-    list: "My Shipping Documents",
-    create: "Create a Form",
-    edit: "Edit a Form",
-  }),
+  ...catalogueRoutes,
   expertRoute,
   plannedRoute(
     "/reports",

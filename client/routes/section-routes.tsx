@@ -101,17 +101,26 @@ export function createSectionRoutes<
   const createScreenRoute = createRoute({
     getParentRoute: () => rootRoute,
     path: `/${section}/create-${suffix}` as `/${TSection}/create-${TSuffix}`,
-    loader: async ({ context }) => ({
-      dictionaries: (await context.dictionaries.load(screen.dictionaries)) as TDictionary,
-    }),
+    loader: async ({ context }) => {
+      const [blank, dictionaries] = await Promise.all([
+        context.api.get<{ defaults?: Record<string, unknown> }>(`${screen.endpoint}/edit`),
+        context.dictionaries.load(screen.dictionaries),
+      ]);
+      return { defaults: blank.defaults ?? {}, dictionaries: dictionaries as TDictionary };
+    },
     staticData: { title: screen.createTitle },
     head: title(screen.createTitle),
     errorComponent: ({ error }) => <ErrorPanel error={error} />,
     component: function CreateScreen() {
       const loaded: unknown = useLoaderData({ strict: false });
-      const { dictionaries } = loaded as { dictionaries: TDictionary };
+      const { dictionaries, defaults } = loaded as {
+        dictionaries: TDictionary;
+        defaults: Record<string, unknown>;
+      };
       const { api } = useRouteContext({ from: "__root__" });
-      return <EntityForm screen={screen} item={null} dictionaries={dictionaries} api={api} />;
+      return (
+        <EntityForm screen={screen} item={null} dictionaries={dictionaries} api={api} defaults={defaults} />
+      );
     },
   });
 

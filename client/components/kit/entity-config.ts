@@ -17,7 +17,12 @@ export type TColumn<T> = {
 export type TFieldConfig = {
   name: string;
   label: string;
-  kind: "text" | "email" | "tel" | "textarea" | "select" | "checkbox" | "money" | "number" | "date";
+  kind: "text" | "email" | "tel" | "textarea" | "select" | "checkbox" | "money" | "number" | "date" | "menu";
+  /** A "menu" field: a side menu of choices, plus links that leave the form (e.g. to another screen). */
+  choices?: readonly { value: string; label: string }[];
+  links?: readonly { to: string; label: string }[];
+  /** Shown under the input. */
+  hint?: string;
   /** Options of a select come from this dictionary. */
   dictionary?: TDictionaryName;
   /** Shown as required (the contract enforces it). */
@@ -51,8 +56,10 @@ export type TEntityScreen<T extends { id: number }> = {
   fields: TFieldConfig[];
   /** The zod contract shared with the server. */
   schema: z.ZodType;
-  /** Form values for a new record. */
-  blank: () => Record<string, unknown>;
+  /** Form values for a new record, given the server's create defaults (GET /{entity}/edit). */
+  blank: (defaults: Record<string, unknown>) => Record<string, unknown>;
+  /** Attached files: where they upload, and whether files can be chosen before the first save. */
+  documents?: { endpoint: string; chooseOnCreate?: boolean; label?: string };
   /** Form values for an existing record. */
   toForm: (item: T) => Record<string, unknown>;
 };

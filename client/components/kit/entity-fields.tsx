@@ -1,4 +1,5 @@
 import type { AnyFieldApi } from "@tanstack/react-form";
+import { Link } from "@tanstack/react-router";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import { Checkbox } from "../ui/checkbox";
 import { Field, FieldError, FieldLabel } from "../ui/field";
@@ -49,6 +50,38 @@ export function EntityField({
       )}
     </FieldLabel>
   );
+
+  if (config.kind === "menu") {
+    return (
+      <fieldset className={config.span === 2 ? "sm:col-span-2" : undefined}>
+        <legend className="mb-2 text-sm font-medium">{config.label}</legend>
+        <div
+          className="flex flex-col gap-1 rounded-lg border p-1 sm:max-w-xs"
+          role="radiogroup"
+          aria-label={config.label}
+        >
+          {config.links?.map((link) => (
+            <Link key={link.to} to={link.to} className="rounded-md px-3 py-2 text-sm hover:bg-accent">
+              {link.label}
+            </Link>
+          ))}
+          {config.choices?.map((choice) => (
+            // biome-ignore lint/a11y/useSemanticElements: a styled menu of choices; role=radio keeps it accessible
+            <button
+              key={choice.value}
+              type="button"
+              role="radio"
+              aria-checked={value === choice.value}
+              onClick={() => field.handleChange(choice.value)}
+              className="rounded-md px-3 py-2 text-left text-sm hover:bg-accent aria-checked:bg-primary aria-checked:text-primary-foreground"
+            >
+              {choice.label}
+            </button>
+          ))}
+        </div>
+      </fieldset>
+    );
+  }
 
   if (config.kind === "checkbox") {
     return (
@@ -123,6 +156,7 @@ export function EntityField({
     <Field data-invalid={invalid} className={config.span === 2 ? "sm:col-span-2" : undefined}>
       {label}
       {input}
+      {config.hint && <p className="text-xs text-muted-foreground">{config.hint}</p>}
       <FieldError id={`${id}-error`} errors={errors} />
     </Field>
   );

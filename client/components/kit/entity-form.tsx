@@ -1,12 +1,17 @@
 import { type AnyFieldApi, type AnyFormApi, revalidateLogic, useForm } from "@tanstack/react-form";
 import { useNavigate, useRouter } from "@tanstack/react-router";
 import { ArrowLeftIcon } from "lucide-react";
+import { useState } from "react";
 import { toast } from "sonner";
 import type { TDictionary } from "../../../db/contracts/dictionary";
+import type { TDocumentRef } from "../../../db/contracts/products";
 import { ApiError, type TApi } from "../../lib/api";
 import { PageHeader } from "../app/screens";
 import { Button } from "../ui/button";
 import { Card, CardContent } from "../ui/card";
+import { Input } from "../ui/input";
+import { Label } from "../ui/label";
+import { DocumentsPanel, uploadDocuments } from "./documents-panel";
 import type { TEntityScreen } from "./entity-config";
 import { EntityField } from "./entity-fields";
 import { Form, SubmitButton } from "./form";
@@ -17,6 +22,8 @@ type TProps<T extends { id: number }> = {
   item: T | null;
   dictionaries: TDictionary;
   api: TApi;
+  /** The server's create defaults (GET /{entity}/edit). */
+  defaults?: Record<string, unknown>;
 };
 
 /**
@@ -24,12 +31,20 @@ type TProps<T extends { id: number }> = {
  * server uses. Save is disabled until something changed. After saving a new record it goes where
  * the spec says (contacts: the list; others: the record's edit page); an existing one reloads.
  */
-export function EntityForm<T extends { id: number }>({ screen, item, dictionaries, api }: TProps<T>) {
+export function EntityForm<T extends { id: number }>({
+  screen,
+  item,
+  dictionaries,
+  api,
+  defaults,
+}: TProps<T>) {
   const navigate = useNavigate();
   const router = useRouter();
-  const defaults = item ? screen.toForm(item) : screen.blank();
+  // Files chosen before the record exists (e.g. a new wiki entry) upload right after it is created.
+  const [pendingFiles, setPendingFiles] = useState<File[]>([]);
+  const initial = item ? screen.toForm(item) : screen.blank(defaults ?? {});
   const form = useForm({
-    defaultValues: defaults,
+    defaultValues: initial,
     validationLogic: revalidateLogic(),
     validators: { onDynamic: screen.schema as never },
     onSubmit: async ({ value, formApi }) => {
@@ -38,6 +53,9 @@ export function EntityForm<T extends { id: number }>({ screen, item, dictionarie
           ? await api.send<{ item: T }>("PUT", `${screen.endpoint}/${item.id}`, value)
           : await api.send<{ item: T }>("POST", screen.endpoint, value);
         toast.success("Save successful");
+        if (!item && screen.documents && pendingFiles.length) {
+          await uploadDocuments(api, screen.documents.endpoint, saved.item.id, pendingFiles);
+        }
         if (!item) {
           await navigate({
             to: screen.afterCreate === "list" ? screen.paths.list : screen.paths.edit(saved.item.id),
@@ -89,12 +107,29 @@ export function EntityForm<T extends { id: number }>({ screen, item, dictionarie
                 )}
               </form.Subscribe>
             ))}
+            {!item && screen.documents?.chooseOnCreate && (
+              <div className="space-y-2 sm:col-span-2">
+                <Label htmlFor="pending-files">Files</Label>
+                <Input
+                  id="pending-files"
+                  type="file"
+                  multiple
+                  onChange={(e) => setPendingFiles([...(e.target.files ?? [])])}
+                />
+                {pendingFiles.length > 0 && (
+                  <p className="text-sm text-muted-foreground">
+                    {pendingFiles.length} file{pendingFiles.length === 1 ? "" : "s"} will upload when you
+                    save.
+                  </p>
+                )}
+              </div>
+            )}
             <div className="flex gap-2 sm:col-span-2">
               <form.Subscribe selector={(s) => [s.isDirty && !s.isDefaultValue, s.isSubmitting] as const}>
                 {([isChanged, isBusy]) => (
                   <SubmitButton
                     isBusy={isBusy}
-                    disabled={!isChanged}
+                    disabled={!isChanged && pendingFiles.length === 0}
                     label={screen.saveLabel}
                     busyLabel="Saving"
                   />
@@ -104,6 +139,15 @@ export function EntityForm<T extends { id: number }>({ screen, item, dictionarie
           </Form>
         </CardContent>
       </Card>
+      {item && screen.documents && (
+        <DocumentsPanel
+          api={api}
+          endpoint={screen.documents.endpoint}
+          ownerId={item.id}
+          documents={(item as unknown as { documents?: TDocumentRef[] }).documents ?? []}
+          label={screen.documents.label}
+        />
+      )}
     </section>
   );
 }

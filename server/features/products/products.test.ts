@@ -158,3 +158,35 @@ describe("product rules", () => {
     expect(lines).toEqual([]);
   });
 });
+
+describe("a product's documents", () => {
+  test("are listed on the record and removed from disk when the product is deleted", async () => {
+    const { readdirSync, existsSync } = await import("node:fs");
+    const path = await import("node:path");
+    const res = await save(buildProduct(400));
+    const { item } = (await res.json()) as { item: { id: number } };
+    const form = new FormData();
+    form.append("id", String(item.id));
+    form.append("documents[]", new File(["%PDF-1.4\n%%EOF\n"], "datasheet.pdf"));
+    const up = await ctx.app.request("/api/products/documents", {
+      method: "POST",
+      headers: who.auth,
+      body: form,
+    });
+    expect(up.status).toBe(200);
+    const got = (await (await call(ctx, who.auth, "GET", `/api/products/${item.id}`)).json()) as {
+      item: { documents: { original_name: string; url: string }[] };
+    };
+    expect(got.item.documents.map((d) => d.original_name)).toEqual(["datasheet.pdf"]);
+    const uploads = path.join(ctx.dataDir, "uploads", "documents");
+    const files = () =>
+      existsSync(uploads)
+        ? readdirSync(uploads, { recursive: true }).filter((f) => !String(f).includes("/") || true)
+        : [];
+    const before = files().length;
+    expect(before).toBeGreaterThan(0);
+    expect((await call(ctx, who.auth, "DELETE", `/api/products/${item.id}`)).status).toBe(200);
+    expect(files().length).toBe(before - 1);
+    expect((await call(ctx, who.auth, "GET", got.item.documents[0].url)).status).toBe(404);
+  });
+});

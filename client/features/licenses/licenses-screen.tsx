@@ -1,0 +1,117 @@
+import { type TLicense, ZLicenseInput } from "../../../db/contracts/licenses";
+import type { TEntityScreen } from "../../components/kit/entity-config";
+import { Badge } from "../../components/ui/badge";
+import { labelOf } from "../../lib/dictionaries";
+import { formatDate } from "../../lib/format";
+
+/** Licences expiring within this many days are flagged in the list. */
+export const EXPIRY_WARNING_DAYS = 30;
+
+/** "expired", "soon" (within 30 days) or null, from a YYYY-MM-DD expiry and today's date. */
+export function expiryState(
+  expiration: string,
+  today = new Date().toISOString().slice(0, 10),
+): "expired" | "soon" | null {
+  if (expiration < today) return "expired";
+  const soon = new Date(Date.parse(`${today}T00:00:00Z`) + EXPIRY_WARNING_DAYS * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+  return expiration <= soon ? "soon" : null;
+}
+
+/** Export licences on the shared kit. */
+export const licensesScreen: TEntityScreen<TLicense> = {
+  endpoint: "/licenses",
+  noun: "licence",
+  nounPlural: "licences",
+  listTitle: "Licenses",
+  createLabel: "Create new License",
+  createTitle: "Add License",
+  editTitle: "Edit License",
+  saveLabel: "Save License",
+  afterCreate: "edit",
+  paths: {
+    list: "/licenses",
+    create: "/licenses/create-license",
+    edit: (id) => `/licenses/edit-license/${id}`,
+    print: (id) => `/licenses/print/${id}`,
+  },
+  dictionaries: ["countries", "contacts", "products"],
+  documents: { endpoint: "/licenses/documents" },
+  columns: [
+    { key: "licence_name", header: "Name", sortable: true, filter: "text", className: "font-medium" },
+    { key: "valid_date", header: "Valid date", sortable: true, cell: (row) => formatDate(row.valid_date) },
+    {
+      key: "expiration_date",
+      header: "Expiry date",
+      sortable: true,
+      cell: (row) => {
+        const state = expiryState(row.expiration_date);
+        return (
+          <span className="flex items-center gap-2" data-expiry={state ?? "ok"}>
+            {formatDate(row.expiration_date)}
+            {state === "expired" && <Badge variant="destructive">Expired</Badge>}
+            {state === "soon" && <Badge variant="orange">Expires soon</Badge>}
+          </span>
+        );
+      },
+    },
+    { key: "status", header: "Status", sortable: true, filter: "text" },
+    { key: "reference_number_1", header: "Reference 1", sortable: true, filter: "text" },
+    { key: "reference_number_2", header: "Reference 2", sortable: true, filter: "text" },
+    {
+      key: "country_id",
+      header: "Country",
+      sortable: true,
+      cell: (row, d) => labelOf(d.countries, row.country_id),
+    },
+    { key: "contact_id", header: "Licensed entity", cell: (row, d) => labelOf(d.contacts, row.contact_id) },
+    { key: "product_id", header: "Product", cell: (row, d) => labelOf(d.products, row.product_id) },
+  ],
+  fields: [
+    { name: "licence_name", label: "Name", kind: "text", isRequired: true, span: 2 },
+    { name: "valid_date", label: "Valid date", kind: "date", isRequired: true },
+    { name: "expiration_date", label: "Expiry date", kind: "date", isRequired: true },
+    { name: "reference_number_1", label: "Reference number 1", kind: "text", isRequired: true },
+    { name: "reference_number_2", label: "Reference number 2", kind: "text", isRequired: true },
+    { name: "status", label: "Status", kind: "text", isRequired: true },
+    { name: "country_id", label: "Country", kind: "select", dictionary: "countries", isRequired: true },
+    {
+      name: "contact_id",
+      label: "Licensed or restricted entity",
+      kind: "select",
+      dictionary: "contacts",
+      isRequired: true,
+    },
+    { name: "contact_note", label: "Entity note", kind: "textarea" },
+    { name: "product_id", label: "Product", kind: "select", dictionary: "products" },
+    { name: "product_note", label: "Product note", kind: "textarea" },
+  ],
+  schema: ZLicenseInput,
+  blank: (defaults) => ({
+    licence_name: "",
+    valid_date: defaults.valid_date ?? "",
+    expiration_date: defaults.expiration_date ?? "",
+    reference_number_1: "",
+    reference_number_2: "",
+    status: defaults.status ?? "pending",
+    country_id: defaults.country_id ?? "",
+    contact_id: defaults.contact_id ?? "",
+    contact_note: "",
+    product_id: "",
+    product_note: "",
+  }),
+  toForm: (l) => ({
+    licence_name: l.licence_name,
+    valid_date: l.valid_date,
+    expiration_date: l.expiration_date,
+    reference_number_1: l.reference_number_1,
+    reference_number_2: l.reference_number_2,
+    status: l.status,
+    country_id: l.country_id,
+    contact_id: l.contact_id ?? "",
+    contact_note: l.contact_note,
+    product_id: l.product_id ?? "",
+    product_note: l.product_note,
+  }),
+};

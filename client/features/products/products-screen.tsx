@@ -1,0 +1,125 @@
+import { type TProduct, ZProductInput } from "../../../db/contracts/products";
+import type { TEntityScreen } from "../../components/kit/entity-config";
+import { Badge } from "../../components/ui/badge";
+import { labelOf } from "../../lib/dictionaries";
+import { formatMoney } from "../../lib/format";
+
+/** The product catalogue on the shared kit. */
+export const productsScreen: TEntityScreen<TProduct> = {
+  endpoint: "/products",
+  noun: "product",
+  nounPlural: "products",
+  listTitle: "Products",
+  createLabel: "Create new Product",
+  createTitle: "Add Product",
+  editTitle: "Edit Product",
+  saveLabel: "Save Product",
+  afterCreate: "edit",
+  paths: {
+    list: "/products",
+    create: "/products/create-product",
+    edit: (id) => `/products/edit-product/${id}`,
+    print: (id) => `/products/print/${id}`,
+  },
+  dictionaries: ["countries"],
+  documents: { endpoint: "/products/documents" },
+  columns: [
+    {
+      key: "product_number",
+      header: "Product number",
+      sortable: true,
+      filter: "text",
+      className: "font-medium",
+    },
+    {
+      key: "description",
+      header: "Description",
+      sortable: true,
+      filter: "text",
+      className: "max-w-xs truncate",
+    },
+    { key: "US_ECCN", header: "US ECCN", sortable: true, filter: "text" },
+    { key: "HTS", header: "HTS", sortable: true, filter: "text" },
+    {
+      key: "country_of_origin_id",
+      header: "Country of origin",
+      sortable: true,
+      cell: (row, d) => labelOf(d.countries, row.country_of_origin_id),
+    },
+    { key: "net_weight", header: "Net weight (kg)", sortable: true, className: "text-right tabular-nums" },
+    {
+      key: "unit_value",
+      header: "Unit value",
+      sortable: true,
+      className: "text-right tabular-nums",
+      cell: (row) => formatMoney(row.unit_value),
+    },
+    {
+      key: "has_license",
+      header: "Licence",
+      sortable: true,
+      filter: "boolean",
+      cell: (row) =>
+        row.has_license ? <Badge>Licence</Badge> : <span className="text-muted-foreground">No</span>,
+    },
+  ],
+  fields: [
+    { name: "name", label: "Name", kind: "text", isRequired: true },
+    { name: "product_number", label: "Product number", kind: "text", isRequired: true },
+    { name: "description", label: "Description", kind: "textarea", isRequired: true, span: 2 },
+    {
+      name: "country_of_origin_id",
+      label: "Country of origin",
+      kind: "select",
+      dictionary: "countries",
+      isRequired: true,
+    },
+    {
+      name: "US_ECCN",
+      label: "US ECCN",
+      kind: "text",
+      isRequired: true,
+      hint: "EAR99, or a CCL number such as 5A002 or 3A090.a",
+    },
+    { name: "HTS", label: "HTS", kind: "text", isRequired: true, hint: "6 to 10 digits, e.g. 8471.30.0100" },
+    { name: "unit_value", label: "Unit value", kind: "money", isRequired: true },
+    { name: "net_weight", label: "Net weight (kg)", kind: "number", isRequired: true, min: 0, step: 0.001 },
+    { name: "has_license", label: "Requires a licence", kind: "checkbox", span: 2 },
+    { name: "is_sensitive", label: "Sensitive", kind: "checkbox", span: 2 },
+    {
+      name: "sensitive_message",
+      label: "Sensitive message",
+      kind: "textarea",
+      requiredWhen: "is_sensitive",
+      span: 2,
+    },
+  ],
+  schema: ZProductInput,
+  blank: () => ({
+    name: "",
+    product_number: "",
+    description: "",
+    country_of_origin_id: "",
+    US_ECCN: "",
+    HTS: "",
+    unit_value: "",
+    net_weight: "0",
+    has_license: false,
+    is_sensitive: false,
+    sensitive_message: "",
+  }),
+  toForm: (p) => ({
+    name: p.name,
+    product_number: p.product_number,
+    description: p.description,
+    country_of_origin_id: p.country_of_origin_id,
+    US_ECCN: p.US_ECCN,
+    HTS: p.HTS,
+    unit_value: p.unit_value,
+    net_weight: p.net_weight,
+    has_license: p.has_license === 1,
+    is_sensitive: p.is_sensitive === 1,
+    // The spec clears the sensitive message when a product loads: it is confirmed again on each save.
+    sensitive_message: "",
+  }),
+};
