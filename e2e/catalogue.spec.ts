@@ -152,13 +152,11 @@ for (const flow of flows) {
     const file = await download;
     expect(file.suggestedFilename()).toBe("spec-sheet.pdf");
     // A disguised file is refused with the spec's message.
-    await page
-      .getByLabel(/^Upload files to/)
-      .setInputFiles({
-        name: "setup.pdf",
-        mimeType: "application/pdf",
-        buffer: Buffer.from("MZ\x90\x00binary"),
-      });
+    await page.getByLabel(/^Upload files to/).setInputFiles({
+      name: "setup.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("MZ\x90\x00binary"),
+    });
     await expect(page.getByText("setup.pdf file upload failed.")).toBeVisible();
 
     await page.addInitScript(() => {

@@ -115,5 +115,5 @@ export function csvCell(value: unknown): string {
 
 /** A CSV document (CRLF line ends, as RFC 4180 and Excel expect). */
 export function toCsv(header: string[], rows: unknown[][]): string {
-  return [header, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
+  return `${[header, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n")}\r\n`;
 }
