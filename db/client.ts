@@ -3,21 +3,29 @@ import path from "node:path";
 import { type Client, createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import * as schema from "./schema";
+import { withWriteLock } from "./write-lock";
 
 export type TDb = ReturnType<typeof drizzle<typeof schema>>;
 export type TDatabase = { db: TDb; client: Client; close: () => void };
+
+/**
+ * How long a write waits for another PROCESS's write lock (e.g. a CLI import) before failing with
+ * SQLITE_BUSY. Within this process writes queue on withWriteLock instead.
+ */
+export const BUSY_TIMEOUT_MS = 5_000;
 
 /** Opens the database: an embedded file by default, a libSQL server when the URL says so. */
 export async function openDatabase(url: string, authToken?: string): Promise<TDatabase> {
   if (url.startsWith("file:")) {
     mkdirSync(path.dirname(url.slice("file:".length)), { recursive: true });
   }
-  const client = createClient({ url, authToken });
+  // The client pools connections, so per-connection settings go through its options: `timeout` is
+  // the busy timeout of every connection, so a write waits for another one (an import's
+  // transaction) instead of failing with SQLITE_BUSY.
+  const client = withWriteLock(createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS }));
   if (url.startsWith("file:")) {
-    // WAL lets readers run during a write; foreign keys are off by default in SQLite.
+    // WAL (a property of the file, so one statement sets it for all) lets readers run during a write.
     await client.execute("PRAGMA journal_mode = WAL");
-    await client.execute("PRAGMA busy_timeout = 5000");
-    await client.execute("PRAGMA synchronous = NORMAL");
   }
   await client.execute("PRAGMA foreign_keys = ON");
   const db = drizzle(client, { schema });

@@ -36,7 +36,7 @@ const app = createApp({
   db: database.db,
   env,
   logger,
-  ...createServices(env, logger),
+  ...createServices(env, logger, database.db),
   // In dev the page loads the entry straight from Vite, which injects the CSS itself.
   assets: { page: { scripts: ["/@vite/client", `/${CLIENT_ENTRY}`], styles: [] }, read: async () => null },
   render,

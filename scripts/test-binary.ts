@@ -75,6 +75,15 @@ try {
   server.kill("SIGTERM");
   const code = await server.exited;
   check(code === 0, "SIGTERM stops it with exit code 0");
+  const lists = Bun.spawnSync([copy, "screening-lists", "status"], {
+    cwd: folder,
+    env: { PATH: process.env.PATH, DATA_DIR: path.join(folder, "data"), LOG_LEVEL: "warn" },
+  });
+  const status = lists.stdout.toString();
+  check(
+    lists.exitCode === 0 && ["OFAC SDN", "BIS DPL", "CSL"].every((s) => status.includes(s)),
+    "the bundled restricted-party lists were loaded on first start",
+  );
   rmSync(folder, { recursive: true, force: true });
 }
 const sizeMb = Bun.file(binary).size / 1024 / 1024;

@@ -16,7 +16,7 @@ const steps: TStep[] = [
   },
   {
     name: "Unit and API tests (bun test)",
-    cmd: [process.execPath, "test"],
+    cmd: [process.execPath, "test", "--timeout", "30000"],
     count: (out) => ({
       passed: lastNumber(out, /^\s*(\d+) pass$/gm),
       failed: lastNumber(out, /^\s*(\d+) fail$/gm),

@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { TDb } from "../db/client";
 import type { TEnv } from "./env";
 import { authRoutes } from "./features/auth/auth.routes";
-import { contactRoutes } from "./features/contacts/contacts.routes";
+import { createContactRoutes } from "./features/contacts/contacts.routes";
 import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
 import { createDocumentRoutes } from "./features/documents/documents.routes";
 import { DOCUMENT_OWNERS } from "./features/documents/documents.service";
@@ -11,11 +11,13 @@ import { healthRoutes } from "./features/health/health.routes";
 import { licensesEntity } from "./features/licenses/licenses.entity";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
 import { productsEntity } from "./features/products/products.entity";
+import { screenAfterImport, screenOnContactSave } from "./features/screening/screening.hooks";
+import { screeningRoutes } from "./features/screening/screening.routes";
 import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.entity";
 import { userRoutes } from "./features/users/users.routes";
 import { wikisEntity } from "./features/wikis/wikis.entity";
 import type { TAssetStore } from "./lib/assets";
-import type { TAppEnv } from "./lib/context";
+import type { TAppEnv, TAppVariables } from "./lib/context";
 import { createEntityRoutes } from "./lib/entity/entity.routes";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
 import type { TLogger } from "./lib/logger";
@@ -32,6 +34,7 @@ export type TAppDeps = {
   storage: TStorage;
   /** Signs e-mailed links (server/lib/secret.ts). */
   secret: string;
+  screening: TAppVariables["screening"];
   /** The client build; without it (API tests) only /api is served. */
   assets?: TAssetStore;
   /** Server-side renderer for every non-API GET. */
@@ -51,6 +54,7 @@ export function createApp(deps: TAppDeps) {
     c.set("mailer", deps.mailer);
     c.set("storage", deps.storage);
     c.set("secret", deps.secret);
+    c.set("screening", deps.screening);
     await next();
     c.header("X-Request-Id", c.var.requestId);
     deps.logger.info(`${c.req.method} ${c.req.path}`, {
@@ -67,6 +71,14 @@ export function createApp(deps: TAppDeps) {
       return c.json(
         { ...error.body, message: error.message, ...(error.errors ? { errors: error.errors } : {}) },
         STATUS_BY_CODE[error.code],
+      );
+    }
+    if (/SQLITE_BUSY/.test(String(error))) {
+      // Another process (a CLI import) holds the write lock longer than the busy timeout.
+      c.header("Retry-After", "5");
+      return c.json(
+        { message: "The database is busy (a large import may be running). Please try again in a moment." },
+        503,
       );
     }
     if (error instanceof HTTPException && error.status < 500) {
@@ -95,7 +107,11 @@ export function createApp(deps: TAppDeps) {
     .route("/licenses/documents", createDocumentRoutes(DOCUMENT_OWNERS.license_id))
     .route("/wikis/documents", createDocumentRoutes(DOCUMENT_OWNERS.wiki_id))
     .route("/shipping-documents/documents", createDocumentRoutes(DOCUMENT_OWNERS.msdocument_id))
-    .route("/contacts", contactRoutes)
+    .route(
+      "/contacts",
+      createContactRoutes({ afterSave: screenOnContactSave, afterImport: screenAfterImport }),
+    )
+    .route("/screenings", screeningRoutes)
     .route("/products", createEntityRoutes(productsEntity))
     .route("/licenses", createEntityRoutes(licensesEntity))
     .route("/wikis", createEntityRoutes(wikisEntity))

@@ -1,6 +1,8 @@
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { openDatabase } from "../db/client";
+import { parseArgs } from "node:util";
+import { eq } from "drizzle-orm";
+import { openDatabase, type TDb } from "../db/client";
 import { migrateDatabase } from "../db/migrate";
 import { seedReferenceData } from "../db/reference/seed";
 import { users } from "../db/schema";
@@ -9,6 +11,16 @@ import { createApp } from "./app";
 import { ConfigError, loadEnv, type TEnv } from "./env";
 import { purgeUsedSignatures } from "./features/auth/auth.service";
 import { purgeExpiredSessions } from "./features/auth/session.service";
+import {
+  decodeUtf8,
+  ImportFileError,
+  importContacts,
+  type TImportReport,
+} from "./features/contacts/contact-import";
+import { watchListVersions } from "./features/screening/list-watch";
+import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
+import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
+import { RescreenJob, staleContactIds } from "./features/screening/rescreen";
 import type { TAssetStore } from "./lib/assets";
 import { createLogger } from "./lib/logger";
 import { purgeRateLimits } from "./lib/rate-limit";
@@ -18,6 +30,8 @@ import type { TRenderPage } from "./ssr";
 /** Where the process finds what differs between running from source and the compiled binary. */
 export type TRuntime = {
   migrationsFolder: () => Promise<string>;
+  /** The bundled restricted-party list files, loaded into an empty database. */
+  screeningListsFolder: () => Promise<string>;
   assets: () => TAssetStore;
   render: () => Promise<TRenderPage>;
 };
@@ -27,12 +41,18 @@ const HELP = `Tradewinds ${pkg.version}: trade shipments, paperwork and restrict
 Usage: tradewinds [command]
 
 Commands:
-  serve       Apply migrations, seed reference data and serve the app (default)
-  migrate     Apply database migrations and seed reference data, then exit
+  serve             Apply migrations, seed reference data and serve the app (default)
+  migrate           Apply database migrations and seed reference data, then exit
+  import-contacts   Import contacts from a CSV file into a user's workspace
+                    (tradewinds import-contacts --email <e-mail> <file.csv> [--dry-run];
+                    see tradewinds import-contacts --help)
+  screening-lists   Import a newer restricted-party list or show the loaded ones
+                    (tradewinds screening-lists import <file> [--format csl|ofac-sdn|dpl];
+                    tradewinds screening-lists status)
 
 Options:
-  --help      Show this help
-  --version   Show the version
+  --help            Show this help
+  --version         Show the version
 
 Configuration comes from environment variables: PORT (8000), DATA_DIR (./data),
 DATABASE_URL (file:<DATA_DIR>/app.db), DATABASE_AUTH_TOKEN, APP_URL (http://localhost:<PORT>),
@@ -48,6 +68,18 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
   if (command === "--version" || command === "-v") {
     console.log(pkg.version);
     return 0;
+  }
+  const rest = argv.slice(1);
+  if (command === "import-contacts" && rest.some((a) => a === "--help" || a === "-h")) {
+    console.log(IMPORT_HELP);
+    return 0;
+  }
+  if (
+    command === "screening-lists" &&
+    (rest.length === 0 || rest.some((a) => a === "--help" || a === "-h"))
+  ) {
+    console.log(LISTS_HELP);
+    return rest.length === 0 ? 2 : 0;
   }
   let env: TEnv;
   try {
@@ -66,6 +98,19 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
     return 0;
   }
   if (command === "serve") return serve(env, runtime);
+  if (command === "import-contacts") return importContactsCommand(rest, env, runtime);
+  if (command === "screening-lists") {
+    const database = await prepareDatabase(env, runtime);
+    try {
+      return await screeningListsCommand(rest, {
+        db: database.db,
+        logger: createLogger(env.logLevel === "info" ? "warn" : env.logLevel),
+        threshold: env.screeningThreshold,
+      });
+    } finally {
+      database.close();
+    }
+  }
   console.error(`Unknown command "${command}". Run tradewinds --help for the list.`);
   return 2;
 }
@@ -75,20 +120,28 @@ async function prepareDatabase(env: TEnv, runtime: TRuntime) {
   const database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
   await migrateDatabase(database.db, await runtime.migrationsFolder());
   await seedReferenceData(database.db);
+  // A new database gets the restricted-party lists that ship with the product.
+  await seedBundledLists(database.db, await runtime.screeningListsFolder());
   return database;
 }
 
 async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
   const logger = createLogger(env.logLevel);
   const database = await prepareDatabase(env, runtime);
+  const services = createServices(env, logger, database.db);
   const app = createApp({
     db: database.db,
     env,
     logger,
-    ...createServices(env, logger),
+    ...services,
     assets: runtime.assets(),
     render: await runtime.render(),
   });
+  // Build the screening index now rather than on the first screening, and follow CLI list imports.
+  void services.screening.registry
+    .get()
+    .catch((error) => logger.error("building the screening index failed", { error: String(error) }));
+  const stopWatching = watchListVersions(database.db, services.screening.registry, logger);
   const housekeeping = () =>
     Promise.all([
       purgeExpiredSessions(database.db),
@@ -113,6 +166,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     logger.info(`${signal} received: finishing in-flight requests`);
     // stop(false) refuses new connections and resolves once in-flight requests are answered.
     clearInterval(timer);
+    stopWatching();
     await server.stop(false);
     database.close();
     logger.info("stopped");
@@ -121,4 +175,204 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   return new Promise<number>(() => {});
+}
+
+const IMPORT_HELP = `Usage: tradewinds import-contacts --email <user e-mail> <file.csv> [--dry-run]
+
+Imports contacts from a CSV file (UTF-8, first line names the columns) into the workspace of the
+user with that e-mail address. A row whose company and tax id match an existing contact updates it;
+invalid rows are listed with their line numbers and skipped. Either every valid row is imported or,
+if the file cannot be read to the end, none is.
+
+Options:
+  --email <e-mail>  The user whose workspace receives the contacts (required)
+  --dry-run         Validate and report what would happen, without writing anything
+  --help            Show this help
+
+Exit code 0 when the file was imported (even with rejected rows), 1 when it could not be
+(unknown user, missing or unreadable file, not a CSV file), 2 on wrong usage.
+The accepted columns are listed in README.md under "Importing contacts".`;
+
+/** How many rejected rows the summary lists in detail. */
+const SHOWN_REJECTIONS = 20;
+
+const formatCount = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/** `tradewinds import-contacts`: streams a CSV file into a user's workspace and prints the report. */
+async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntime): Promise<number> {
+  let email: string | undefined;
+  let dryRun = false;
+  let file: string | undefined;
+  try {
+    const parsed = parseArgs({
+      args,
+      options: { email: { type: "string" }, "dry-run": { type: "boolean" } },
+      allowPositionals: true,
+    });
+    email = parsed.values.email?.trim().toLowerCase();
+    dryRun = Boolean(parsed.values["dry-run"]);
+    if (parsed.positionals.length > 1) throw new Error("give exactly one file");
+    file = parsed.positionals[0];
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${IMPORT_HELP}`);
+    return 2;
+  }
+  if (!email || !file) {
+    console.error(
+      `${!email ? "--email <user e-mail> is required" : "Name the CSV file to import"}.\n\n${IMPORT_HELP}`,
+    );
+    return 2;
+  }
+
+  // Checked before the database is opened, so a typo in the path costs nothing.
+  let size: number;
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) throw Object.assign(new Error(), { code: "EISDIR" });
+    accessSync(file, constants.R_OK);
+    size = stat.size;
+  } catch (error) {
+    console.error(`Import failed: ${describeFileError(file, error)}`);
+    return 1;
+  }
+
+  const database = await prepareDatabase(env, runtime);
+  try {
+    const [user] = await database.db
+      .select({ id: users.id, workspaceId: users.workspace_id })
+      .from(users)
+      .where(eq(users.email, email));
+    if (!user) {
+      console.error(
+        `No user has the e-mail address "${email}". Check the spelling, or register that user first.`,
+      );
+      return 1;
+    }
+    let bytesRead = 0;
+    const progress = progressReporter(size, () => bytesRead);
+    async function* counted(stream: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+      for await (const bytes of stream) {
+        bytesRead += bytes.byteLength;
+        yield bytes;
+      }
+    }
+    const stream = Bun.file(file).stream() as unknown as AsyncIterable<Uint8Array>;
+    let report: TImportReport;
+    try {
+      report = await importContacts(
+        database.db,
+        { workspaceId: user.workspaceId, userId: user.id },
+        decodeUtf8(counted(stream)),
+        { dryRun, onProgress: progress.update },
+      );
+    } catch (error) {
+      progress.clear();
+      if (error instanceof ImportFileError) {
+        console.error(`Import failed: ${error.message}`);
+        return 1;
+      }
+      // The file vanished or became unreadable mid-way; the transaction was rolled back.
+      if (/^E[A-Z]+$/.test(String((error as NodeJS.ErrnoException).code))) {
+        console.error(`Import failed: ${describeFileError(file, error)}`);
+        return 1;
+      }
+      // A database error: drizzle's message repeats the whole statement, its cause says what broke.
+      const cause = (error as Error).cause instanceof Error ? ((error as Error).cause as Error) : error;
+      console.error(`Import failed, nothing was imported: ${(cause as Error).message ?? String(cause)}`);
+      return 1;
+    }
+    progress.clear();
+    printReport(report, progress.seconds());
+    if (!report.dry_run && (report.created || report.updated))
+      await screenImported(database.db, env, user.workspaceId);
+    return 0;
+  } finally {
+    database.close();
+  }
+}
+
+/** Screens the contacts an import created or changed, as saving them in the app would. */
+async function screenImported(db: TDb, env: TEnv, workspaceId: number) {
+  const logger = createLogger("warn");
+  const registry = new ScreeningRegistry(db);
+  const ids = await staleContactIds(db, workspaceId);
+  if (!(await registry.get()).lists.length) {
+    console.log("No restricted-party lists are loaded: the imported contacts were not screened.");
+    return;
+  }
+  console.log(`Screening ${ids.length} new or changed contacts…`);
+  const job = new RescreenJob({ db, registry, threshold: env.screeningThreshold }, logger);
+  const state = await job.run(ids, "contact import", progressLine());
+  console.log(`Screened ${state.done}: ${state.failed} failed.`);
+}
+
+function describeFileError(file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return `${file}: no such file.`;
+  if (code === "EISDIR") return `${file} is a folder, not a file.`;
+  if (code === "EACCES" || code === "EPERM") return `${file} cannot be read (permission denied).`;
+  return `${file} cannot be read (${(error as Error).message || code}).`;
+}
+
+/**
+ * Progress while importing: a bar redrawn in place on a terminal, a plain line every few seconds
+ * otherwise, so logs and CI output stay readable.
+ */
+function progressReporter(totalBytes: number, bytesRead: () => number) {
+  const isTty = Boolean(process.stdout.isTTY);
+  // TRADEWINDS_PROGRESS_MS lets the tests see plain lines without importing for seconds.
+  const interval = isTty ? 100 : Number(process.env.TRADEWINDS_PROGRESS_MS) || 2000;
+  const started = performance.now();
+  let lastShown = started;
+  let isDrawn = false;
+  const seconds = () => (performance.now() - started) / 1000;
+  return {
+    seconds,
+    update(rows: number) {
+      const now = performance.now();
+      if (now - lastShown < interval) return;
+      lastShown = now;
+      const share = totalBytes ? Math.min(1, bytesRead() / totalBytes) : 1;
+      const percent = `${Math.floor(share * 100)}%`;
+      const rate = `${formatCount(rows / seconds())} rows/s`;
+      if (!isTty) {
+        console.log(`… ${formatCount(rows)} rows (${percent}), ${rate}`);
+        return;
+      }
+      const width = 30;
+      const filled = Math.round(share * width);
+      const bar = "█".repeat(filled) + "░".repeat(width - filled);
+      process.stdout.write(`\r${bar} ${percent.padStart(4)}  ${formatCount(rows)} rows  ${rate}\x1b[K`);
+      isDrawn = true;
+    },
+    clear() {
+      if (isDrawn) process.stdout.write("\r\x1b[K");
+      isDrawn = false;
+    },
+  };
+}
+
+function printReport(report: TImportReport, seconds: number) {
+  // A rate over a fraction of a second says nothing.
+  const rate = seconds >= 0.5 ? `, ${formatCount(report.rows / seconds)} rows/s` : "";
+  console.log(
+    report.dry_run
+      ? `Dry run completed: nothing was written. ${formatCount(report.rows)} rows checked in ${seconds.toFixed(1)} s${rate}.`
+      : `Import completed: ${formatCount(report.rows)} rows in ${seconds.toFixed(1)} s${rate}.`,
+  );
+  const verb = report.dry_run ? "would be " : "";
+  const lines: [string, number][] = [
+    [`${verb}created`, report.created],
+    [`${verb}updated`, report.updated],
+    ["unchanged", report.unchanged],
+    ["rejected", report.rejected],
+  ];
+  const width = Math.max(...lines.map(([, n]) => formatCount(n).length));
+  for (const [label, n] of lines) console.log(`  ${formatCount(n).padStart(width)}  ${label}`);
+  if (!report.rejected) return;
+  console.log("\nRejected rows:");
+  const shown = report.rejected_rows.slice(0, SHOWN_REJECTIONS);
+  for (const row of shown) console.log(`  line ${row.line}: ${row.errors.join("; ")}`);
+  if (report.rejected > shown.length)
+    console.log(`  … and ${formatCount(report.rejected - shown.length)} more.`);
 }

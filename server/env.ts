@@ -38,6 +38,11 @@ const ZEnv = z.object({
     .min(1, "must be a number of megabytes between 1 and 1024")
     .max(1024, "must be a number of megabytes between 1 and 1024")
     .default(25),
+  SCREENING_THRESHOLD: z.coerce
+    .number({ error: "must be a number between 0.5 and 1" })
+    .min(0.5, "must be a number between 0.5 and 1")
+    .max(1, "must be a number between 0.5 and 1")
+    .default(0.85),
 });
 
 export type TEnv = {
@@ -57,6 +62,8 @@ export type TEnv = {
   trustProxy: boolean;
   /** Largest accepted upload (documents, CSV imports) in bytes. */
   uploadMaxBytes: number;
+  /** Score at or above which a screening fails (a potential match a person must clear). */
+  screeningThreshold: number;
 };
 
 /** Thrown for a bad configuration value; its message is one line naming the variable. */
@@ -93,5 +100,6 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     authRateLimit: env.AUTH_RATE_LIMIT,
     trustProxy: env.TRUST_PROXY === "1",
     uploadMaxBytes: Math.floor(env.UPLOAD_MAX_MB * 1024 * 1024),
+    screeningThreshold: env.SCREENING_THRESHOLD,
   };
 }

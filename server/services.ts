@@ -1,15 +1,21 @@
 import path from "node:path";
+import type { TDb } from "../db/client";
 import type { TEnv } from "./env";
+import { ScreeningRegistry } from "./features/screening/lists.service";
+import { RescreenJob } from "./features/screening/rescreen";
 import type { TLogger } from "./lib/logger";
 import { createMailer } from "./lib/mailer";
 import { loadAppSecret } from "./lib/secret";
 import { localDiskStorage } from "./lib/storage";
 
 /** The process-wide services every entry point (serve, dev, tests) hands to createApp. */
-export function createServices(env: TEnv, logger: TLogger) {
+export function createServices(env: TEnv, logger: TLogger, db: TDb) {
+  const registry = new ScreeningRegistry(db);
+  const threshold = env.screeningThreshold;
   return {
     mailer: createMailer(env, logger),
     storage: localDiskStorage(path.join(env.dataDir, "uploads")),
     secret: loadAppSecret(env),
+    screening: { registry, threshold, rescreen: new RescreenJob({ db, registry, threshold }, logger) },
   };
 }

@@ -8,6 +8,7 @@ import { authRoutes } from "./auth-routes";
 import { catalogueRoutes } from "./catalogue";
 import { contactRoutes } from "./contacts";
 import { rootRoute } from "./root";
+import { screeningRoutes } from "./screening";
 
 /** Item routes take a positive whole-number id; anything else is the 404 'Not found' screen. */
 function checkItemId({ params }: { params: Record<string, string> }) {
@@ -122,16 +123,7 @@ export const appRoutes = [
     "Edit a shipment; changes autosave as a draft.",
   ),
   plannedRoute("/shipments/print/$itemId", "Print Shipment", "A printable view of a shipment."),
-  plannedListRoute(
-    "/restricted-party-screening",
-    "Restricted Party Screening",
-    "Screening results of your contacts against the government restricted-party lists, with search and download.",
-  ),
-  plannedRoute(
-    "/restricted-party-screening/print/$itemId",
-    "Print Screening",
-    "A printable view of a screening result.",
-  ),
+  ...screeningRoutes,
   ...contactRoutes,
   ...catalogueRoutes,
   expertRoute,

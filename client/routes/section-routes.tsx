@@ -56,7 +56,13 @@ export function createSectionRoutes<
   section: TSection,
   suffix: TSuffix,
   screen: TEntityScreen<T>,
-  options: { listActions?: () => ReactNode } = {},
+  options: {
+    listActions?: () => ReactNode;
+    /** Content under the edit form (e.g. a contact's screening). */
+    formExtras?: (item: T) => ReactNode;
+    /** Records the system writes (screenings) have only a list and a print page. */
+    isReadOnly?: boolean;
+  } = {},
 ) {
   const listRoute = createRoute({
     getParentRoute: () => rootRoute,
@@ -88,9 +94,11 @@ export function createSectionRoutes<
         <section>
           <PageHeader title={screen.listTitle}>
             {options.listActions?.()}
-            <Button asChild>
-              <Link to={screen.paths.create}>{screen.createLabel}</Link>
-            </Button>
+            {screen.createLabel && (
+              <Button asChild>
+                <Link to={screen.paths.create}>{screen.createLabel}</Link>
+              </Button>
+            )}
           </PageHeader>
           <EntityTable screen={screen} page={page} search={search} dictionaries={dictionaries} api={api} />
         </section>
@@ -143,7 +151,12 @@ export function createSectionRoutes<
       const { item, dictionaries } = loaded as TItemData<T>;
       const { api } = useRouteContext({ from: "__root__" });
       // The key remounts the form when another record opens in the same route.
-      return <EntityForm key={item.id} screen={screen} item={item} dictionaries={dictionaries} api={api} />;
+      return (
+        <>
+          <EntityForm key={item.id} screen={screen} item={item} dictionaries={dictionaries} api={api} />
+          {options.formExtras?.(item)}
+        </>
+      );
     },
   });
 
@@ -168,5 +181,7 @@ export function createSectionRoutes<
     },
   });
 
-  return [listRoute, createScreenRoute, editRoute, printRoute] as const;
+  return options.isReadOnly
+    ? ([listRoute, printRoute] as const)
+    : ([listRoute, createScreenRoute, editRoute, printRoute] as const);
 }

@@ -72,7 +72,7 @@ export const rpscreenings = sqliteTable(
     updated_at: updatedAt(),
   },
   (t) => [
-    index("rpscreenings_ws_name_idx").on(t.workspace_id, t.name),
+    index("rpscreenings_ws_name_idx").on(t.workspace_id, sql`${t.name} collate nocase`),
     index("rpscreenings_ws_updated_idx").on(t.workspace_id, t.updated_at),
     index("rpscreenings_ws_status_idx").on(t.workspace_id, t.status),
     index("rpscreenings_contact_idx").on(t.contact_id),

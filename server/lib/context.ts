@@ -1,6 +1,8 @@
 import type { TDb } from "../../db/client";
 import type { TEnv } from "../env";
 import type { TSession, TSessionUser } from "../features/auth/session.service";
+import type { ScreeningRegistry } from "../features/screening/lists.service";
+import type { RescreenJob } from "../features/screening/rescreen";
 import type { TLogger } from "./logger";
 import type { TMailer } from "./mailer";
 import type { TStorage } from "./storage";
@@ -15,6 +17,8 @@ export type TAppVariables = {
   logger: TLogger;
   mailer: TMailer;
   storage: TStorage;
+  /** The restricted-party lists in memory and the background re-screen job. */
+  screening: { registry: ScreeningRegistry; rescreen: RescreenJob; threshold: number };
   /** Signs e-mailed links. */
   secret: string;
   requestId: string;

@@ -18,9 +18,12 @@ export function embeddedAssetStore(
   };
 }
 
-/** drizzle's migrator reads a real folder, so the embedded migrations are written to a temporary one. */
-export async function extractMigrations(files: Record<string, string>): Promise<string> {
-  const folder = mkdtempSync(path.join(tmpdir(), "tradewinds-migrations-"));
+/**
+ * Writes embedded files to a temporary folder, for code that reads a real folder: drizzle's
+ * migrator, and the first-start load of the bundled restricted-party lists.
+ */
+export async function extractFiles(files: Record<string, string>, label: string): Promise<string> {
+  const folder = mkdtempSync(path.join(tmpdir(), `tradewinds-${label}-`));
   for (const [name, embedded] of Object.entries(files)) {
     const target = path.join(folder, name);
     mkdirSync(path.dirname(target), { recursive: true });

@@ -6,6 +6,7 @@ import { migrateDatabase } from "../../db/migrate";
 import { seedReferenceData } from "../../db/reference/seed";
 import { createApp } from "../app";
 import { loadEnv, type TEnv } from "../env";
+import { seedBundledLists } from "../features/screening/lists.service";
 import { createLogger } from "../lib/logger";
 import { createServices } from "../services";
 
@@ -20,7 +21,9 @@ async function templateDatabase(): Promise<string> {
     readdirSync(MIGRATIONS)
       .filter((f) => f.endsWith(".sql"))
       .map((f) => readFileSync(path.join(MIGRATIONS, f), "utf8"))
-      .join("\n") + readFileSync(path.resolve(import.meta.dir, "../../db/reference/seed.ts"), "utf8"),
+      .join("\n") +
+      readFileSync(path.resolve(import.meta.dir, "../../db/reference/seed.ts"), "utf8") +
+      readdirSync(path.resolve(import.meta.dir, "../../db/screening-lists")).join(","),
   ).toString(16);
   const file = path.join(tmpdir(), `tradewinds-test-template-${key}.db`);
   if (existsSync(file)) return file;
@@ -28,6 +31,7 @@ async function templateDatabase(): Promise<string> {
   const database = await openDatabase(`file:${building}`);
   await migrateDatabase(database.db, MIGRATIONS);
   await seedReferenceData(database.db);
+  await seedBundledLists(database.db, path.resolve(import.meta.dir, "../../db/screening-lists"));
   await database.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
   await database.client.execute("PRAGMA journal_mode = DELETE");
   database.close();
@@ -48,9 +52,9 @@ export async function createTestContext(overrides: Record<string, string> = {}):
   const dbFile = path.join(dataDir, "app.db");
   copyFileSync(await templateDatabase(), dbFile);
   // A high attempt limit keeps ordinary tests clear of the rate limiter; its own test lowers it.
-  const env = loadEnv({ DATA_DIR: dataDir, LOG_LEVEL: "silent", AUTH_RATE_LIMIT: "1000", ...overrides });
+  const env = loadEnv({ DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent", AUTH_RATE_LIMIT: "1000", ...overrides });
   const database = await openDatabase(env.databaseUrl);
   const logger = createLogger(env.logLevel);
-  const app = createApp({ db: database.db, env, logger, ...createServices(env, logger) });
+  const app = createApp({ db: database.db, env, logger, ...createServices(env, logger, database.db) });
   return { app, database, env, dataDir };
 }

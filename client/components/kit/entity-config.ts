@@ -23,6 +23,8 @@ export type TFieldConfig = {
   links?: readonly { to: string; label: string }[];
   /** Shown under the input. */
   hint?: string;
+  /** How the print page shows the value (default: by kind). */
+  format?: (value: unknown, item: Record<string, unknown>) => string;
   /** Options of a select come from this dictionary. */
   dictionary?: TDictionaryName;
   /** Shown as required (the contract enforces it). */
@@ -58,6 +60,8 @@ export type TEntityScreen<T extends { id: number }> = {
   schema: z.ZodType;
   /** Form values for a new record, given the server's create defaults (GET /{entity}/edit). */
   blank: (defaults: Record<string, unknown>) => Record<string, unknown>;
+  /** Which row actions the table offers (default: edit, print, delete). */
+  rowActions?: readonly ("edit" | "print" | "delete")[];
   /** Attached files: where they upload, and whether files can be chosen before the first save. */
   documents?: { endpoint: string; chooseOnCreate?: boolean; label?: string };
   /** Form values for an existing record. */

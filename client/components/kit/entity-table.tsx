@@ -351,6 +351,7 @@ function RowActions<T extends { id: number }>({
   row: T;
   api: TApi;
 }) {
+  const allowed = screen.rowActions ?? ["edit", "print", "delete"];
   const router = useRouter();
   const [isConfirming, setIsConfirming] = useState(false);
   const [isBusy, setIsBusy] = useState(false);
@@ -386,39 +387,45 @@ function RowActions<T extends { id: number }>({
 
   return (
     <div className="flex justify-end gap-1">
-      <Button asChild variant="ghost" size="icon" className="size-8">
-        <Link to={screen.paths.edit(row.id)} aria-label={`Edit ${screen.noun} ${row.id}`}>
-          <PencilIcon />
-        </Link>
-      </Button>
-      <Button asChild variant="ghost" size="icon" className="size-8">
-        <Link to={screen.paths.print(row.id)} aria-label={`Print ${screen.noun} ${row.id}`}>
-          <PrinterIcon />
-        </Link>
-      </Button>
-      <Popover open={isConfirming} onOpenChange={setIsConfirming}>
-        <PopoverTrigger asChild>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="size-8 text-destructive"
-            aria-label={`Delete ${screen.noun} ${row.id}`}
-          >
-            <Trash2Icon />
-          </Button>
-        </PopoverTrigger>
-        <PopoverContent className="w-56" align="end">
-          <p className="mb-3 text-sm font-medium">Are you sure?</p>
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" size="sm" onClick={() => setIsConfirming(false)}>
-              No
+      {allowed.includes("edit") && (
+        <Button asChild variant="ghost" size="icon" className="size-8">
+          <Link to={screen.paths.edit(row.id)} aria-label={`Edit ${screen.noun} ${row.id}`}>
+            <PencilIcon />
+          </Link>
+        </Button>
+      )}
+      {allowed.includes("print") && (
+        <Button asChild variant="ghost" size="icon" className="size-8">
+          <Link to={screen.paths.print(row.id)} aria-label={`Print ${screen.noun} ${row.id}`}>
+            <PrinterIcon />
+          </Link>
+        </Button>
+      )}
+      {allowed.includes("delete") && (
+        <Popover open={isConfirming} onOpenChange={setIsConfirming}>
+          <PopoverTrigger asChild>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="size-8 text-destructive"
+              aria-label={`Delete ${screen.noun} ${row.id}`}
+            >
+              <Trash2Icon />
             </Button>
-            <Button variant="destructive" size="sm" disabled={isBusy} onClick={() => void remove(false)}>
-              Yes
-            </Button>
-          </div>
-        </PopoverContent>
-      </Popover>
+          </PopoverTrigger>
+          <PopoverContent className="w-56" align="end">
+            <p className="mb-3 text-sm font-medium">Are you sure?</p>
+            <div className="flex justify-end gap-2">
+              <Button variant="outline" size="sm" onClick={() => setIsConfirming(false)}>
+                No
+              </Button>
+              <Button variant="destructive" size="sm" disabled={isBusy} onClick={() => void remove(false)}>
+                Yes
+              </Button>
+            </div>
+          </PopoverContent>
+        </Popover>
+      )}
       <Dialog open={Boolean(failure)} onOpenChange={(open) => !open && setFailure(undefined)}>
         <DialogContent>
           <DialogHeader>

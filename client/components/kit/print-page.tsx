@@ -43,13 +43,18 @@ export function PrintPage<T extends { id: number }>({
         {screen.fields.map((config) => {
           const raw = record[config.name];
           let shown: string;
-          if (config.kind === "checkbox") shown = raw === true || raw === 1 ? "Yes" : "No";
+          if (config.format) shown = config.format(raw, record);
+          else if (config.kind === "checkbox") shown = raw === true || raw === 1 ? "Yes" : "No";
           else if (config.kind === "select")
             shown = labelOf(config.dictionary ? dictionaries[config.dictionary] : undefined, raw);
           else if (config.kind === "money") shown = formatMoney(raw as string);
           else shown = raw === null || raw === undefined ? "" : String(raw);
           return (
-            <div key={config.name} className="grid grid-cols-3 gap-4 px-4 py-2" data-field={config.name}>
+            <div
+              key={`${config.name}:${config.label}`}
+              className="grid grid-cols-3 gap-4 px-4 py-2"
+              data-field={config.name}
+            >
               <dt className="font-medium text-muted-foreground">{config.label}</dt>
               <dd
                 className="col-span-2 whitespace-pre-wrap"

@@ -344,7 +344,7 @@ describe("rate limits", () => {
       db: limited.database.db,
       env: limited.env,
       logger,
-      ...createServices(limited.env, logger),
+      ...createServices(limited.env, logger, limited.database.db),
     });
     expect(
       (await second.request("/api/login", json({ email: reg.email, password: reg.password }))).status,

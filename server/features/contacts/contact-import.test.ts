@@ -188,3 +188,17 @@ describe("CSV import", () => {
     expect(res.body.created).toBe(1);
   });
 });
+
+describe("large uploads", () => {
+  test("a 3,000-row file sent as one data URL imports (no 'too many SQL variables')", async () => {
+    const who = await signUp(ctx);
+    const rows = Array.from(
+      { length: 3000 },
+      (_, i) => `Bulk Co ${i},Customer,B${i},Al,1,al${i}@bulk.example,US,0,`,
+    );
+    const { status, body } = await upload(who, `${HEADER}\n${rows.join("\n")}\n`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ created: 3000, rejected: 0 });
+    expect(await countIn(who.user.workspace_id)).toBe(3000);
+  });
+});

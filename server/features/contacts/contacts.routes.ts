@@ -35,33 +35,42 @@ async function uploadedCsv(c: Context<TAppEnv>): Promise<AsyncIterable<Uint8Arra
   return once(bytes);
 }
 
+type THooks = {
+  /** After a contact is created or changed (the app screens it). */
+  afterSave?: NonNullable<Parameters<typeof createEntityRoutes>[1]>["afterSave"];
+  /** After a CSV import landed (the app screens the new and changed contacts). */
+  afterImport?: (c: Context<TAppEnv>) => void;
+};
+
 /** Contacts: the generic entity API plus POST /contacts/upload (CSV import). */
-export const contactRoutes = createEntityRoutes(contactsEntity).post(
-  "/upload",
-  // base64 in a JSON body is 4/3 of the file; multipart adds a little framing.
-  (c, next) =>
-    bodyLimit({
-      maxSize: Math.ceil((c.var.env.uploadMaxBytes * 4) / 3) + 64 * 1024,
-      onError: () => {
-        throw new AppError(
-          "PAYLOAD_TOO_LARGE",
-          `Import failed: the file is larger than ${c.var.env.uploadMaxBytes / 1024 / 1024} MB.`,
-        );
-      },
-    })(c, next),
-  async (c) => {
-    const { workspaceId, user } = authOf(c);
-    try {
-      const stream = await uploadedCsv(c);
-      const report = await importContacts(c.var.db, { workspaceId, userId: user.id }, decodeUtf8(stream));
-      return c.json({ message: "Import completed", ...report });
-    } catch (error) {
-      if (!(error instanceof ImportFileError)) throw error;
-      // The spec's client reads data.result as the sign of failure.
-      throw new AppError("VALIDATION", "Import failed", {
-        body: { result: error.message },
-        errors: { csv_upload: [error.message] },
-      });
-    }
-  },
-);
+export const createContactRoutes = (hooks: THooks = {}) =>
+  createEntityRoutes(contactsEntity, { afterSave: hooks.afterSave }).post(
+    "/upload",
+    // base64 in a JSON body is 4/3 of the file; multipart adds a little framing.
+    (c, next) =>
+      bodyLimit({
+        maxSize: Math.ceil((c.var.env.uploadMaxBytes * 4) / 3) + 64 * 1024,
+        onError: () => {
+          throw new AppError(
+            "PAYLOAD_TOO_LARGE",
+            `Import failed: the file is larger than ${c.var.env.uploadMaxBytes / 1024 / 1024} MB.`,
+          );
+        },
+      })(c, next),
+    async (c) => {
+      const { workspaceId, user } = authOf(c);
+      try {
+        const stream = await uploadedCsv(c);
+        const report = await importContacts(c.var.db, { workspaceId, userId: user.id }, decodeUtf8(stream));
+        if (report.created || report.updated) hooks.afterImport?.(c);
+        return c.json({ message: "Import completed", ...report });
+      } catch (error) {
+        if (!(error instanceof ImportFileError)) throw error;
+        // The spec's client reads data.result as the sign of failure.
+        throw new AppError("VALIDATION", "Import failed", {
+          body: { result: error.message },
+          errors: { csv_upload: [error.message] },
+        });
+      }
+    },
+  );

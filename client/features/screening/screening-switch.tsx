@@ -1,0 +1,192 @@
+import { Link } from "@tanstack/react-router";
+import { ShieldAlertIcon, ShieldCheckIcon } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { toast } from "sonner";
+import type { TContactScreening } from "../../../db/contracts/screening";
+import { Button } from "../../components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "../../components/ui/dialog";
+import { Label } from "../../components/ui/label";
+import { Spinner } from "../../components/ui/spinner";
+import { Textarea } from "../../components/ui/textarea";
+import type { TApi } from "../../lib/api";
+import { formatDateTime } from "../../lib/format";
+import { ScreeningStatus } from "./screenings-screen";
+
+type TTrade = { item: TContactScreening; lists: { source: string; version_date: string }[] };
+
+/**
+ * A party's screening (spec: the screening switch): its status, 'Multiple results found!', a link
+ * to the search on failure, the matches that explain it, and a manual override (PASSED/FAILED, the
+ * active one matching the status) that needs a note. 'Load error.' retries on click.
+ */
+export function ScreeningSwitch({
+  api,
+  contactId,
+  title = "Restricted-party screening",
+}: {
+  api: TApi;
+  contactId: number;
+  title?: string;
+}) {
+  const [trade, setTrade] = useState<TTrade>();
+  const [isError, setIsError] = useState(false);
+  const [pending, setPending] = useState<"passed" | "failed">();
+  const [note, setNote] = useState("");
+  const [isSaving, setIsSaving] = useState(false);
+
+  const load = useCallback(async () => {
+    setIsError(false);
+    try {
+      setTrade(await api.get<TTrade>(`/screenings/trade?itemId=${contactId}`));
+    } catch {
+      setIsError(true);
+    }
+  }, [api, contactId]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const override = async () => {
+    if (!trade || !pending) return;
+    setIsSaving(true);
+    try {
+      const item = await api.send<TContactScreening>("POST", "/screenings/override", {
+        id: trade.item.id,
+        status: pending,
+        note,
+      });
+      setTrade({ ...trade, item });
+      toast.success(`Screening set to ${pending.toUpperCase()}`);
+      setPending(undefined);
+      setNote("");
+    } catch (error) {
+      toast.error("Manual screening override failed.", {
+        description: (error as Error).message || "Failed to do manual override",
+      });
+    } finally {
+      setIsSaving(false);
+    }
+  };
+
+  const result = trade?.item;
+  return (
+    <Card className="mt-6" aria-label={title}>
+      <CardHeader>
+        <CardTitle>
+          <h2 className="flex items-center gap-2">
+            {result?.status === "failed" ? (
+              <ShieldAlertIcon className="size-5 text-destructive" />
+            ) : (
+              <ShieldCheckIcon className="size-5 text-emerald-600" />
+            )}
+            {title}
+          </h2>
+        </CardTitle>
+        {trade && (
+          <CardDescription>
+            Screened {formatDateTime(result?.created_at)} against{" "}
+            {trade.lists.map((l) => `${l.source} (${l.version_date})`).join(", ")}
+          </CardDescription>
+        )}
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {isError ? (
+          <button
+            type="button"
+            className="text-sm font-medium text-destructive underline"
+            onClick={() => void load()}
+          >
+            Load error.
+          </button>
+        ) : !result ? (
+          <Spinner />
+        ) : (
+          <>
+            <div className="flex flex-wrap items-center gap-3">
+              <ScreeningStatus status={result.status} />
+              <span className="text-sm text-muted-foreground">best score {result.best_score.toFixed(3)}</span>
+              {result.multiple && (
+                <span className="text-sm font-medium text-destructive">Multiple results found!</span>
+              )}
+              {result.status === "failed" && (
+                <Link
+                  to="/restricted-party-screening/search"
+                  search={{ name: result.name }}
+                  className="text-sm text-primary underline-offset-4 hover:underline"
+                >
+                  See the results
+                </Link>
+              )}
+            </div>
+            {result.override_of_id && (
+              <p className="text-sm">
+                Manual override: <span className="italic">“{result.note}”</span>
+              </p>
+            )}
+            {result.matches.length > 0 && (
+              <ul className="space-y-1 text-sm" aria-label="Closest list entries">
+                {result.matches.slice(0, 3).map((m) => (
+                  <li key={`${m.source_list}:${m.source_id}`}>
+                    <span className="font-medium">{m.name}</span> — {m.source_list}, score{" "}
+                    {m.score.toFixed(3)}
+                    {m.programs.length > 0 && (
+                      <span className="text-muted-foreground"> ({m.programs.join(", ")})</span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <fieldset className="flex items-center gap-2">
+              <legend className="sr-only">Manual override</legend>
+              {(["passed", "failed"] as const).map((status) => (
+                <Button
+                  key={status}
+                  type="button"
+                  size="sm"
+                  variant={
+                    result.status === status ? (status === "failed" ? "destructive" : "default") : "outline"
+                  }
+                  aria-pressed={result.status === status}
+                  onClick={() => result.status !== status && setPending(status)}
+                >
+                  {status.toUpperCase()}
+                </Button>
+              ))}
+            </fieldset>
+          </>
+        )}
+      </CardContent>
+      <Dialog open={Boolean(pending)} onOpenChange={(open) => !open && setPending(undefined)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Override to {pending?.toUpperCase()}</DialogTitle>
+            <DialogDescription>
+              Say why. The decision, your name and the time are kept in the screening audit log.
+            </DialogDescription>
+          </DialogHeader>
+          <div className="space-y-2">
+            <Label htmlFor="override-note">Note</Label>
+            <Textarea id="override-note" value={note} onChange={(e) => setNote(e.target.value)} />
+          </div>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setPending(undefined)}>
+              Cancel
+            </Button>
+            <Button disabled={!note.trim() || isSaving} onClick={() => void override()}>
+              {isSaving && <Spinner />}
+              Ok.
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </Card>
+  );
+}

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import type { TScreeningMatch } from "../../../db/contracts/screening";
+import type { TEntityScreen } from "../../components/kit/entity-config";
+import { Badge } from "../../components/ui/badge";
+import { formatDateTime } from "../../lib/format";
+
+export type TScreeningRow = {
+  id: number;
+  name: string;
+  status: "passed" | "failed";
+  is_changed: 0 | 1;
+  contact_id: number | null;
+  data_screened: { name?: string; address?: string; country?: string };
+  results: {
+    best_score?: number;
+    multiple?: boolean;
+    matches?: TScreeningMatch[];
+    lists?: { source: string; version_date: string }[];
+  };
+  updated_at: string;
+};
+
+/** PASSED / FAILED in the status colours. */
+export function ScreeningStatus({ status }: { status: string }) {
+  return <Badge variant={status === "failed" ? "red" : "green"}>{status.toUpperCase()}</Badge>;
+}
+
+const listsText = (lists?: { source: string; version_date: string }[]) =>
+  (lists ?? []).map((l) => `${l.source} (${l.version_date})`).join(", ");
+
+/** The screenings list (spec: rpscreening) on the shared kit: read-only, with a print page. */
+export const screeningsScreen: TEntityScreen<TScreeningRow> = {
+  endpoint: "/screenings",
+  noun: "screening",
+  nounPlural: "screenings",
+  listTitle: "Restricted Party Screening",
+  createLabel: "",
+  createTitle: "",
+  editTitle: "Screening",
+  saveLabel: "",
+  afterCreate: "list",
+  rowActions: ["print"],
+  paths: {
+    list: "/restricted-party-screening",
+    create: "/restricted-party-screening",
+    edit: (id) => `/restricted-party-screening/print/${id}`,
+    print: (id) => `/restricted-party-screening/print/${id}`,
+  },
+  dictionaries: [],
+  columns: [
+    {
+      key: "name",
+      header: "Entity name",
+      sortable: true,
+      filter: "text",
+      className: "font-medium",
+      cell: (row) => (
+        <span className="flex items-center gap-2">
+          {row.name}
+          {row.is_changed === 1 && <Badge variant="orange">Changed by list update</Badge>}
+        </span>
+      ),
+    },
+    {
+      key: "updated_at",
+      header: "Date screened",
+      sortable: true,
+      cell: (row) => formatDateTime(row.updated_at),
+    },
+    {
+      key: "status",
+      header: "Status",
+      sortable: true,
+      filter: "text",
+      cell: (row) => <ScreeningStatus status={row.status} />,
+    },
+  ],
+  fields: [
+    { name: "name", label: "Entity name", kind: "text" },
+    { name: "status", label: "Status", kind: "text", format: (v) => String(v).toUpperCase() },
+    { name: "updated_at", label: "Date screened", kind: "text", format: (v) => formatDateTime(String(v)) },
+    {
+      name: "data_screened",
+      label: "Screened",
+      kind: "text",
+      format: (v) => {
+        const d = (v ?? {}) as TScreeningRow["data_screened"];
+        return [d.name, d.address, d.country].filter(Boolean).join(" · ");
+      },
+    },
+    {
+      name: "results",
+      label: "Best score",
+      kind: "text",
+      format: (v) => ((v as TScreeningRow["results"])?.best_score ?? 0).toFixed(3),
+    },
+    {
+      name: "results",
+      label: "Top matches",
+      kind: "text",
+      format: (v) =>
+        ((v as TScreeningRow["results"])?.matches ?? [])
+          .map((m) => `${m.name} (${m.source_list}, ${m.score.toFixed(3)})`)
+          .join("\n"),
+    },
+    {
+      name: "results",
+      label: "Lists screened against",
+      kind: "text",
+      format: (v) => listsText((v as TScreeningRow["results"])?.lists),
+    },
+  ],
+  schema: z.never(),
+  blank: () => ({}),
+  toForm: () => ({}),
+};

@@ -1,0 +1,2 @@
+CREATE INDEX `contacts_ws_sensitive_company_idx` ON `contacts` (`workspace_id`,`is_sensitive`,"company" collate nocase);--> statement-breakpoint
+CREATE INDEX `contacts_ws_restricted_company_idx` ON `contacts` (`workspace_id`,`is_restricted`,"company" collate nocase);

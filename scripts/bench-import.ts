@@ -1,0 +1,416 @@
+// npm run bench:import: the contacts CSV importer end to end, through the real CLI in a child
+// process with a temporary DATA_DIR. A generated 100,000-row file is imported (all new), imported
+// again (all unchanged), then a different file's import is killed with SIGKILL mid-way and the
+// database must hold exactly what it held before. Prints rows/s, seconds and the child's peak RSS;
+// exits 1 only if the kill -9 check or a report's counts are wrong.
+import { Database } from "bun:sqlite";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openDatabase } from "../db/client";
+import { users, workspaces } from "../db/schema";
+import { ROOT } from "./lib";
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const EMAIL = "importer@example.com";
+const MAIN = path.join(ROOT, "server", "main.ts");
+const TIME = "/usr/bin/time";
+
+/** A small deterministic PRNG (mulberry32), so every run imports the same files. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+  return { next, pick, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)) };
+}
+
+const COUNTRIES = [
+  {
+    code: "US",
+    name: "United States",
+    form: "Inc.",
+    cities: ["Houston", "Long Beach", "Savannah", "Chicago"],
+    phone: "+1",
+  },
+  {
+    code: "DE",
+    name: "Germany",
+    form: "GmbH",
+    cities: ["Hamburg", "Bremen", "Stuttgart", "München"],
+    phone: "+49",
+  },
+  {
+    code: "CN",
+    name: "China",
+    form: "Co., Ltd.",
+    cities: ["Shenzhen", "Ningbo", "Shanghai", "Qingdao"],
+    phone: "+86",
+  },
+  {
+    code: "GB",
+    name: "United Kingdom",
+    form: "Ltd",
+    cities: ["Felixstowe", "Manchester", "Leeds"],
+    phone: "+44",
+  },
+  { code: "FR", name: "France", form: "SAS", cities: ["Le Havre", "Lyon", "Marseille"], phone: "+33" },
+  { code: "JP", name: "Japan", form: "K.K.", cities: ["Yokohama", "Osaka", "Nagoya"], phone: "+81" },
+  { code: "IN", name: "India", form: "Pvt. Ltd.", cities: ["Mumbai", "Chennai", "Pune"], phone: "+91" },
+  { code: "BR", name: "Brazil", form: "Ltda.", cities: ["Santos", "São Paulo", "Curitiba"], phone: "+55" },
+  {
+    code: "MX",
+    name: "Mexico",
+    form: "S.A. de C.V.",
+    cities: ["Monterrey", "Guadalajara", "Veracruz"],
+    phone: "+52",
+  },
+  {
+    code: "NL",
+    name: "Netherlands",
+    form: "B.V.",
+    cities: ["Rotterdam", "Eindhoven", "Venlo"],
+    phone: "+31",
+  },
+  { code: "IT", name: "Italy", form: "S.r.l.", cities: ["Genova", "Milano", "Torino"], phone: "+39" },
+  { code: "ES", name: "Spain", form: "S.L.", cities: ["Valencia", "Barcelona", "Bilbao"], phone: "+34" },
+  { code: "SE", name: "Sweden", form: "AB", cities: ["Göteborg", "Malmö", "Stockholm"], phone: "+46" },
+  { code: "KR", name: "South Korea", form: "Co., Ltd.", cities: ["Busan", "Incheon", "Ulsan"], phone: "+82" },
+  {
+    code: "AE",
+    name: "United Arab Emirates",
+    form: "LLC",
+    cities: ["Dubai", "Abu Dhabi", "Sharjah"],
+    phone: "+971",
+  },
+  { code: "SG", name: "Singapore", form: "Pte. Ltd.", cities: ["Singapore"], phone: "+65" },
+  { code: "TR", name: "Türkiye", form: "A.Ş.", cities: ["İstanbul", "Mersin", "İzmir"], phone: "+90" },
+  { code: "PL", name: "Poland", form: "Sp. z o.o.", cities: ["Gdańsk", "Poznań", "Łódź"], phone: "+48" },
+  {
+    code: "ZA",
+    name: "South Africa",
+    form: "(Pty) Ltd",
+    cities: ["Durban", "Cape Town", "Johannesburg"],
+    phone: "+27",
+  },
+  {
+    code: "VN",
+    name: "Vietnam",
+    form: "JSC",
+    cities: ["Hải Phòng", "Ho Chi Minh City", "Đà Nẵng"],
+    phone: "+84",
+  },
+] as const;
+const PREFIXES = [
+  "Atlas",
+  "Northern",
+  "Pacific",
+  "Meridian",
+  "Harbor",
+  "Summit",
+  "Blue Ridge",
+  "Golden Gate",
+  "Silverline",
+  "Eastwind",
+  "Crescent",
+  "Evergreen",
+  "Ironbridge",
+  "Oakmont",
+  "Redstone",
+  "Sunrise",
+  "Delta",
+  "Pioneer",
+  "Horizon",
+  "Keystone",
+  "Lakeside",
+  "Granite",
+  "Coastal",
+  "Continental",
+  "Royal",
+  "Union",
+];
+const TRADES = [
+  "Trading",
+  "Machine Tools",
+  "Logistics",
+  "Chemicals",
+  "Electronics",
+  "Textiles",
+  "Steel",
+  "Precision Components",
+  "Agri Foods",
+  "Timber",
+  "Instruments",
+  "Plastics",
+  "Marine Supply",
+  "Pharma",
+  "Auto Parts",
+  "Packaging",
+  "Optics",
+  "Aerospace",
+  "Semiconductors",
+  "Freight",
+];
+const TYPES = ["Customer", "Supplier", "Freight forwarder", "Carrier", "Bank", "Ultimate consignee", "Other"];
+const FIRST = [
+  "Anna",
+  "Li",
+  "Jens",
+  "Maria",
+  "Omar",
+  "Karen",
+  "Hiroshi",
+  "Lucía",
+  "Oliver",
+  "Priya",
+  "Mateus",
+  "Sofia",
+  "Ahmed",
+  "Chen",
+  "Elena",
+  "Tom",
+  "Aylin",
+  "Piotr",
+  "Thandi",
+  "Minh",
+];
+const LAST = [
+  "Svensson",
+  "Wei",
+  "Petersen",
+  "Rossi",
+  "Haddad",
+  "Miller",
+  "Tanaka",
+  "Fernández",
+  "Hughes",
+  "Sharma",
+  "Silva",
+  "Müller",
+  "Khan",
+  "Zhang",
+  "Novak",
+  "Reyes",
+  "Yılmaz",
+  "Kowalski",
+  "Dlamini",
+  "Nguyễn",
+];
+const STREETS = [
+  "Harbour Road",
+  "Industrial Park",
+  "Main Street",
+  "Dock Street",
+  "Commerce Avenue",
+  "Logistics Way",
+  "Station Road",
+  "Kaiserstraße",
+  "Avenida Central",
+  "Ring Road",
+];
+
+const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+const HEADER =
+  "Company,Partner Type,Tax ID,Street,City,State/Province,Postal Code,Country,Contact,Phone,Email,Contact 2,Phone 2,Email 2,Sensitive,Sensitive Note,Restricted,Restricted Note";
+
+/** Writes a realistic CSV: quoted commas and line breaks, countries by name or code, flags as words. */
+async function writeCsv(file: string, rows: number, seed: number) {
+  const r = random(seed);
+  const sink = Bun.file(file).writer();
+  sink.write(`${HEADER}\r\n`);
+  for (let i = 0; i < rows; i++) {
+    const country = r.pick(COUNTRIES);
+    const company = `${r.pick(PREFIXES)} ${r.pick(TRADES)} ${country.form}`;
+    // The seed is part of the tax id, so files from different seeds never match each other's rows.
+    const taxId = `${country.code}${seed}${String(i).padStart(8, "0")}`;
+    const domain = `${company.split(" ")[0].toLowerCase()}${i % 997}.example`;
+    const first = r.pick(FIRST);
+    const last = r.pick(LAST);
+    const hasSecond = r.next() < 0.3;
+    const isSensitive = r.next() < 0.05;
+    const isRestricted = r.next() < 0.02;
+    const street =
+      r.next() < 0.1
+        ? `${r.int(1, 400)} ${r.pick(STREETS)}\nBuilding ${r.int(1, 12)}, Floor ${r.int(1, 30)}`
+        : `${r.int(1, 400)} ${r.pick(STREETS)}${r.next() < 0.3 ? `, Unit ${r.int(1, 90)}` : ""}`;
+    const phone = () => `${country.phone} ${r.int(10, 99)} ${r.int(1000, 9999)} ${r.int(100, 999)}`;
+    const values = [
+      company,
+      r.next() < 0.9 ? r.pick(TYPES) : String(r.int(1, 7)),
+      taxId,
+      street,
+      r.pick(country.cities),
+      r.next() < 0.4 ? `Region ${r.int(1, 30)}` : "",
+      String(r.int(10000, 99999)),
+      r.next() < 0.5 ? country.code : country.name,
+      `${first} ${last}`,
+      phone(),
+      `${first
+        .toLowerCase()
+        .normalize("NFD")
+        .replace(/[^a-z]/g, "")}.${i}@${domain}`,
+      hasSecond ? `${r.pick(FIRST)} ${r.pick(LAST)}` : "",
+      hasSecond ? phone() : "",
+      hasSecond ? `ops@${domain}` : "",
+      isSensitive ? r.pick(["yes", "true", "1", "Y"]) : r.pick(["no", "", "0", "false"]),
+      isSensitive ? "Dual-use goods, end-user statement on file; check each order." : "",
+      isRestricted ? "yes" : "no",
+      isRestricted ? `Licence required, see case ${r.int(1000, 9999)}, "hold" until cleared.` : "",
+    ];
+    sink.write(`${values.map(cell).join(",")}\r\n`);
+    if (i % 5000 === 0) await sink.flush();
+  }
+  await sink.end();
+}
+
+type TRun = {
+  seconds: number;
+  peakRssMb: number | null;
+  cpuSeconds: number | null;
+  stdout: string;
+  stderr: string;
+  code: number;
+};
+
+/**
+ * Runs the CLI import to the end. Peak RSS (and CPU time, which a busy machine inflates less than
+ * wall time) come from GNU time when present; otherwise RSS is polled from /proc.
+ */
+async function runImport(dataDir: string, file: string): Promise<TRun> {
+  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+  const cli = [process.execPath, MAIN, "import-contacts", "--email", EMAIL, file];
+  const rssFile = path.join(dataDir, "rss.txt");
+  const useTime = existsSync(TIME);
+  const started = performance.now();
+  const child = Bun.spawn(useTime ? [TIME, "-f", "%M %U %S", "-o", rssFile, ...cli] : cli, {
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let polledKb = 0;
+  const poll = useTime
+    ? null
+    : setInterval(() => {
+        try {
+          const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+          polledKb = Math.max(polledKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+        } catch {}
+      }, 20);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  const seconds = (performance.now() - started) / 1000;
+  if (poll) clearInterval(poll);
+  const [kb, user, system] = useTime
+    ? (readFileSync(rssFile, "utf8").trim().split("\n").pop() ?? "").split(" ").map(Number)
+    : [polledKb];
+  const cpuSeconds = user === undefined || system === undefined ? null : user + system;
+  return { seconds, peakRssMb: kb ? kb / 1024 : null, cpuSeconds, stdout, stderr, code };
+}
+
+const countContacts = (dbFile: string) => {
+  const db = new Database(dbFile);
+  try {
+    const integrity = db.query("PRAGMA integrity_check").get() as { integrity_check: string };
+    if (integrity.integrity_check !== "ok") throw new Error(`integrity_check: ${integrity.integrity_check}`);
+    return (db.query("select count(*) as n from contacts").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+const count = (out: string, label: string) =>
+  Number(new RegExp(`([\\d,]+)\\s+${label}`).exec(out)?.[1].replace(/,/g, "") ?? NaN);
+
+const dir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-import-"));
+const dataDir = path.join(dir, "data");
+let failed = false;
+try {
+  const first = path.join(dir, "contacts-a.csv");
+  const second = path.join(dir, "contacts-b.csv");
+  let t = performance.now();
+  await Promise.all([writeCsv(first, ROWS, 1), writeCsv(second, ROWS, 2)]);
+  const mb = Bun.file(first).size / 1024 / 1024;
+  console.log(
+    `Generated 2 × ${ROWS.toLocaleString("en-US")} rows (${mb.toFixed(1)} MB each) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+
+  const migrate = Bun.spawnSync([process.execPath, MAIN, "migrate"], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    stderr: "inherit",
+  });
+  if (migrate.exitCode !== 0) throw new Error("migrate failed");
+  const database = await openDatabase(`file:${path.join(dataDir, "app.db")}`);
+  const [workspace] = await database.db.insert(workspaces).values({ name: "Bench" }).returning();
+  await database.db.insert(users).values({
+    workspace_id: workspace.id,
+    title: "Ms.",
+    name: "Bench",
+    surname: "Importer",
+    email: EMAIL,
+    password_hash: await Bun.password.hash("bench password"),
+  });
+  database.close();
+
+  const report = (label: string, run: TRun, expect: Record<string, number>) => {
+    const rate = ROWS / run.seconds;
+    const rss = run.peakRssMb === null ? "?" : run.peakRssMb.toFixed(0);
+    const cpu = run.cpuSeconds === null ? "?" : run.cpuSeconds.toFixed(2);
+    console.log(
+      `${label.padEnd(22)} ${Math.round(rate).toLocaleString("en-US").padStart(7)} rows/s  ${run.seconds.toFixed(2)} s  peak RSS ${rss} MB  CPU ${cpu} s`,
+    );
+    const wrong = Object.entries(expect).filter(([name, n]) => count(run.stdout, name) !== n);
+    if (run.code !== 0 || wrong.length) {
+      failed = true;
+      console.error(
+        `✖ ${label}: exit ${run.code}, expected ${JSON.stringify(expect)}\n${run.stdout}${run.stderr}`,
+      );
+    }
+  };
+  report("import (all new)", await runImport(dataDir, first), { created: ROWS, rejected: 0 });
+  report("re-import (unchanged)", await runImport(dataDir, first), { unchanged: ROWS, rejected: 0 });
+
+  const dbFile = path.join(dataDir, "app.db");
+  const before = countContacts(dbFile);
+  const child = Bun.spawn([process.execPath, MAIN, "import-contacts", "--email", EMAIL, second], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn", TRADEWINDS_PROGRESS_MS: "100" },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  // Killed once the CLI reports a third of the file read: by then many batches have been written
+  // inside the transaction.
+  t = performance.now();
+  let seen = "";
+  let rowsShown: RegExpExecArray | null = null;
+  const decoder = new TextDecoder();
+  for await (const bytes of child.stdout) {
+    seen += decoder.decode(bytes, { stream: true });
+    rowsShown = [...seen.matchAll(/… ([\d,]+) rows \((\d+)%\)/g)].pop() ?? null;
+    if ((rowsShown && Number(rowsShown[2]) >= 33) || performance.now() - t > 15_000) break;
+  }
+  child.kill("SIGKILL");
+  await child.exited;
+  const after = countContacts(dbFile);
+  const wasKilled = child.signalCode === "SIGKILL";
+  console.log(
+    `kill -9 after ${rowsShown ? `${rowsShown[1]} rows (${rowsShown[2]}%)` : "no progress line"}: ${before.toLocaleString("en-US")} contacts before, ${after.toLocaleString("en-US")} after`,
+  );
+  if (wasKilled && rowsShown && after === before) {
+    console.log("kill -9 mid-import: database unchanged ✓");
+  } else {
+    failed = true;
+    console.error(
+      `✖ kill -9 mid-import: ${!wasKilled ? "the import ended before it was killed" : !rowsShown ? "no progress was shown" : "the contacts count changed"}`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,201 @@
+// npm run bench:list: the contacts list API over 50,000 contacts in one workspace, measured with wrk
+// on 127.0.0.1 against a real server with a temporary DATA_DIR: default sort, a deep page sorted the
+// other way, a text filter sorted by date, and a flag filter. Prints figures; asserts nothing.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openDatabase } from "../db/client";
+import { contacts, users, workspaces } from "../db/schema";
+import { ROOT } from "./lib";
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 50_000);
+const EMAIL = "lister@example.com";
+const PASSWORD = "bench password";
+const MAIN = path.join(ROOT, "server", "main.ts");
+
+const wrk = Bun.which("wrk");
+if (!wrk) {
+  console.error("wrk is not installed: apt-get install -y wrk");
+  process.exit(1);
+}
+
+/** A small deterministic PRNG (mulberry32), so every run lists the same contacts. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] };
+}
+
+const PREFIXES = [
+  "Atlas",
+  "Northern",
+  "Pacific",
+  "Meridian",
+  "Harbor",
+  "Summit",
+  "Golden Gate",
+  "Eastwind",
+  "Crescent",
+  "Evergreen",
+  "Ironbridge",
+  "Oakmont",
+  "Redstone",
+  "Sunrise",
+  "Delta",
+  "Pioneer",
+  "Horizon",
+];
+// One in twenty companies is a "Trading" house, so the text filter has a realistic share to find.
+const TRADES = [
+  "Trading",
+  "Machine Tools",
+  "Logistics",
+  "Chemicals",
+  "Electronics",
+  "Textiles",
+  "Steel",
+  "Precision Components",
+  "Agri Foods",
+  "Timber",
+  "Instruments",
+  "Plastics",
+  "Marine Supply",
+  "Pharma",
+  "Auto Parts",
+  "Packaging",
+  "Optics",
+  "Aerospace",
+  "Semiconductors",
+  "Freight",
+];
+const FORMS = ["GmbH", "Ltd", "Inc.", "S.A.", "B.V.", "Co., Ltd.", "AB", "S.r.l.", "LLC", "Pte. Ltd."];
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-list-"));
+const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" };
+const migrate = Bun.spawnSync([process.execPath, MAIN, "migrate"], { env, stderr: "inherit" });
+if (migrate.exitCode !== 0) {
+  console.error("migrate failed");
+  process.exit(1);
+}
+
+let t = performance.now();
+const database = await openDatabase(`file:${path.join(dataDir, "app.db")}`);
+const [workspace] = await database.db.insert(workspaces).values({ name: "Bench" }).returning();
+const [user] = await database.db
+  .insert(users)
+  .values({
+    workspace_id: workspace.id,
+    title: "Mr.",
+    name: "Bench",
+    surname: "Lister",
+    email: EMAIL,
+    password_hash: await Bun.password.hash(PASSWORD, { algorithm: "argon2id" }),
+  })
+  .returning();
+const r = random(7);
+const day = 24 * 60 * 60 * 1000;
+await database.db.transaction(async (tx) => {
+  for (let start = 0; start < CONTACTS; start += 500) {
+    const batch = Array.from({ length: Math.min(500, CONTACTS - start) }, (_, j) => {
+      const i = start + j;
+      const isSensitive = r.next() < 0.05;
+      return {
+        workspace_id: workspace.id,
+        user_id: user.id,
+        company: `${r.pick(PREFIXES)} ${r.pick(TRADES)} ${r.pick(FORMS)}`,
+        partner_type_id: 1 + Math.floor(r.next() * 7),
+        tax_id: `TX${String(i).padStart(8, "0")}`,
+        city: r.pick(["Hamburg", "Rotterdam", "Shenzhen", "Houston", "Santos", "Busan", "Dubai"]),
+        country_id: 1 + Math.floor(r.next() * 240),
+        contact_1: `Contact ${i}`,
+        phone_1: `+1 555 ${String(i).padStart(7, "0")}`,
+        email_1: `contact${i}@company${i % 997}.example`,
+        is_sensitive: isSensitive,
+        sensitive_note: isSensitive ? "Dual-use goods: end-user statement required." : "-",
+        // Seven in ten contacts have shipped in the last three years.
+        last_shipment_date:
+          r.next() < 0.7
+            ? new Date(Date.UTC(2023, 0, 1) + Math.floor(r.next() * 1095) * day).toISOString().slice(0, 10)
+            : null,
+      };
+    });
+    await tx.insert(contacts).values(batch);
+  }
+});
+database.close();
+console.log(
+  `Inserted ${CONTACTS.toLocaleString("en-US")} contacts in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+);
+
+const probe = Bun.serve({ port: 0, fetch: () => new Response() });
+const port = probe.port;
+probe.stop(true);
+const base = `http://127.0.0.1:${port}`;
+const server = Bun.spawn([process.execPath, MAIN, "serve"], {
+  env: { ...env, NODE_ENV: "production", PORT: String(port) },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+try {
+  for (let i = 0; i < 200; i++) {
+    if (
+      await fetch(`${base}/api/health`)
+        .then((res) => res.ok)
+        .catch(() => false)
+    )
+      break;
+    await Bun.sleep(50);
+  }
+  const login = await fetch(`${base}/api/login`, {
+    method: "POST",
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+    headers: { "content-type": "application/json" },
+  });
+  const { token } = (await login.json()) as { token: string };
+  if (!token) throw new Error(`login failed: ${login.status}`);
+  const authorization = `Authorization: Bearer ${token}`;
+  const duration = process.env.BENCH_SECONDS ?? "8";
+  const targets: [string, string][] = [
+    ["/api/contacts?page=1", "default sort"],
+    ["/api/contacts?sort_company=desc&page=200", "deep page, desc"],
+    ["/api/contacts?filters%5Bcompany%5D=trading&sort_last_shipment_date=desc", "text filter + date sort"],
+    ["/api/contacts?filters%5Bis_sensitive%5D=1&page=50", "flag filter, page 50"],
+  ];
+  t = performance.now();
+  for (const [target, label] of targets) {
+    // One plain request first: a wrong query would otherwise be measured as a fast 422.
+    const res = await fetch(`${base}${target}`, { headers: { authorization: `Bearer ${token}` } });
+    const body = (await res.json()) as { total?: number; data?: unknown[] };
+    if (!res.ok || !body.data?.length) {
+      console.error(`✖ ${target}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+      continue;
+    }
+    const run = Bun.spawnSync([
+      wrk,
+      "-t2",
+      "-c32",
+      `-d${duration}s`,
+      "--latency",
+      "-H",
+      authorization,
+      `${base}${target}`,
+    ]);
+    const out = run.stdout.toString();
+    const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
+    const p50 = /^\s+50%\s+(\S+)/m.exec(out)?.[1];
+    const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1];
+    const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? "0";
+    console.log(
+      `${label.padEnd(24)} ${String(body.total).padStart(6)} matches  ${rps} req/s  p50 ${p50}  p99 ${p99}  non-2xx ${errors}`,
+    );
+  }
+} finally {
+  server.kill("SIGTERM");
+  await server.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+}

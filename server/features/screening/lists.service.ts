@@ -1,0 +1,243 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import type { TDb } from "../../../db/client";
+import { screening_entries, screening_lists } from "../../../db/schema";
+import {
+  buildIndex,
+  type ListEntry,
+  type ParsedList,
+  parseCsl,
+  parseDpl,
+  parseOfacSdn,
+  type ScreeningIndex,
+} from "./engine";
+
+/** The list sources a deployment holds; importing a source replaces all its entries at once. */
+export const LIST_SOURCES = { "ofac-sdn": "OFAC SDN", dpl: "BIS DPL", csl: "CSL" } as const;
+export type TListFormat = keyof typeof LIST_SOURCES;
+
+/** A loaded list version, as screenings record it and the UI shows it. */
+export type TListVersion = {
+  source: string;
+  version_date: string;
+  row_count: number;
+  checksum: string;
+  imported_at: string;
+};
+
+export type TListFile = { name: string; bytes: Uint8Array };
+
+/** Guesses the format from the file name, then the content (CSL has a header with source/alt_names). */
+export function detectFormat(file: TListFile): TListFormat {
+  const name = file.name.toLowerCase();
+  if (/dpl|denied/.test(name)) return "dpl";
+  if (/csl|consolidated/.test(name)) return "csl";
+  if (/sdn|ofac/.test(name)) return "ofac-sdn";
+  const head = new TextDecoder().decode(file.bytes.subarray(0, 2000)).toLowerCase();
+  if (head.includes("alt_names") && head.includes("source")) return "csl";
+  if (head.includes("street_address") || head.includes("effective_date")) return "dpl";
+  return "ofac-sdn";
+}
+
+/**
+ * Parses the files of one list. OFAC SDN takes the SDN file plus optional ALT (aliases) and ADD
+ * (addresses) files, recognised by name. Throws with the line at fault on a malformed file, before
+ * anything is written.
+ */
+export function parseListFiles(format: TListFormat, files: TListFile[]): ParsedList {
+  if (!files.length) throw new Error("No file given");
+  if (format === "dpl") return parseDpl(files[0].bytes);
+  if (format === "csl") {
+    const parsed = files.map((f) => parseCsl(f.bytes));
+    if (parsed.length === 1) return parsed[0];
+    // Several CSL files (the bundled samples) become one version; later files win on the same entry.
+    const byKey = new Map<string, ListEntry>();
+    for (const p of parsed) for (const e of p.entries) byKey.set(`${e.sourceList}\u0000${e.sourceId}`, e);
+    return {
+      ...parsed[parsed.length - 1],
+      entries: [...byKey.values()],
+      rowCount: parsed.reduce((n, p) => n + p.rowCount, 0),
+      checksum: parsed.map((p) => p.checksum).join("+"),
+      warnings: parsed.flatMap((p) => p.warnings),
+    };
+  }
+  const isAlt = (f: TListFile) => /alt/i.test(f.name);
+  const isAdd = (f: TListFile) => /add/i.test(f.name);
+  const main = files.find((f) => !isAlt(f) && !isAdd(f));
+  if (!main)
+    throw new Error("The OFAC import needs the SDN file (sdn.csv or the SDN JSON), not only ALT/ADD");
+  return parseOfacSdn(main.bytes, files.find(isAlt)?.bytes, files.find(isAdd)?.bytes, {
+    publishedAt: /(\d{4}-\d{2}-\d{2})/.exec(main.name)?.[1],
+  });
+}
+
+/**
+ * Stores a parsed list as the source's active version, in one transaction: the new entries go in,
+ * the old version is kept as history (without its entries) and marked inactive. A failure leaves
+ * the previous version loaded.
+ */
+export async function storeList(db: TDb, format: TListFormat, parsed: ParsedList, fileName: string) {
+  const source = LIST_SOURCES[format];
+  if (!parsed.entries.length) throw new Error(`${fileName}: the file holds no list entries`);
+  const versionDate = parsed.publishedAt ?? new Date().toISOString().slice(0, 10);
+  return db.transaction(async (tx) => {
+    const old = await tx
+      .select({ id: screening_lists.id })
+      .from(screening_lists)
+      .where(eq(screening_lists.source, source));
+    if (old.length) {
+      await tx.delete(screening_entries).where(
+        inArray(
+          screening_entries.list_id,
+          old.map((o) => o.id),
+        ),
+      );
+      await tx.update(screening_lists).set({ is_active: false }).where(eq(screening_lists.source, source));
+    }
+    const [list] = await tx
+      .insert(screening_lists)
+      .values({
+        source,
+        version_date: versionDate,
+        row_count: parsed.rowCount,
+        checksum: parsed.checksum,
+        file_name: fileName,
+        is_active: true,
+      })
+      .returning();
+    const rows = parsed.entries.map((e) => ({
+      list_id: list.id,
+      source_list: e.sourceList,
+      source_id: e.sourceId,
+      entity_type: e.entityType,
+      name: e.name,
+      aliases: e.aliases,
+      programs: e.programs,
+      addresses: e.addresses,
+      countries: e.countries,
+      remarks: e.remarks ?? "",
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await tx.insert(screening_entries).values(rows.slice(i, i + 500));
+    return {
+      source,
+      version_date: versionDate,
+      row_count: parsed.rowCount,
+      entries: rows.length,
+      checksum: parsed.checksum,
+    };
+  });
+}
+
+/** The active version of every source. */
+export async function activeLists(db: TDb): Promise<TListVersion[]> {
+  return db
+    .select({
+      source: screening_lists.source,
+      version_date: screening_lists.version_date,
+      row_count: screening_lists.row_count,
+      checksum: screening_lists.checksum,
+      imported_at: screening_lists.imported_at,
+    })
+    .from(screening_lists)
+    .where(eq(screening_lists.is_active, true))
+    .orderBy(screening_lists.source);
+}
+
+/** Every imported version, newest first (what `screening-lists status` shows). */
+export async function listHistory(db: TDb) {
+  return db.select().from(screening_lists).orderBy(desc(screening_lists.id));
+}
+
+/** Loads the bundled list files into an empty database (first start), newest file of each kind. */
+export async function seedBundledLists(db: TDb, dir: string): Promise<boolean> {
+  const [{ n }] = await db.select({ n: count() }).from(screening_lists);
+  if (n > 0) return false;
+  const files = readdirSync(dir);
+  const pick = (re: RegExp) => files.filter((f) => re.test(f)).sort();
+  const read = (name: string): TListFile => ({
+    name,
+    bytes: new Uint8Array(readFileSync(path.join(dir, name))),
+  });
+  const sdn = pick(/^ofac_sdn_\d.*\.json$/).pop() ?? pick(/^ofac_sdn_\d.*\.csv$/).pop();
+  if (sdn) {
+    const extras = [...pick(/^ofac_alt/).slice(-1), ...pick(/^ofac_add/).slice(-1)];
+    const files = [read(sdn), ...extras.map(read)];
+    // The JSON mirror already carries the aliases; the raw ALT file would only repeat them.
+    const chosen = sdn.endsWith(".json") ? files.filter((f) => !/alt/i.test(f.name)) : files;
+    await storeList(
+      db,
+      "ofac-sdn",
+      parseListFiles("ofac-sdn", chosen),
+      chosen.map((f) => f.name).join(" + "),
+    );
+  }
+  const dpl = pick(/^bis_dpl/).pop();
+  if (dpl) await storeList(db, "dpl", parseListFiles("dpl", [read(dpl)]), dpl);
+  const csl = pick(/^csl.*\.csv$/);
+  if (csl.length) await storeList(db, "csl", parseListFiles("csl", csl.map(read)), csl.join(" + "));
+  return true;
+}
+
+/** Every entry of the active lists, as the engine wants them. */
+export async function loadActiveEntries(db: TDb): Promise<ListEntry[]> {
+  const rows = await db
+    .select({ entry: screening_entries, publishedAt: screening_lists.version_date })
+    .from(screening_entries)
+    .innerJoin(
+      screening_lists,
+      and(eq(screening_lists.id, screening_entries.list_id), eq(screening_lists.is_active, true)),
+    );
+  return rows.map(({ entry, publishedAt }) => ({
+    sourceList: entry.source_list,
+    sourceId: entry.source_id,
+    entityType: entry.entity_type as ListEntry["entityType"],
+    name: entry.name,
+    aliases: entry.aliases,
+    programs: entry.programs,
+    addresses: entry.addresses,
+    countries: entry.countries,
+    remarks: entry.remarks || undefined,
+    publishedAt,
+  }));
+}
+
+/**
+ * The in-memory index over the active lists: built on first use (so processes that never screen
+ * pay nothing), rebuilt after an import and swapped in whole, so a screening never sees half a list.
+ */
+export class ScreeningRegistry {
+  private current?: Promise<{ index: ScreeningIndex; lists: TListVersion[] }>;
+
+  constructor(private readonly db: TDb) {}
+
+  /** The index and the list versions it was built from. */
+  get(): Promise<{ index: ScreeningIndex; lists: TListVersion[] }> {
+    this.current ??= this.build();
+    return this.current;
+  }
+
+  /** Rebuilds from the database (after an import) and swaps the new index in when it is ready. */
+  async rebuild(): Promise<void> {
+    const next = this.build();
+    await next;
+    this.current = next;
+  }
+
+  private async build() {
+    const lists = await activeLists(this.db);
+    // The same list versions give the same index: databases holding identical lists (test copies of
+    // one template, several registries in one process) share one instead of building it again.
+    const key = lists.map((l) => `${l.source}:${l.checksum}`).join("|");
+    let built = BUILT_INDEXES.get(key);
+    if (!built) {
+      built = loadActiveEntries(this.db).then(buildIndex);
+      BUILT_INDEXES.clear();
+      BUILT_INDEXES.set(key, built);
+    }
+    return { index: await built, lists };
+  }
+}
+
+const BUILT_INDEXES = new Map<string, Promise<ScreeningIndex>>();

@@ -1,0 +1,211 @@
+import { and, asc, desc, eq } from "drizzle-orm";
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { ZOverride, ZScreeningSearchQuery } from "../../../db/contracts/screening";
+import { contact_screening_results, rpscreenings, screening_audit_log } from "../../../db/schema";
+import type { TAppEnv } from "../../lib/context";
+import { toCsv } from "../../lib/csv";
+import { createEntityRoutes } from "../../lib/entity/entity.routes";
+import { AppError } from "../../lib/errors";
+import { validate } from "../../lib/validate";
+import { authOf, requireAuth } from "../auth/auth.middleware";
+import {
+  contactOf,
+  latestScreening,
+  overrideScreening,
+  screenContact,
+  screenParty,
+  type TActor,
+  type TScreeningDeps,
+  toScreening,
+} from "./screening.service";
+import { screeningsEntity } from "./screenings.entity";
+
+const depsOf = (c: Context<TAppEnv>): TScreeningDeps => ({
+  db: c.var.db,
+  registry: c.var.screening.registry,
+  threshold: c.var.screening.threshold,
+});
+
+const actorOf = (c: Context<TAppEnv>): TActor => {
+  const { user, workspaceId } = authOf(c);
+  return { workspaceId, userId: user.id, userEmail: user.email };
+};
+
+/**
+ * A GET that changes state (the spec's override call) must not be triggerable by another site: a
+ * cookie-authenticated one has to carry our own origin (browsers send Sec-Fetch-Site on every request).
+ */
+function refuseCrossSiteGet(c: Context<TAppEnv>) {
+  if (c.req.header("authorization")) return;
+  const site = c.req.header("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") {
+    throw new AppError("FORBIDDEN", "Cross-origin request refused");
+  }
+}
+
+const csvResponse = (c: Context<TAppEnv>, name: string, body: string) => {
+  c.header("Content-Type", "text/csv; charset=utf-8");
+  c.header("Content-Disposition", `attachment; filename="${name}"`);
+  c.header("Cache-Control", "private, no-store");
+  return c.body(body);
+};
+
+const stamp = () => new Date().toISOString().slice(0, 10);
+
+/** Restricted-party screening: contact results, overrides, free search, downloads, lists. */
+export const screeningRoutes = new Hono<TAppEnv>()
+  .use(requireAuth())
+  /** GET /screenings/trade?itemId=<contactId> → the contact's current result (screened now if it has none). */
+  .get("/trade", validate("query", z.object({ itemId: z.coerce.number().int().positive() })), async (c) => {
+    const { itemId } = c.req.valid("query");
+    const actor = actorOf(c);
+    const contact = await contactOf(c.var.db, actor.workspaceId, itemId);
+    const current = await latestScreening(c.var.db, actor.workspaceId, contact.id);
+    const { lists } = await c.var.screening.registry.get();
+    return c.json({ item: current ?? (await screenContact(depsOf(c), actor, contact)), lists });
+  })
+  /** GET or POST /screenings/override?id&status&note → a new result recording a person's decision. */
+  .get("/override", validate("query", ZOverride), async (c) => {
+    refuseCrossSiteGet(c);
+    const { id, status, note } = c.req.valid("query");
+    return c.json(await overrideScreening(depsOf(c), actorOf(c), id, status, note));
+  })
+  .post("/override", validate("json", ZOverride), async (c) => {
+    const { id, status, note } = c.req.valid("json");
+    return c.json(await overrideScreening(depsOf(c), actorOf(c), id, status, note));
+  })
+  /** GET /screenings/find-contact?keywords&name&address → {headers, data} of list matches. */
+  .get("/find-contact", validate("query", ZScreeningSearchQuery), async (c) => {
+    const valid = c.req.valid("query");
+    const [keywords, name, address] = [
+      valid.keywords || undefined,
+      valid.name || undefined,
+      valid.address || undefined,
+    ];
+    const terms = (keywords ?? "")
+      .split(/[,\s]+/)
+      .filter(Boolean)
+      .join(" ");
+    const query = { name: [name, terms].filter(Boolean).join(" ") || (address ?? ""), address };
+    const { result, lists } = await screenParty(depsOf(c), query);
+    const actor = actorOf(c);
+    await c.var.db.insert(screening_audit_log).values({
+      workspace_id: actor.workspaceId,
+      user_id: actor.userId,
+      user_email: actor.userEmail,
+      kind: "search",
+      query: { keywords, name, address },
+      lists,
+      matches: result.matches.map((m) => ({ name: m.entry.name, list: m.entry.sourceList, score: m.score })),
+      outcome: result.status,
+    });
+    return c.json({
+      headers: ["Name", "Matched name", "Score", "List", "Type", "Programs", "Addresses", "Countries"],
+      data: result.matches.map((m) => ({
+        name: m.entry.name,
+        matched_name: m.matchedName,
+        score: Math.round(m.score * 1000) / 1000,
+        source_list: m.entry.sourceList,
+        source_id: m.entry.sourceId,
+        entity_type: m.entry.entityType,
+        programs: m.entry.programs,
+        addresses: m.entry.addresses,
+        countries: m.entry.countries,
+      })),
+      status: result.status,
+      multiple: result.multiple,
+      lists,
+    });
+  })
+  /** GET /screenings/download → CSV of the workspace's screenings, safe to open in a spreadsheet. */
+  .get("/download", async (c) => {
+    const rows = await c.var.db
+      .select()
+      .from(rpscreenings)
+      .where(eq(rpscreenings.workspace_id, authOf(c).workspaceId))
+      .orderBy(desc(rpscreenings.updated_at));
+    const body = toCsv(
+      [
+        "Entity name",
+        "Date screened",
+        "Status",
+        "Best score",
+        "Best match",
+        "List",
+        "Changed by list update",
+      ],
+      rows.map((r) => {
+        const results = r.results as {
+          best_score?: number;
+          matches?: { name: string; source_list: string }[];
+        };
+        const best = results.matches?.[0];
+        return [
+          r.name,
+          r.updated_at,
+          r.status,
+          results.best_score ?? 0,
+          best?.name ?? "",
+          best?.source_list ?? "",
+          r.is_changed ? "yes" : "no",
+        ];
+      }),
+    );
+    return csvResponse(c, `screening-results-${stamp()}.csv`, body);
+  })
+  /** GET /screenings/audit → the append-only audit log as CSV (kept five years; nothing edits it). */
+  .get("/audit", async (c) => {
+    const rows = await c.var.db
+      .select()
+      .from(screening_audit_log)
+      .where(eq(screening_audit_log.workspace_id, authOf(c).workspaceId))
+      .orderBy(asc(screening_audit_log.id));
+    const body = toCsv(
+      [
+        "Time",
+        "User",
+        "Kind",
+        "Contact id",
+        "Query",
+        "Lists",
+        "Top matches",
+        "Outcome",
+        "Previous status",
+        "Note",
+      ],
+      rows.map((r) => [
+        r.created_at,
+        r.user_email ?? "system",
+        r.kind,
+        r.contact_id ?? "",
+        JSON.stringify(r.query),
+        (r.lists as { source: string; version_date: string }[])
+          .map((l) => `${l.source} ${l.version_date}`)
+          .join("; "),
+        JSON.stringify(r.matches),
+        r.outcome,
+        r.previous_status ?? "",
+        r.note ?? "",
+      ]),
+    );
+    return csvResponse(c, `screening-audit-${stamp()}.csv`, body);
+  })
+  /** GET /screenings/lists → the loaded lists and versions, and the re-screen job's progress. */
+  .get("/lists", async (c) => {
+    const { lists } = await c.var.screening.registry.get();
+    return c.json({ lists, rescreen: c.var.screening.rescreen.state, threshold: c.var.screening.threshold });
+  })
+  /** GET /screenings/contact/{id}/history → every result of a contact, newest first (overrides included). */
+  .get("/contact/:id{[1-9][0-9]{0,15}}/history", async (c) => {
+    const actor = actorOf(c);
+    const contact = await contactOf(c.var.db, actor.workspaceId, Number(c.req.param("id")));
+    const results = contact_screening_results;
+    const rows = await c.var.db
+      .select()
+      .from(results)
+      .where(and(eq(results.workspace_id, actor.workspaceId), eq(results.contact_id, contact.id)))
+      .orderBy(desc(results.id));
+    return c.json({ data: rows.map(toScreening) });
+  })
+  .route("/", createEntityRoutes(screeningsEntity, { isReadOnly: true }));
