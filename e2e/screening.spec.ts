@@ -58,6 +58,7 @@ test("a contact is screened; a person overrides the result with a note", async (
   // The screenings list shows it; the results download as CSV.
   await page.goto("/restricted-party-screening");
   await expect(page.getByRole("heading", { level: 1, name: "Restricted Party Screening" })).toBeVisible();
+  await expect(page.getByText(/Lists loaded: .*OFAC SDN \(2026-08-20\)/)).toBeVisible();
   const row = page.getByRole("row").filter({ hasText: "Rosoboroneksport" });
   await expect(row.getByText("PASSED")).toBeVisible();
   const download = page.waitForEvent("download");

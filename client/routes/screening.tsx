@@ -2,6 +2,7 @@ import { createRoute, useRouteContext } from "@tanstack/react-router";
 import { DownloadIcon } from "lucide-react";
 import { z } from "zod";
 import { Button } from "../components/ui/button";
+import { RescreenProgress } from "../features/screening/rescreen-progress";
 import { ScreeningSearch } from "../features/screening/screening-search";
 import { screeningsScreen } from "../features/screening/screenings-screen";
 import { rootRoute } from "./root";
@@ -24,10 +25,16 @@ const searchRoute = createRoute({
   },
 });
 
+function ListsAndProgress() {
+  const { api } = useRouteContext({ from: "__root__" });
+  return <RescreenProgress api={api} />;
+}
+
 /** The screenings list with Download Results and Search, its print page, and the search page. */
 export const screeningRoutes = [
   ...createSectionRoutes("restricted-party-screening", "screening", screeningsScreen, {
     isReadOnly: true,
+    listIntro: () => <ListsAndProgress />,
     listActions: () => (
       <>
         <Button asChild variant="outline">

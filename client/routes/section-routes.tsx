@@ -62,6 +62,8 @@ export function createSectionRoutes<
     formExtras?: (item: T) => ReactNode;
     /** Records the system writes (screenings) have only a list and a print page. */
     isReadOnly?: boolean;
+    /** Content between the title and the table. */
+    listIntro?: () => ReactNode;
   } = {},
 ) {
   const listRoute = createRoute({
@@ -100,6 +102,7 @@ export function createSectionRoutes<
               </Button>
             )}
           </PageHeader>
+          {options.listIntro?.()}
           <EntityTable screen={screen} page={page} search={search} dictionaries={dictionaries} api={api} />
         </section>
       );

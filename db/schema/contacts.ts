@@ -46,8 +46,16 @@ export const contacts = sqliteTable(
     index("contacts_ws_sensitive_idx").on(t.workspace_id, t.is_sensitive),
     index("contacts_ws_restricted_idx").on(t.workspace_id, t.is_restricted),
     // A flag filter with the default company sort walks these instead of every contact.
-    index("contacts_ws_sensitive_company_idx").on(t.workspace_id, t.is_sensitive, sql`${t.company} collate nocase`),
-    index("contacts_ws_restricted_company_idx").on(t.workspace_id, t.is_restricted, sql`${t.company} collate nocase`),
+    index("contacts_ws_sensitive_company_idx").on(
+      t.workspace_id,
+      t.is_sensitive,
+      sql`${t.company} collate nocase`,
+    ),
+    index("contacts_ws_restricted_company_idx").on(
+      t.workspace_id,
+      t.is_restricted,
+      sql`${t.company} collate nocase`,
+    ),
     // The importer matches an existing contact on company + tax id within the workspace.
     index("contacts_ws_tax_id_idx").on(t.workspace_id, t.tax_id),
     index("contacts_ws_updated_idx").on(t.workspace_id, t.updated_at),

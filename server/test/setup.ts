@@ -52,7 +52,12 @@ export async function createTestContext(overrides: Record<string, string> = {}):
   const dbFile = path.join(dataDir, "app.db");
   copyFileSync(await templateDatabase(), dbFile);
   // A high attempt limit keeps ordinary tests clear of the rate limiter; its own test lowers it.
-  const env = loadEnv({ DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent", AUTH_RATE_LIMIT: "1000", ...overrides });
+  const env = loadEnv({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    AUTH_RATE_LIMIT: "1000",
+    ...overrides,
+  });
   const database = await openDatabase(env.databaseUrl);
   const logger = createLogger(env.logLevel);
   const app = createApp({ db: database.db, env, logger, ...createServices(env, logger, database.db) });
