@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureClientBuild, ROOT } from "./lib";
+import { ensureClientBuild, startServer } from "./lib";
 
 const wrk = Bun.which("wrk");
 if (!wrk) {
@@ -12,24 +12,9 @@ if (!wrk) {
 }
 await ensureClientBuild();
 const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-"));
-const probe = Bun.serve({ port: 0, fetch: () => new Response() });
-const port = probe.port;
-probe.stop(true);
-const base = `http://127.0.0.1:${port}`;
-const server = Bun.spawn([process.execPath, path.join(ROOT, "server", "main.ts"), "serve"], {
-  env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "silent" },
-  stdio: ["ignore", "ignore", "inherit"],
-});
+const server = await startServer({ DATA_DIR: dataDir });
+const base = server.url;
 try {
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${base}/api/health`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      break;
-    await Bun.sleep(50);
-  }
   // A signed-in session, so the protected page renders instead of redirecting to login.
   const account = {
     title: "Ms.",
@@ -76,7 +61,6 @@ try {
     );
   }
 } finally {
-  server.kill("SIGTERM");
-  await server.exited;
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -10,6 +10,7 @@ import path from "node:path";
 import { openDatabase } from "../db/client";
 import { users, workspaces } from "../db/schema";
 import { ROOT } from "./lib";
+import { TRADES } from "./sample-names";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const EMAIL = "importer@example.com";
@@ -133,28 +134,6 @@ const PREFIXES = [
   "Continental",
   "Royal",
   "Union",
-];
-const TRADES = [
-  "Trading",
-  "Machine Tools",
-  "Logistics",
-  "Chemicals",
-  "Electronics",
-  "Textiles",
-  "Steel",
-  "Precision Components",
-  "Agri Foods",
-  "Timber",
-  "Instruments",
-  "Plastics",
-  "Marine Supply",
-  "Pharma",
-  "Auto Parts",
-  "Packaging",
-  "Optics",
-  "Aerospace",
-  "Semiconductors",
-  "Freight",
 ];
 const TYPES = ["Customer", "Supplier", "Freight forwarder", "Carrier", "Bank", "Ultimate consignee", "Other"];
 const FIRST = [

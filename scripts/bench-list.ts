@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../db/client";
 import { contacts, users, workspaces } from "../db/schema";
-import { ROOT } from "./lib";
+import { ROOT, startServer } from "./lib";
+import { TRADES } from "./sample-names";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 50_000);
 const EMAIL = "lister@example.com";
@@ -50,29 +51,6 @@ const PREFIXES = [
   "Delta",
   "Pioneer",
   "Horizon",
-];
-// One in twenty companies is a "Trading" house, so the text filter has a realistic share to find.
-const TRADES = [
-  "Trading",
-  "Machine Tools",
-  "Logistics",
-  "Chemicals",
-  "Electronics",
-  "Textiles",
-  "Steel",
-  "Precision Components",
-  "Agri Foods",
-  "Timber",
-  "Instruments",
-  "Plastics",
-  "Marine Supply",
-  "Pharma",
-  "Auto Parts",
-  "Packaging",
-  "Optics",
-  "Aerospace",
-  "Semiconductors",
-  "Freight",
 ];
 const FORMS = ["GmbH", "Ltd", "Inc.", "S.A.", "B.V.", "Co., Ltd.", "AB", "S.r.l.", "LLC", "Pte. Ltd."];
 
@@ -133,24 +111,9 @@ console.log(
   `Inserted ${CONTACTS.toLocaleString("en-US")} contacts in ${((performance.now() - t) / 1000).toFixed(1)} s`,
 );
 
-const probe = Bun.serve({ port: 0, fetch: () => new Response() });
-const port = probe.port;
-probe.stop(true);
-const base = `http://127.0.0.1:${port}`;
-const server = Bun.spawn([process.execPath, MAIN, "serve"], {
-  env: { ...env, NODE_ENV: "production", PORT: String(port) },
-  stdio: ["ignore", "ignore", "inherit"],
-});
+const server = await startServer({ DATA_DIR: dataDir });
+const base = server.url;
 try {
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${base}/api/health`)
-        .then((res) => res.ok)
-        .catch(() => false)
-    )
-      break;
-    await Bun.sleep(50);
-  }
   const login = await fetch(`${base}/api/login`, {
     method: "POST",
     body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
@@ -195,7 +158,6 @@ try {
     );
   }
 } finally {
-  server.kill("SIGTERM");
-  await server.exited;
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -44,3 +44,60 @@ export async function ensureClientBuild(): Promise<void> {
   });
   if ((await build.exited) !== 0) throw new Error("The client build failed");
 }
+
+/** A free TCP port on this machine, found by letting the OS pick one. */
+export function freePort(): number {
+  const probe = Bun.serve({ port: 0, fetch: () => new Response() });
+  const port = probe.port;
+  probe.stop(true);
+  if (!port) throw new Error("Could not find a free port");
+  return port;
+}
+
+/** Waits until the server answers /api/health, or throws after `timeoutMs`. */
+export async function waitForHealth(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const isUp = await fetch(`${url}/api/health`)
+      .then((res) => res.ok)
+      .catch(() => false);
+    if (isUp) return;
+    await Bun.sleep(50);
+  }
+  throw new Error(`The server did not answer ${url}/api/health within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Starts the real server from source on a free port of 127.0.0.1 (React's production build), waits
+ * until it is healthy, and returns its URL and a stop function.
+ */
+export async function startServer(
+  env: Record<string, string | undefined>,
+  options: { logs?: "inherit" | "ignore" } = {},
+): Promise<{ url: string; stop: () => Promise<number> }> {
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = Bun.spawn([process.execPath, path.join(ROOT, "server", "main.ts"), "serve"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      LOG_LEVEL: "silent",
+      APP_URL: url,
+      ...env,
+      PORT: String(port),
+    },
+    stdio: ["ignore", options.logs ?? "ignore", "inherit"],
+  });
+  const stop = async () => {
+    server.kill("SIGTERM");
+    return server.exited;
+  };
+  try {
+    await waitForHealth(url);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}

@@ -2,7 +2,7 @@
 // starts on a free port, answers /api/health, renders the login page and its assets, and stops cleanly.
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "./lib";
+import { freePort, ROOT } from "./lib";
 
 const binary = path.join(ROOT, "dist", "tradewinds");
 if (!existsSync(binary)) {
@@ -38,9 +38,7 @@ check(
   "a bad PORT stops it naming PORT",
 );
 
-const probe = Bun.serve({ port: 0, fetch: () => new Response() });
-const port = probe.port;
-probe.stop(true);
+const port = freePort();
 const url = `http://127.0.0.1:${port}`;
 const started = performance.now();
 const server = Bun.spawn([copy, "serve"], {

@@ -1,0 +1,23 @@
+/** Trades for generated company names in the benchmarks; "Trading" is one in twenty. */
+export const TRADES = [
+  "Trading",
+  "Machine Tools",
+  "Logistics",
+  "Chemicals",
+  "Electronics",
+  "Textiles",
+  "Steel",
+  "Precision Components",
+  "Agri Foods",
+  "Timber",
+  "Instruments",
+  "Plastics",
+  "Marine Supply",
+  "Pharma",
+  "Auto Parts",
+  "Packaging",
+  "Optics",
+  "Aerospace",
+  "Semiconductors",
+  "Freight",
+];
