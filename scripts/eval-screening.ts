@@ -171,6 +171,14 @@ function abbreviate(name: string): string | null {
   return out === name ? null : out;
 }
 
+const LEGAL_PHRASE_WORDS = new Set(MULTI_WORD_LEGAL_FORMS.flatMap(([form]) => form.split(" ")));
+
+/** A word of a legal form ("LIMITED", "OBSHCHESTVO", "INCORPORATED", "C.V."). */
+function isLegalFormWord(word: string): boolean {
+  const plain = word.toLowerCase().replace(/[^a-z]/g, "");
+  return LEGAL_PHRASE_WORDS.has(plain) || normalizeName(`Qzxv ${word}`).legalForms.length > 0;
+}
+
 const LEADING_LEGAL_RE =
   /^((OPEN |CLOSED |PUBLIC |PRIVATE )?JOINT[- ]STOCK COMPANY|LIMITED LIABILITY COMPANY|OOO|OAO|ZAO|PAO|AO|PJSC|OJSC|JSC|CJSC|TOV|LLC|PT)\s+/i;
 
@@ -180,7 +188,8 @@ const LEADING_LEGAL_RE =
  */
 function reorder(name: string): string | null {
   const comma = /^([^,]+),\s*([^,]+)$/.exec(name);
-  if (comma !== null) return `${comma[2]} ${comma[1]}`;
+  // "SEPRIV, S.A. DE C.V." is a name and its legal form, not "LAST, First": nobody writes "S.A. de C.V. Sepriv".
+  if (comma !== null && dropLegalForm(name) !== comma[1]?.trim()) return `${comma[2]} ${comma[1]}`;
   const leading = LEADING_LEGAL_RE.exec(name);
   if (leading !== null && name.length > leading[0].length)
     return `${name.slice(leading[0].length)} ${leading[1]}`;
@@ -193,7 +202,10 @@ function reorder(name: string): string | null {
   // Initials stay where they are ("S E A Ship Management" is not "S E Ship A Management").
   const swappable: number[] = [];
   for (let i = 0; i + 1 < words.length; i++) {
-    if ((words[i] as string).length > 1 && (words[i + 1] as string).length > 1) swappable.push(i);
+    const a = words[i] as string;
+    const b = words[i + 1] as string;
+    // Legal forms move whole: "OOO S OGRANICHENNOI ALYANS OTVETSTVENNOSTYU" is not how anyone writes it.
+    if (a.length > 1 && b.length > 1 && !isLegalFormWord(a) && !isLegalFormWord(b)) swappable.push(i);
   }
   if (swappable.length === 0) return null;
   const i = pick(swappable);
@@ -202,8 +214,6 @@ function reorder(name: string): string | null {
 }
 
 /** A word of the name proper: not a legal form, generic trade word or abbreviation. */
-const LEGAL_PHRASE_WORDS = new Set(MULTI_WORD_LEGAL_FORMS.flatMap(([form]) => form.split(" ")));
-
 function isNameWord(word: string): boolean {
   if (LEGAL_PHRASE_WORDS.has(word.toLowerCase())) return false;
   // Behind a dummy word, because a name of only a legal form keeps it as its name.

@@ -136,6 +136,31 @@ describe("legal forms are set aside", () => {
     expect(texts("Ltd Liability Co Acme")).toEqual(["acme"]);
   });
 
+  test("a long legal form is read as a phrase, however mistyped its words", () => {
+    expect(normalizeName("Joon Stck Company Compel")).toEqual({
+      tokens: normalizeName("Compel").tokens,
+      legalForms: ["jsc"],
+    });
+    expect(texts("Limited Liabbilir Company Hotu Tent")).toEqual(["hotu", "tent"]);
+    expect(texts("Obshcestvo S Ogranichnni Otvtstenostyu Zolotoi Vek")).toEqual(["zolotoi", "vek"]);
+    expect(texts("Aotssiomernoe Obshchestvo Rust")).toEqual(["rust"]);
+    // A word of the form split in two, as a line break leaves it.
+    expect(texts("Obshchestvo s Ogranichennoi Otvetstvennos tyu Zolotoi Vek")).toEqual(["zolotoi", "vek"]);
+  });
+
+  test("a phrase of words that only resemble a legal form is kept", () => {
+    // Too many edits for the phrase ("Jones" is three from "joint"), first letters that do not fit.
+    expect(texts("Jones Stock Company Alpha")).toEqual(["jones", "stock", "company", "alpha"]);
+    expect(texts("Lovely Labs Company Zeta")).toEqual(["lovely", "labs", "company", "zeta"]);
+  });
+
+  test("a trailing legal form with a slip of the finger", () => {
+    expect(normalizeName("Schirindel Gmby").legalForms).toEqual(["gmbh"]);
+    expect(normalizeName("Rungrin Domoany").legalForms).toEqual(["co"]);
+    // Only forms that are no word anywhere: "Earl" is not a mistyped "SARL".
+    expect(texts("John Earl")).toEqual(["john", "earl"]);
+  });
+
   test("a name that is only a legal form keeps it", () => {
     expect(texts("Company")).toEqual(["company"]);
     expect(texts("LLC")).toEqual(["llc"]);

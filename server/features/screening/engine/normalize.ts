@@ -11,7 +11,7 @@ import {
   PARTICLES,
   STOP_WORDS,
 } from "./lexicon";
-import { boundedLevenshtein } from "./similarity";
+import { areKeyNeighbours, boundedLevenshtein, SLIP_COST, typingDistance } from "./similarity";
 import type { NameToken, NormalizedName, TokenKind } from "./types";
 
 /** Weight of each token kind in the score: how much a shared token of that kind says about identity. */
@@ -306,12 +306,16 @@ export function classifyWord(word: string): TokenKind {
   return "core";
 }
 
-const MULTI_FORMS: ReadonlyArray<{ texts: string[]; keys: string[]; canonical: string }> =
+const MULTI_FORMS: ReadonlyArray<{ texts: string[]; keys: string[]; letters: number; canonical: string }> =
   MULTI_WORD_LEGAL_FORMS.map(([form, canonical]) => ({
     texts: form.split(" "),
     keys: form.split(" ").map(tokenKey),
+    letters: form.replace(/ /g, "").length,
     canonical,
   })).sort((a, b) => b.keys.length - a.keys.length);
+
+// Two-word legal forms this long ("aktsionernoe obshchestvo") are matched as a phrase like longer ones.
+const LONG_LEGAL_PHRASE = 20;
 
 interface Word {
   text: string;
@@ -339,10 +343,89 @@ function isLegalWord(word: Word, formText: string, formKey: string): boolean {
   return isNearLexiconWord(word.text, formText);
 }
 
+/** Within one edit of a lexicon word of five or six letters, two from seven; slips count half (typingDistance). */
 function isNearLexiconWord(text: string, lexiconWord: string): boolean {
-  if (lexiconWord.length < 5 || text.charCodeAt(0) !== lexiconWord.charCodeAt(0)) return false;
+  if (lexiconWord.length < 5) return false;
+  const first = text.charCodeAt(0);
+  const lexiconFirst = lexiconWord.charCodeAt(0);
+  if (first !== lexiconFirst && !areKeyNeighbours(first, lexiconFirst)) return false;
   const budget = lexiconWord.length >= 7 ? 2 : 1;
-  return boundedLevenshtein(text, lexiconWord, budget) <= budget;
+  return typingDistance(text, lexiconWord, budget) <= budget;
+}
+
+/** Edits tolerated in one word of a long legal phrase: one in four letters, two to eight, three to twelve. */
+function phraseWordBudget(length: number): number {
+  if (length < 4) return 0;
+  if (length === 4) return 1;
+  if (length <= 8) return 2;
+  return length <= 12 ? 3 : 4;
+}
+
+/** Edits between a word and a word of a long legal phrase, or -1 beyond its budget. */
+function phraseWordEdits(text: string, key: string, formText: string, formKey: string): number {
+  if (key === formKey || LEGAL_WORD_SYNONYMS.get(text) === formKey) return 0;
+  const budget = phraseWordBudget(formText.length);
+  if (budget === 0) return -1;
+  const d = Math.min(typingDistance(text, formText, budget), typingDistance(key, formKey, budget));
+  return d <= budget ? d : -1;
+}
+
+/**
+ * End (exclusive) of the legal form `form` written from `words[start]`, or -1. Short two-word forms
+ * take one or two typos per word (isLegalWord). Longer forms are matched as a phrase, as
+ * an officer reads "Joon Stck Company Compel" or "Obshcestvo s Ogranichnni Otvtstenostyu Zolotoi Vek":
+ * all words but one starting right, short words exact, longer ones within phraseWordBudget, one word
+ * (nearly) intact, and at most one edit per five letters of the whole phrase; a long word may also
+ * arrive split in two ("otvetstvennos tyu").
+ */
+function legalFormEnd(words: readonly Word[], start: number, form: (typeof MULTI_FORMS)[number]): number {
+  const n = form.keys.length;
+  if (n < 3 && form.letters < LONG_LEGAL_PHRASE) {
+    if (start + n > words.length) return -1;
+    for (let j = 0; j < n; j++) {
+      if (!isLegalWord(words[start + j] as Word, form.texts[j] as string, form.keys[j] as string)) return -1;
+    }
+    return start + n;
+  }
+  if (start + n > words.length) return -1;
+  // Typists rarely miss first letters: all but one word must start right (a cheap test first).
+  let initials = 0;
+  for (let j = 0; j < n; j++) {
+    if ((words[start + j] as Word).text.charCodeAt(0) === (form.texts[j] as string).charCodeAt(0)) initials++;
+  }
+  if (initials < Math.max(2, n - 1)) return -1;
+  let k = start;
+  let edits = 0;
+  let letters = 0;
+  let anchored = false;
+  let hasLong = false;
+  for (let j = 0; j < n; j++) {
+    const word = words[k];
+    if (word === undefined) return -1;
+    const formText = form.texts[j] as string;
+    const formKey = form.keys[j] as string;
+    letters += formText.length;
+    let e = phraseWordEdits(word.text, word.key, formText, formKey);
+    let used = 1;
+    const next = words[k + 1];
+    if (e !== 0 && formText.length >= 8 && next !== undefined) {
+      const joined = word.text + next.text;
+      const split = phraseWordEdits(joined, tokenKey(joined), formText, formKey);
+      // The split itself counts as an edit.
+      if (split >= 0 && (e < 0 || split + 1 < e)) {
+        e = split + 1;
+        used = 2;
+      }
+    }
+    if (e < 0) return -1;
+    if (formText.length >= 4) {
+      hasLong = true;
+      if (e <= 1) anchored = true;
+    }
+    edits += e;
+    k += used;
+  }
+  return (anchored || !hasLong) && edits <= Math.floor(letters / 5) ? k : -1;
 }
 
 function stripMultiWordForms(words: Word[], found: string[]): Word[] {
@@ -351,13 +434,10 @@ function stripMultiWordForms(words: Word[], found: string[]): Word[] {
     const n = form.keys.length;
     if (out.length < n) continue;
     for (let i = 0; i + n <= out.length; i++) {
-      let same = true;
-      for (let j = 0; j < n && same; j++) {
-        same = isLegalWord(out[i + j] as Word, form.texts[j] as string, form.keys[j] as string);
-      }
-      if (same) {
+      const end = legalFormEnd(out, i, form);
+      if (end >= 0) {
         found.push(form.canonical);
-        out = [...out.slice(0, i), ...out.slice(i + n)];
+        out = [...out.slice(0, i), ...out.slice(end)];
         i--;
       }
     }
@@ -366,13 +446,20 @@ function stripMultiWordForms(words: Word[], found: string[]): Word[] {
 }
 
 const LONG_EDGE_FORMS = [...EDGE_LEGAL_FORMS.keys()].filter((form) => form.length >= 5);
+const SLIP_TAIL_FORMS = ["gmbh", "dmcc", "fzco", "pjsc", "ojsc", "cjsc", "ltda"];
 
 // Trailing legal forms are typed as carelessly as the rest ("Limted", "Linoted", "Compnay").
 function edgeLegalForm(text: string): string | undefined {
   const exact = EDGE_LEGAL_FORMS.get(text);
   if (exact !== undefined) return exact;
   const near = LONG_EDGE_FORMS.find((form) => isNearLexiconWord(text, form));
-  return near === undefined ? undefined : EDGE_LEGAL_FORMS.get(near);
+  if (near !== undefined) return EDGE_LEGAL_FORMS.get(near);
+  // Four-letter forms that are no word in any language take one slip at the end of a name ("Gmby").
+  if (text.length < 3 || text.length > 5) return undefined;
+  const slipped = SLIP_TAIL_FORMS.find((form) => typingDistance(text, form, SLIP_COST) <= SLIP_COST);
+  return slipped === undefined
+    ? undefined
+    : (ANYWHERE_LEGAL_FORMS.get(slipped) ?? EDGE_LEGAL_FORMS.get(slipped));
 }
 
 function stripLegalForms(words: Word[]): { words: Word[]; legalForms: string[] } {

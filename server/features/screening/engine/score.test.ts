@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { editBudget, joinedSimilarity, scoreNames, tokenSimilarity } from "./score";
+import { abbreviationSimilarity, editBudget, joinedSimilarity, scoreNames, tokenSimilarity } from "./score";
 
 const THRESHOLD = 0.85;
 
@@ -36,10 +36,35 @@ describe("tokenSimilarity", () => {
     expect(tokenSimilarity("7-28", "7-28")).toBe(1);
   });
 
+  test("a slip of the finger costs less than another letter", () => {
+    expect(tokenSimilarity("lynh", "lynn")).toBeGreaterThan(0.85);
+    expect(tokenSimilarity("wong", "wang")).toBeLessThan(0.8);
+    // Two slips are a mistyped "Yusuf"; a slip and a dropped letter are as likely another name.
+    expect(tokenSimilarity("yieuf", "yusuf")).toBeGreaterThan(tokenSimilarity("singh", "song"));
+    expect(tokenSimilarity("singh", "song")).toBeLessThanOrEqual(0.6);
+  });
+
+  test("a long word may carry slips beyond its edit budget, if it starts right", () => {
+    expect(tokenSimilarity("esljboza", "espinoza")).toBeGreaterThan(0.75);
+    expect(tokenSimilarity("wsljboza", "espinoza")).toBe(0);
+  });
+
+  test("a mistyped abbreviation stands for the word it abbreviates", () => {
+    expect(abbreviationSimilarity("mgtm", "management")).toBeGreaterThan(0.8);
+    expect(abbreviationSimilarity("mhmt", "management")).toBeGreaterThan(0.8);
+    expect(abbreviationSimilarity("intll", "international")).toBeGreaterThan(0.8);
+    // Words shaped like words are not abbreviations: "Chen" is no "chem", "Intel" no "intl".
+    expect(abbreviationSimilarity("chen", "chemical")).toBe(0);
+    expect(abbreviationSimilarity("intel", "international")).toBe(0);
+    expect(abbreviationSimilarity("mgtm", "marketing")).toBe(0);
+  });
+
   test("joined words need a near-exact join", () => {
     expect(joinedSimilarity("shenyang", "shenyang")).toBe(1);
     expect(joinedSimilarity("harttois", "hartis")).toBe(0);
     expect(joinedSimilarity("novokuibyshevsk", "novokuibishevsk")).toBeGreaterThan(0.9);
+    // Slips count half here too: "Lomge Vitu" is "Longevity" split and mistyped twice.
+    expect(joinedSimilarity("lomgevitu", "longevity")).toBeGreaterThan(0.85);
   });
 });
 
@@ -84,6 +109,31 @@ const MUST_MATCH: ReadonlyArray<readonly [string, string, string]> = [
   ["Mohammed / Muhammad", "Mohammed Ali Hassan", "HASSAN, Muhammad Ali"],
   ["vessel", "Sea Star", "SEA STAR"],
   ["numbered name", "Rak Won 2", "RAK WON 2"],
+  ["one slip in a four-letter name", "Lynh", "LYNN"],
+  ["swapped letters in a short name", "Pras Oil Co", "PARS OIL CO."],
+  ["two slips in a short given name", "Al-Madani, Yieuf", "AL-MADANI, Yusuf"],
+  ["three slips in a long surname", "Montenegro Esljboza Luis Angel", "MONTENEGRO ESPINOZA, Luis Angel"],
+  ["mistyped abbreviation", "Abr Mgtm", "ABR MANAGEMENT"],
+  ["abbreviation with a doubled letter", "Icgoo Intll Limited", "ICGOO INTERNATIONAL LIMITED"],
+  ["legal form phrase with typos", "Joon Stck Company Compel", "JOINT STOCK COMPANY COMPEL"],
+  [
+    "transliterated legal form with typos",
+    "Obshcestvo S Ogranichnni Otvtstenostyu Kompaniya Zolotoi Vek",
+    "OBSHCHESTVO S OGRANICHENNOI OTVETSTVENNOSTYU KOMPANIYA ZOLOTOI VEK",
+  ],
+  ["trailing legal form mistyped", "Khan and Schirindel Gmby", "KHAN AND SCHIRINDEL GMBH"],
+  ["split word with slips", "Lomge Vitu Shipping", "LONGEVITY SHIPPING LIMITED"],
+  ["split word with a typo, compared as written", "Fan Reac", "FANREACH"],
+  [
+    "split name whose halves fold differently",
+    "Vladj mir Nikolaevich Terentiev",
+    "TERENTIEV, Vladimir Nikolaevich",
+  ],
+  [
+    "split given name in a name with a repeated particle",
+    "AL-SUBHI, Azzam Abd ullah Zureik Al-Maulid",
+    "AL-SUBHI, Azzam Abdullah Zureik Al-Maulid",
+  ],
 ];
 
 // Pairs that share words but are not the same party.
@@ -105,6 +155,9 @@ const MUST_NOT_MATCH: ReadonlyArray<readonly [string, string, string]> = [
   ["accidental join", "Hart Toys Oy", "LIMITED LIABILITY COMPANY HARTIS DV"],
   ["first letter differs", "Iran", "MIRAN LLC"],
   ["shared particle only", "Al Noor Bakery", "AL RASHID TRUST"],
+  ["a name is not a mistyped abbreviation", "Chen Trading", "CHEMICAL TRADING"],
+  ["a word is not a mistyped abbreviation", "Intel Systems", "INTERNATIONAL SYSTEMS"],
+  ["a slip and a dropped letter in a short name", "Kim Singh", "KIM, Song"],
   ["empty query", "", "ROSNEFT"],
   ["punctuation only", "---", "ROSNEFT"],
 ];

@@ -1,5 +1,6 @@
+import { ABBREVIATIONS } from "./lexicon";
 import { normalizeName, tokenKey } from "./normalize";
-import { boundedLevenshtein, jaroWinkler } from "./similarity";
+import { boundedLevenshtein, jaroWinkler, typingDistance } from "./similarity";
 import type { NameToken } from "./types";
 
 /** A name reduced to what the scorer needs, computed once per list name and once per query. */
@@ -15,6 +16,8 @@ export interface PreparedName {
   total: number;
   /** Key of words i and i + 1 written as one, for names joined on one side and split on the other. */
   pairKeys: string[];
+  /** Words i and i + 1 as written, joined: folding can pull a typo away ("vladj mir" folds "dj" to "j"). */
+  pairTexts: string[];
 }
 
 /**
@@ -28,13 +31,18 @@ export function prepareTokens(tokens: readonly NameToken[], uniform = false): Pr
   const sources = tokens.map((t) => t.source ?? t.text);
   const weights = tokens.map((t) => (uniform && t.kind !== "number" ? 1 : t.weight));
   const pairKeys: string[] = [];
+  const pairTexts: string[] = [];
   // Keyed from the joined text, not the joined keys: folding rules see the word as one ("areel lano"
   // folds like "areellano", whose doubled letters collapse across the old boundary).
   // Abbreviations join as written: "Techn Omar" is "Technomar", not "Technologyomar".
-  for (let i = 0; i + 1 < tokens.length; i++) pairKeys.push(tokenKey(`${sources[i]}${sources[i + 1]}`));
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const joined = `${sources[i]}${sources[i + 1]}`;
+    pairTexts.push(joined);
+    pairKeys.push(tokenKey(joined));
+  }
   let total = 0;
   for (const w of weights) total += w;
-  return { texts, keys, sources, weights, total, pairKeys };
+  return { texts, keys, sources, weights, total, pairKeys, pairTexts };
 }
 
 /**
@@ -58,6 +66,8 @@ const SHORT_INITIAL_PENALTY = 0.8;
  * evaluation set (scripts/eval-screening.ts): +1% recall for +0.2% false positives over linear.
  */
 export const SIMILARITY_EXPONENT = 0.8;
+// From this length the edit budget is counted in typingDistance, where slips cost half an edit.
+const TYPING_BUDGET_MIN_LENGTH = 5;
 // A word pair counts towards "contained name" evidence only when it is close to exact.
 const STRONG_SIMILARITY = 0.9;
 
@@ -65,7 +75,8 @@ const STRONG_SIMILARITY = 0.9;
  * Similarity of two comparison keys in [0, 1]: 1 - edits/length when the edit distance is within
  * the budget, otherwise 0; Jaro-Winkler may raise it where its assumptions hold (same first letter,
  * which typists rarely miss, and words long enough that its prefix bonus is not a lottery: it
- * rates "keli"/"keji" 0.87 and "iran"/"miran" 0.93). Numbers must match exactly.
+ * rates "keli"/"keji" 0.87 and "iran"/"miran" 0.93). Slips of the finger (a neighbouring key, two
+ * letters swapped) count half an edit (typingDistance). Numbers must match exactly.
  */
 export function tokenSimilarity(a: string, b: string): number {
   if (a === b) return 1;
@@ -75,15 +86,59 @@ export function tokenSimilarity(a: string, b: string): number {
   const budget = editBudget(longest);
   if (budget === 0 || Math.abs(la - lb) > budget) return 0;
   if (DIGIT_RE.test(a) || DIGIT_RE.test(b)) return 0;
+  // Slips of the finger count half an edit (typingDistance), and never more than a real edit.
+  const t = typingDistance(a, b, budget);
+  if (t > budget) return 0;
   const d = boundedLevenshtein(a, b, budget);
-  if (d > budget) return 0;
+  if (d > budget) {
+    // So a word of five letters or more may carry one or two slips beyond its budget, as long as it
+    // starts right: "esljboza" is three slips from "espinoza".
+    if (longest < TYPING_BUDGET_MIN_LENGTH || a.charCodeAt(0) !== b.charCodeAt(0)) return 0;
+    return 1 - t / longest;
+  }
   const lev = 1 - d / longest;
   if (a.charCodeAt(0) !== b.charCodeAt(0)) return longest <= 5 ? lev * SHORT_INITIAL_PENALTY : lev;
   // Two edits in a short word earn Jaro-Winkler's optimism only as swaps or substitutions in six
   // letters ("fharad"/"farhad"): not as a truncation ("roac"/"roshak"), not in five ("marsh"/"marks").
-  if (longest < 5 || (d > 1 && longest < 7 && (la !== lb || longest < 6))) return lev;
+  if (longest < 5 || (d > 1 && longest < 7 && (la !== lb || longest < 6))) {
+    // Without it, slips still count half, up to one edit's worth: "lynh"/"lynn" and "yieuf"/"yusuf"
+    // (two slips) are typos, "singh"/"song" (a slip and a dropped letter) as likely another name.
+    return t <= 1 ? 1 - t / longest : lev;
+  }
   const jw = jaroWinkler(a, b);
   return Math.max(jw, lev);
+}
+
+// Full word -> its abbreviations ("management" -> "mgmt", "mgt"), for abbreviations typed with a typo.
+const ABBREVIATIONS_OF = new Map<string, string[]>();
+for (const [short, full] of ABBREVIATIONS) {
+  if (full.includes(" ") || short.length < 3) continue;
+  const list = ABBREVIATIONS_OF.get(full);
+  if (list === undefined) ABBREVIATIONS_OF.set(full, [short]);
+  else list.push(short);
+}
+
+// Abbreviations keep their consonants: a word with a vowel after its first letter is a word ("chen",
+// "intel"), not a mistyped "chem" or "intl".
+const ABBREVIATION_SHAPE = /^[a-z][^aeiouy0-9]{2,6}$/;
+
+/**
+ * Similarity of a word as written to a full word through the full word's usual abbreviations:
+ * "Mgtm" and "Mhmt" are "Mgmt" mistyped, so they stand for "management"; "Intll" for "international".
+ * Only for words shaped like abbreviations (ABBREVIATION_SHAPE), scored as a typo of the
+ * abbreviation with the same first letter.
+ */
+export function abbreviationSimilarity(written: string, full: string): number {
+  if (!ABBREVIATION_SHAPE.test(written)) return 0;
+  const shorts = ABBREVIATIONS_OF.get(full);
+  if (shorts === undefined) return 0;
+  let best = 0;
+  for (const short of shorts) {
+    if (short.charCodeAt(0) !== written.charCodeAt(0)) continue;
+    const sim = tokenSimilarity(written, short);
+    if (sim > best) best = sim;
+  }
+  return best;
 }
 
 /**
@@ -94,10 +149,20 @@ export function tokenSimilarity(a: string, b: string): number {
 export function joinedSimilarity(joined: string, word: string): number {
   if (joined === word) return 1;
   const longest = Math.max(joined.length, word.length);
-  if (longest < 6 || DIGIT_RE.test(joined) || DIGIT_RE.test(word)) return 0;
+  if (longest < 6) return 0;
   const budget = longest >= 10 ? 2 : 1;
-  const d = boundedLevenshtein(joined, word, budget);
-  return d > budget ? 0 : 1 - d / longest;
+  if (Math.abs(joined.length - word.length) > budget || DIGIT_RE.test(joined) || DIGIT_RE.test(word))
+    return 0;
+  // Counted in typingDistance: "lomge vitu" is two slips from "longevity".
+  const t = typingDistance(joined, word, budget);
+  return t > budget ? 0 : 1 - t / longest;
+}
+
+/** Joined pair against one word: the better of comparing folded keys and spellings as written. */
+export function pairSimilarity(pairKey: string, pairText: string, key: string, text: string): number {
+  const byKey = joinedSimilarity(pairKey, key);
+  if (byKey === 1 || (pairKey === pairText && key === text)) return byKey;
+  return Math.max(byKey, joinedSimilarity(pairText, text));
 }
 
 // Reused across calls: scoring is single-threaded and hot.
@@ -157,7 +222,11 @@ export function scorePrepared(q: PreparedName, c: PreparedName, memo?: Similarit
   if (usedQ.length < m + 1) usedQ = new Uint8Array(m * 2 + 2);
   if (usedC.length < n + 1) usedC = new Uint8Array(n * 2 + 2);
   let count = 0;
-  let exactPairs = 0;
+  // Words with an exact partner, counted once each side (a repeated "al" must not count twice).
+  let exactQ = 0;
+  let exactC = 0;
+  usedQ.fill(0, 0, m);
+  usedC.fill(0, 0, n);
   for (let i = 0; i < m; i++) {
     const qk = q.keys[i] as string;
     const qt = q.texts[i] as string;
@@ -174,10 +243,20 @@ export function scorePrepared(q: PreparedName, c: PreparedName, memo?: Similarit
           const bySource = tokenSimilarity(qs, cs);
           if (bySource > s) s = bySource;
         }
+        // An abbreviation mistyped ("Mgtm") against the word spelled out ("management").
+        if (s < 1) {
+          const byAbbreviation = Math.max(abbreviationSimilarity(qs, ct), abbreviationSimilarity(cs, qt));
+          if (byAbbreviation > s) s = byAbbreviation;
+        }
         cache?.set(ct, s);
       }
       if (s <= 0) continue;
-      if (s === 1) exactPairs++;
+      if (s === 1) {
+        if (usedQ[i] === 0) exactQ++;
+        if (usedC[j] === 0) exactC++;
+        usedQ[i] = 1;
+        usedC[j] = 1;
+      }
       edgeSim[count] = s;
       edgeQ[count] = i;
       edgeQSpan[count] = 1;
@@ -187,11 +266,12 @@ export function scorePrepared(q: PreparedName, c: PreparedName, memo?: Similarit
     }
   }
   // Joined/split words only matter when some word is still without an exact partner.
-  if (exactPairs < Math.max(m, n) && (m > 1 || n > 1)) {
+  if ((exactQ < m || exactC < n) && (m > 1 || n > 1)) {
     for (let i = 0; i + 1 < m; i++) {
       const pk = q.pairKeys[i] as string;
+      const pt = q.pairTexts[i] as string;
       for (let j = 0; j < n; j++) {
-        const s = joinedSimilarity(pk, c.keys[j] as string);
+        const s = pairSimilarity(pk, pt, c.keys[j] as string, c.texts[j] as string);
         if (s <= 0) continue;
         edgeSim[count] = s;
         edgeQ[count] = i;
@@ -203,8 +283,9 @@ export function scorePrepared(q: PreparedName, c: PreparedName, memo?: Similarit
     }
     for (let j = 0; j + 1 < n; j++) {
       const pk = c.pairKeys[j] as string;
+      const pt = c.pairTexts[j] as string;
       for (let i = 0; i < m; i++) {
-        const s = joinedSimilarity(pk, q.keys[i] as string);
+        const s = pairSimilarity(pk, pt, q.keys[i] as string, q.texts[i] as string);
         if (s <= 0) continue;
         edgeSim[count] = s;
         edgeQ[count] = i;

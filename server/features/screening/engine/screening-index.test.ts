@@ -106,6 +106,19 @@ describe("screen on a small index", () => {
     expect(screen(index, { name: "Liberty" }).status).toBe("failed");
   });
 
+  test("a word with more typos than its blocking keys reach is still compared", () => {
+    // "Rossft" shares no one-deletion key with "Rosneft", and "Oil" alone would not make the
+    // candidate worth scoring: the word is assumed to pair up, then compared for real.
+    const result = screen(index, { name: "Rossft Oil Company" });
+    expect(result.status).toBe("failed");
+    expect(result.matches[0]?.entry.sourceId).toBe("4");
+    const small = buildIndex([entry("1", "CHEER CAPITAL LIMITED"), entry("2", "RHINE SHIPPING DMCC")]);
+    expect(screen(small, { name: "Capital Cehwr Limited" }).matches[0]?.entry.sourceId).toBe("1");
+    expect(screen(small, { name: "Shipping Rnkne DMCC" }).matches[0]?.entry.sourceId).toBe("2");
+    // The assumption never makes an unrelated word match.
+    expect(screen(small, { name: "Capital Growth Limited" }).status).toBe("passed");
+  });
+
   test("generic words alone do not match", () => {
     expect(screen(index, { name: "International Trading Group" }).status).toBe("passed");
   });

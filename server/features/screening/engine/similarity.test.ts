@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { boundedLevenshtein, jaro, jaroWinkler, levenshtein } from "./similarity";
+import {
+  areKeyNeighbours,
+  boundedLevenshtein,
+  jaro,
+  jaroWinkler,
+  levenshtein,
+  typingDistance,
+} from "./similarity";
 
 describe("jaro / jaro-winkler", () => {
   // Reference values from Winkler (1990) and the usual textbook examples.
@@ -49,5 +56,44 @@ describe("levenshtein (optimal string alignment)", () => {
     expect(boundedLevenshtein("kitten", "sitting", 1)).toBe(2);
     expect(boundedLevenshtein("a", "abcdef", 2)).toBe(3);
     expect(boundedLevenshtein("abcdef", "abcdef", 0)).toBe(0);
+  });
+});
+
+describe("typing slips", () => {
+  const code = (ch: string): number => ch.charCodeAt(0);
+
+  test("neighbouring keys on a QWERTY keyboard", () => {
+    expect(areKeyNeighbours(code("s"), code("d"))).toBe(true);
+    expect(areKeyNeighbours(code("h"), code("n"))).toBe(true);
+    expect(areKeyNeighbours(code("q"), code("a"))).toBe(true);
+    expect(areKeyNeighbours(code("a"), code("p"))).toBe(false);
+    expect(areKeyNeighbours(code("o"), code("a"))).toBe(false);
+    expect(areKeyNeighbours(code("s"), code("s"))).toBe(false);
+    expect(areKeyNeighbours(code("1"), code("2"))).toBe(false);
+  });
+
+  test.each([
+    ["lynh", "lynn", 0.5], // h is next to n
+    ["pras", "pars", 0.5], // two letters swapped
+    ["wong", "wang", 1], // o is not next to a: another name, not a slip
+    ["hat", "hatum", 2], // dropped letters are full edits
+    ["yieuf", "yusuf", 1], // two slips
+    ["esljboza", "espinoza", 1.5], // three slips
+    ["same", "same", 0],
+  ])("%s / %s = %d", (a, b, d) => {
+    expect(typingDistance(a, b, 4)).toBe(d);
+    expect(typingDistance(b, a, 4)).toBe(d);
+  });
+
+  test("never more than the edit distance, and gives up beyond max", () => {
+    for (const [a, b] of [
+      ["kitten", "sitting"],
+      ["rosneft", "rosnetf"],
+      ["novokuibyshevsk", "novokuibishevsk"],
+    ] as const) {
+      expect(typingDistance(a, b, 5)).toBeLessThanOrEqual(levenshtein(a, b));
+    }
+    expect(typingDistance("abcdef", "uvwxyz", 1)).toBeGreaterThan(1);
+    expect(typingDistance("a", "abcdef", 2)).toBeGreaterThan(2);
   });
 });

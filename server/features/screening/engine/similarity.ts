@@ -106,3 +106,84 @@ export function boundedLevenshtein(a: string, b: string, max: number): number {
 export function levenshtein(a: string, b: string): number {
   return boundedLevenshtein(a, b, Math.max(a.length, b.length));
 }
+
+// QWERTY keys by row; each row sits a quarter to half a key right of the one above.
+const KEY_ROWS: ReadonlyArray<readonly [string, number]> = [
+  ["qwertyuiop", 0],
+  ["asdfghjkl", 0.25],
+  ["zxcvbnm", 0.75],
+];
+const NEIGHBOURS = new Uint8Array(26 * 26);
+{
+  const at = new Map<number, { x: number; y: number }>();
+  KEY_ROWS.forEach(([row, offset], y) => {
+    for (let i = 0; i < row.length; i++) at.set(row.charCodeAt(i) - 97, { x: i + offset, y });
+  });
+  for (const [a, pa] of at) {
+    for (const [b, pb] of at) {
+      const dy = Math.abs(pa.y - pb.y);
+      const dx = Math.abs(pa.x - pb.x);
+      if (a !== b && ((dy === 0 && dx === 1) || (dy === 1 && dx <= 0.75))) NEIGHBOURS[a * 26 + b] = 1;
+    }
+  }
+}
+
+/** Whether two lowercase letters are neighbouring keys on a QWERTY keyboard ("s"/"d", "s"/"w", "n"/"h"). */
+export function areKeyNeighbours(a: number, b: number): boolean {
+  const x = a - 97;
+  const y = b - 97;
+  return x >= 0 && x < 26 && y >= 0 && y < 26 && NEIGHBOURS[x * 26 + y] === 1;
+}
+
+/** Cost of a slip of the finger (a neighbouring key, two letters swapped) against any other edit. */
+export const SLIP_COST = 0.5;
+// Computed in half edits so the rows stay integers: a slip costs 1, any other edit 2.
+let slipPrev = new Int32Array(MAX_LEN + 1);
+let slipCur = new Int32Array(MAX_LEN + 1);
+let slipPrev2 = new Int32Array(MAX_LEN + 1);
+
+/**
+ * Optimal-string-alignment distance in which the two commonest typing slips, hitting a neighbouring
+ * key and swapping two adjacent letters, cost SLIP_COST instead of 1: "lynh" is a slip away from
+ * "lynn", while "wong" is a full edit from "wang". Gives up early like boundedLevenshtein, returning
+ * more than `max` as soon as the distance is known to exceed it.
+ */
+export function typingDistance(a: string, b: string, max: number): number {
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > max) return max + 1;
+  if (la === 0) return lb;
+  if (lb === 0) return la;
+  if (slipPrev.length < lb + 1) {
+    slipPrev = new Int32Array(lb * 2 + 1);
+    slipCur = new Int32Array(lb * 2 + 1);
+    slipPrev2 = new Int32Array(lb * 2 + 1);
+  }
+  const limit = Math.floor(max * 2);
+  for (let j = 0; j <= lb; j++) slipPrev[j] = 2 * j;
+  for (let i = 1; i <= la; i++) {
+    slipCur[0] = 2 * i;
+    let rowMin = 2 * i;
+    const ca = a.charCodeAt(i - 1);
+    // Start of ca's row in NEIGHBOURS, or -1 for a character off the letter keys.
+    const row = ca >= 97 && ca <= 122 ? (ca - 97) * 26 : -1;
+    for (let j = 1; j <= lb; j++) {
+      const cb = b.charCodeAt(j - 1);
+      const slip = row >= 0 && cb >= 97 && cb <= 122 && NEIGHBOURS[row + cb - 97] === 1;
+      const cost = ca === cb ? 0 : slip ? 1 : 2;
+      let v = Math.min(slipPrev[j] + 2, slipCur[j - 1] + 2, slipPrev[j - 1] + cost);
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
+        v = Math.min(v, slipPrev2[j - 2] + 1);
+      }
+      slipCur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > limit) return max + 1;
+    const t = slipPrev2;
+    slipPrev2 = slipPrev;
+    slipPrev = slipCur;
+    slipCur = t;
+  }
+  const d = slipPrev[lb] / 2;
+  return d > max ? max + 1 : d;
+}
