@@ -366,3 +366,50 @@ describe("without lists", () => {
     empty.database.close();
   });
 });
+
+describe("the threshold", () => {
+  test("SCREENING_THRESHOLD decides: a near match fails at 0.85 and passes when the bar is raised", async () => {
+    const strict = await createTestContext({ SCREENING_THRESHOLD: "0.99" });
+    const owner = await signUp(strict);
+    const company = "Rosboroneksport"; // a letter missing from the listed "ROSOBORONEKSPORT OAO" (≈0.95)
+    const res = await call(strict, owner.auth, "POST", "/api/contacts", buildContact({ company }));
+    const { item } = (await res.json()) as { item: { id: number } };
+    const answer = (await (
+      await call(strict, owner.auth, "GET", `/api/screenings/trade?itemId=${item.id}`)
+    ).json()) as TScreeningAnswer;
+    expect(answer.item.best_score).toBeGreaterThanOrEqual(0.85);
+    expect(answer.item.best_score).toBeLessThan(0.99);
+    expect(answer.item.status).toBe("passed");
+    const normal = await createContact({ company });
+    expect((await trade(normal.id)).body.item.status).toBe("failed");
+    strict.database.close();
+  });
+});
+
+describe("OFAC raw files", () => {
+  test("sdn.csv + alt.csv + add.csv (CP1252, -0-, trailing 0x1A) import as one OFAC SDN version", async () => {
+    const { readFileSync } = await import("node:fs");
+    const dir = new URL("../../../db/screening-lists/", import.meta.url).pathname;
+    const read = (name: string) => ({ name, bytes: new Uint8Array(readFileSync(`${dir}${name}`)) });
+    const files = [
+      read("ofac_sdn_raw_2024-05-03.csv"),
+      read("ofac_alt_raw_2026-06.csv"),
+      read("ofac_add_raw_2026-06.csv"),
+    ];
+    const parsed = parseListFiles("ofac-sdn", files);
+    expect(parsed.entries.length).toBeGreaterThan(14_000);
+    expect(parsed.entries.some((e) => e.aliases.length > 0 && e.addresses.length > 0)).toBe(true);
+    const isolated = await createTestContext();
+    const stored = await storeList(
+      isolated.database.db,
+      "ofac-sdn",
+      parsed,
+      files.map((f) => f.name).join(" + "),
+    );
+    expect(stored.source).toBe("OFAC SDN");
+    const ofac = (await activeLists(isolated.database.db)).filter((l) => l.source === "OFAC SDN");
+    expect(ofac).toHaveLength(1);
+    expect(ofac[0].row_count).toBe(parsed.rowCount);
+    isolated.database.close();
+  }, 60_000);
+});
