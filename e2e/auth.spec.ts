@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, newUser, signIn, test, waitForHydration } from "./fixtures";
+import { expect, newUser, register, signIn, test, waitForHydration } from "./fixtures";
 
 const PNG_1PX = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
@@ -61,15 +61,7 @@ test("register → log in with remember-me → persistent HttpOnly cookie → pr
 
 test("without remember-me the cookie lasts only for the browser session", async ({ page, context }) => {
   const user = newUser();
-  await page.request.post("/api/register", {
-    data: {
-      title: "Mr.",
-      name: user.name,
-      surname: user.surname,
-      email: user.email,
-      password: user.password,
-    },
-  });
+  await register(page, user);
   await page.goto("/auth/login");
   await waitForHydration(page);
   await page.getByLabel("E-mail").fill(user.email);
@@ -82,15 +74,7 @@ test("without remember-me the cookie lasts only for the browser session", async 
 
 test("the next parameter round trip, and a signed-in visitor skipping the login page", async ({ page }) => {
   const user = newUser();
-  await page.request.post("/api/register", {
-    data: {
-      title: "Ms.",
-      name: user.name,
-      surname: user.surname,
-      email: user.email,
-      password: user.password,
-    },
-  });
+  await register(page, user);
   await page.goto("/licenses?page=2");
   await expect(page).toHaveURL(/\/auth\/login\?next=%2Flicenses%3Fpage%3D2$/);
   await waitForHydration(page);
@@ -151,15 +135,7 @@ test("login, register and forgot-password show the spec's validation messages", 
 
 test("forgot password → the e-mailed link → a new password works", async ({ page }) => {
   const user = newUser();
-  await page.request.post("/api/register", {
-    data: {
-      title: "Ms.",
-      name: user.name,
-      surname: user.surname,
-      email: user.email,
-      password: user.password,
-    },
-  });
+  await register(page, user);
   await page.goto("/auth/forgot-password");
   await waitForHydration(page);
   await page.getByLabel("E-mail").fill(user.email);

@@ -16,8 +16,8 @@ export function newUser(): TTestUser {
   };
 }
 
-/** Registers the user and logs the page's browser context in (the twsession cookie lands in it). */
-export async function signIn(page: Page, user: TTestUser = newUser()): Promise<TTestUser> {
+/** Registers the user through the API (without logging in). */
+export async function register(page: Page, user: TTestUser = newUser()): Promise<TTestUser> {
   const reg = await page.request.post("/api/register", {
     data: {
       title: "Ms.",
@@ -28,6 +28,12 @@ export async function signIn(page: Page, user: TTestUser = newUser()): Promise<T
     },
   });
   expect(reg.status()).toBe(201);
+  return user;
+}
+
+/** Registers the user and logs the page's browser context in (the twsession cookie lands in it). */
+export async function signIn(page: Page, user: TTestUser = newUser()): Promise<TTestUser> {
+  await register(page, user);
   const login = await page.request.post("/api/login", {
     data: { email: user.email, password: user.password, rememberMe: true },
   });

@@ -151,14 +151,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
   await housekeeping();
   const timer = setInterval(housekeeping, 60 * 60 * 1000);
   const server = Bun.serve({ port: env.port, fetch: app.fetch, idleTimeout: 60 });
-  logger.info(`Tradewinds ${pkg.version} listening on http://localhost:${server.port}`, {
-    data_dir: env.dataDir,
-    database: env.databaseUrl.replace(/\/\/[^@]*@/, "//***@"),
-  });
-  const [anyUser] = await database.db.select({ id: users.id }).from(users).limit(1);
-  if (!anyUser) {
-    logger.info(`No accounts yet. Create the first one at ${env.appUrl}/auth/register`);
-  }
+  // Handlers first: a SIGTERM that arrives while starting up still shuts down cleanly.
   let isStopping = false;
   const shutdown = async (signal: string) => {
     if (isStopping) return;
@@ -174,6 +167,15 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  logger.info(`Tradewinds ${pkg.version} listening on http://localhost:${server.port}`, {
+    data_dir: env.dataDir,
+    database: env.databaseUrl.replace(/\/\/[^@]*@/, "//***@"),
+  });
+  const [anyUser] = await database.db.select({ id: users.id }).from(users).limit(1);
+  if (!anyUser) {
+    logger.info(`No accounts yet. Create the first one at ${env.appUrl}/auth/register`);
+  }
+
   return new Promise<number>(() => {});
 }
 
