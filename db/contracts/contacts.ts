@@ -68,3 +68,21 @@ export type TContact = Omit<TContactValues, "is_sensitive" | "is_restricted"> & 
 };
 
 export const ZPartnerTypeInput = z.object({ partner_type: requiredText(64) });
+
+/** A CSV row the importer refused, with the reasons. */
+export type TRejectedRow = { line: number; errors: string[] };
+
+/** What a contacts import did (the CLI prints it; POST /contacts/upload answers it). */
+export type TImportReport = {
+  created: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  /** The first rejected rows in detail (at most 1,000), with line numbers. */
+  rejected_rows: TRejectedRow[];
+  rows: number;
+  dry_run: boolean;
+};
+
+/** The upload's answer: the report, or on failure only `message` and `result` (the spec's failure sign). */
+export type TImportAnswer = Partial<TImportReport> & { message: string; result?: string };

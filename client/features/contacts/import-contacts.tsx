@@ -2,6 +2,7 @@ import { useBlocker, useRouter } from "@tanstack/react-router";
 import { UploadIcon } from "lucide-react";
 import { type ChangeEvent, useRef, useState } from "react";
 import { toast } from "sonner";
+import type { TImportAnswer, TImportReport } from "../../../db/contracts/contacts";
 import { Button } from "../../components/ui/button";
 import {
   Dialog,
@@ -14,16 +15,7 @@ import {
 import { Spinner } from "../../components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
 
-type TReport = {
-  message: string;
-  result?: string;
-  created: number;
-  updated: number;
-  unchanged: number;
-  rejected: number;
-  rows: number;
-  rejected_rows: { line: number; errors: string[] }[];
-};
+type TReport = TImportAnswer & TImportReport;
 
 type TOutcome = { ok: true; report: TReport } | { ok: false; reason: string };
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
+import type { TImportAnswer, TImportReport } from "../../../db/contracts/contacts";
 import { contacts } from "../../../db/schema";
 import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
@@ -10,16 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.database.close());
 
-type TReport = {
-  message: string;
-  result?: string;
-  created: number;
-  updated: number;
-  unchanged: number;
-  rejected: number;
-  rows: number;
-  rejected_rows: { line: number; errors: string[] }[];
-};
+type TReport = TImportAnswer & TImportReport;
 
 const HEADER = "Company,Partner Type,Tax ID,Contact,Phone,Email,Country,Sensitive,Sensitive Note";
 

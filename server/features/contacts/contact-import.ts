@@ -1,6 +1,11 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
-import { type TContactValues, ZContactInput } from "../../../db/contracts/contacts";
+import {
+  type TContactValues,
+  type TImportReport,
+  type TRejectedRow,
+  ZContactInput,
+} from "../../../db/contracts/contacts";
 import { contacts, countries, partner_types } from "../../../db/schema";
 import { CsvParser } from "../../lib/csv";
 import { toFieldErrors } from "../../lib/validate";
@@ -33,18 +38,7 @@ const REQUIRED_COLUMNS = ["company", "partner_type", "tax_id", "contact_1", "pho
 /** The file cannot be imported at all (as opposed to single rows being rejected). */
 export class ImportFileError extends Error {}
 
-export type TRejectedRow = { line: number; errors: string[] };
-
-export type TImportReport = {
-  created: number;
-  updated: number;
-  unchanged: number;
-  rejected: number;
-  /** The first rejected rows in detail (up to MAX_REJECTED_DETAILS), with line numbers. */
-  rejected_rows: TRejectedRow[];
-  rows: number;
-  dry_run: boolean;
-};
+export type { TImportReport, TRejectedRow };
 
 export const MAX_REJECTED_DETAILS = 1000;
 const BATCH = 400;
