@@ -183,6 +183,7 @@ test("the account page updates the profile and uploads an avatar and a signature
   await expect(page.getByText("Account updated")).toBeVisible();
   await expect(update).toBeDisabled();
   await page.reload();
+  await waitForHydration(page);
   await expect(page.getByLabel("First name")).toHaveValue("Renamed");
 
   // A password change needs both fields.

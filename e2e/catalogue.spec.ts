@@ -171,6 +171,7 @@ for (const flow of flows) {
     await expect(page.locator("body")).toHaveAttribute("data-printed", "yes");
 
     await page.goto(flow.list);
+    await waitForHydration(page);
     const row = page.getByRole("row").filter({ hasText: key });
     await expect(row).toBeVisible();
     await row.getByRole("button", { name: /^Delete/ }).click();

@@ -107,6 +107,7 @@ test("filter, sort and page through 25 contacts; the URL keeps the state", async
   await expect(page.getByRole("button", { name: "Apply" })).toBeHidden();
   await expect(page.getByText("1-10 of 10 items")).toBeVisible();
   await page.reload();
+  await waitForHydration(page);
   await expect(page.getByText("1-10 of 10 items")).toBeVisible();
   await page.getByRole("button", { name: "Filter by Company" }).click();
   await page.getByLabel("Filter Company").press("Escape");
@@ -153,6 +154,7 @@ test("edit, print and delete a contact", async ({ page, user: _ }) => {
   await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
 
   await page.goto("/contacts");
+  await waitForHydration(page);
   await page.getByRole("button", { name: `Delete contact ${id}` }).click();
   await expect(page.getByText("Are you sure?")).toBeVisible();
   await page.getByRole("button", { name: "No" }).click();
@@ -178,6 +180,7 @@ test("force-delete a contact that a licence uses", async ({ page, user }) => {
     args: [ws, id],
   });
   await page.goto("/contacts");
+  await waitForHydration(page);
   await page.getByRole("button", { name: `Delete contact ${id}` }).click();
   await page.getByRole("button", { name: "Yes" }).click();
   const dialog = page.getByRole("dialog");

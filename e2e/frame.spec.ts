@@ -62,6 +62,7 @@ test("an item route with an impossible id shows 404 'Not found' with Back and Ho
 }) => {
   await page.goto("/home");
   await page.goto("/contacts/edit-contact/not-a-number");
+  await waitForHydration(page);
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
   await expect(page.getByText("404")).toBeVisible();
   await page.getByRole("button", { name: "Back" }).click();

@@ -37,6 +37,7 @@ test("a contact is screened; a person overrides the result with a note", async (
   });
   const { item } = (await res.json()) as { item: { id: number } };
   await page.goto(`/contacts/edit-contact/${item.id}`);
+  await waitForHydration(page);
   const panel = page
     .getByRole("region", { name: "Restricted-party screening" })
     .or(page.locator("[aria-label='Restricted-party screening']"));
