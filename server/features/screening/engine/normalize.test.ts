@@ -161,6 +161,18 @@ describe("legal forms are set aside", () => {
     expect(texts("John Earl")).toEqual(["john", "earl"]);
   });
 
+  test("real words two edits from a legal form are kept", () => {
+    // "Compass" is not a mistyped "Company": dropping it would make "Acme Compass" match any Acme.
+    expect(texts("Acme Compass")).toEqual(["acme", "compass"]);
+    expect(texts("Acme Compass Limited")).toEqual(["acme", "compass"]);
+    expect(texts("Acme Compact")).toEqual(["acme", "compact"]);
+    // One real edit or two slips still read as the form.
+    expect(texts("Acme Compny")).toEqual(["acme"]);
+    expect(texts("Acme Linoted")).toEqual(["acme"]);
+    expect(texts("Acme Corporatoin")).toEqual(["acme"]);
+    expect(texts("Acme Cmany")).toEqual(["acme"]);
+  });
+
   test("a name that is only a legal form keeps it", () => {
     expect(texts("Company")).toEqual(["company"]);
     expect(texts("LLC")).toEqual(["llc"]);

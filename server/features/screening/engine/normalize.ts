@@ -349,8 +349,20 @@ function isNearLexiconWord(text: string, lexiconWord: string): boolean {
   const first = text.charCodeAt(0);
   const lexiconFirst = lexiconWord.charCodeAt(0);
   if (first !== lexiconFirst && !areKeyNeighbours(first, lexiconFirst)) return false;
-  const budget = lexiconWord.length >= 7 ? 2 : 1;
-  return typingDistance(text, lexiconWord, budget) <= budget;
+  // Up to eight letters, one real edit or two slips of the finger ("Compnay", "Limted", "Linoted"),
+  // or letters left out ("Cmany"); never two wrong letters, so "Compass" and "Compact" stay words.
+  if (lexiconWord.length >= 9) return typingDistance(text, lexiconWord, 2) <= 2;
+  if (typingDistance(text, lexiconWord, 1) <= 1) return true;
+  return (
+    lexiconWord.length >= 7 && lexiconWord.length - text.length === 2 && isSubsequence(text, lexiconWord)
+  );
+}
+
+/** Whether `short` is `long` with some letters left out. */
+function isSubsequence(short: string, long: string): boolean {
+  let i = 0;
+  for (let j = 0; j < long.length && i < short.length; j++) if (short[i] === long[j]) i++;
+  return i === short.length;
 }
 
 /** Edits tolerated in one word of a long legal phrase: one in four letters, two to eight, three to twelve. */

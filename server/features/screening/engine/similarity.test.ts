@@ -96,4 +96,39 @@ describe("typing slips", () => {
     expect(typingDistance("abcdef", "uvwxyz", 1)).toBeGreaterThan(1);
     expect(typingDistance("a", "abcdef", 2)).toBeGreaterThan(2);
   });
+
+  test("a tight max does not change a distance within it, swaps included", () => {
+    // A neighbour slip then a swap: the row between them costs more than the total.
+    expect(typingDistance("conapny", "company", 1)).toBe(1);
+    expect(typingDistance("company", "conapny", 1)).toBe(1);
+    const letters = "abcdefghijklmnopqrstuvwxyz";
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const mutate = (word: string) => {
+      const chars = [...word];
+      for (let k = 0; k < 3; k++) {
+        const i = Math.floor(random() * chars.length);
+        const r = random();
+        if (r < 0.4 && i + 1 < chars.length)
+          [chars[i], chars[i + 1]] = [chars[i + 1] as string, chars[i] as string];
+        else if (r < 0.8) chars[i] = letters[Math.floor(random() * 26)] as string;
+        else chars.splice(i, 1);
+      }
+      return chars.join("");
+    };
+    for (let n = 0; n < 2000; n++) {
+      const a = Array.from(
+        { length: 4 + Math.floor(random() * 8) },
+        () => letters[Math.floor(random() * 26)],
+      ).join("");
+      const b = mutate(a);
+      const exact = typingDistance(a, b, 20);
+      for (const max of [0.5, 1, 1.5, 2, 3]) {
+        expect([a, b, max, typingDistance(a, b, max)]).toEqual([a, b, max, exact <= max ? exact : max + 1]);
+      }
+    }
+  });
 });

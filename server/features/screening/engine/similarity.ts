@@ -161,6 +161,9 @@ export function typingDistance(a: string, b: string, max: number): number {
   }
   const limit = Math.floor(max * 2);
   for (let j = 0; j <= lb; j++) slipPrev[j] = 2 * j;
+  // A swap (cost 1) reaches back two rows and can undercut the last row's cheapest cell, whose
+  // substitutions cost 2: the search gives up only when both rows are beyond the limit.
+  let lastRowMin = 0;
   for (let i = 1; i <= la; i++) {
     slipCur[0] = 2 * i;
     let rowMin = 2 * i;
@@ -178,7 +181,8 @@ export function typingDistance(a: string, b: string, max: number): number {
       slipCur[j] = v;
       if (v < rowMin) rowMin = v;
     }
-    if (rowMin > limit) return max + 1;
+    if (rowMin > limit && lastRowMin + 1 > limit) return max + 1;
+    lastRowMin = rowMin;
     const t = slipPrev2;
     slipPrev2 = slipPrev;
     slipPrev = slipCur;
