@@ -119,6 +119,15 @@ describe("screen on a small index", () => {
     expect(screen(small, { name: "Capital Growth Limited" }).status).toBe("passed");
   });
 
+  test("a mistyped word that runs two of the name's words together is still compared", () => {
+    // Blocking sees only "Electronic Industry", too little alone; "Honnpgnag" is "Hong Pang" joined.
+    const small = buildIndex([entry("1", "HONG PANG ELECTRONIC INDUSTRY CO., LTD.")]);
+    const result = screen(small, { name: "honnpgnag, elwctronic industry co.,-ltd." });
+    expect(result.status).toBe("failed");
+    expect(result.matches[0]?.entry.sourceId).toBe("1");
+    expect(screen(small, { name: "Hongkong Electronic Industry Co" }).status).toBe("passed");
+  });
+
   test("generic words alone do not match", () => {
     expect(screen(index, { name: "International Trading Group" }).status).toBe("passed");
   });

@@ -4,6 +4,7 @@ import {
   CONTAINED_NAME_DISCOUNT,
   joinedSimilarity,
   type PreparedName,
+  pairSimilarity,
   prepareTokens,
   type SimilarityMemo,
   scorePrepared,
@@ -453,6 +454,18 @@ function lostWordSimilarity(lost: LostWord, name: PreparedName): number {
     if (sim === undefined) {
       sim = wordSimilarity(lost.text, lost.key, text, name.keys[j] as string);
       lost.sims.set(text, sim);
+    }
+    if (sim > best) best = sim;
+  }
+  // The lost word may be two of the name's words run together ("Honnpgnag" for "Hong Pang").
+  for (let j = 0; j < name.pairKeys.length; j++) {
+    const pairKey = name.pairKeys[j] as string;
+    if (Math.abs(pairKey.length - lost.key.length) > 2) continue;
+    const memoKey = ` ${pairKey}`;
+    let sim = lost.sims.get(memoKey);
+    if (sim === undefined) {
+      sim = pairSimilarity(pairKey, name.pairTexts[j] as string, lost.key, lost.text);
+      lost.sims.set(memoKey, sim);
     }
     if (sim > best) best = sim;
   }
