@@ -3,15 +3,24 @@ import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dir, "..");
 
-/** Finds a Chromium: CHROMIUM_PATH, Debian's /usr/bin/chromium, or one Playwright installed. */
-export function findChromium(): string | null {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+/**
+ * Finds a Chromium: CHROMIUM_PATH, Debian's /usr/bin/chromium, or one Playwright installed (in
+ * PLAYWRIGHT_BROWSERS_PATH or its default cache; newer Playwright releases use chrome-linux64).
+ */
+export function findChromium(
+  env: Record<string, string | undefined> = process.env,
+  systemPaths = ["/usr/bin/chromium", "/usr/bin/chromium-browser"],
+): string | null {
+  const candidates = [env.CHROMIUM_PATH, ...systemPaths];
   for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
-  const cache = path.join(process.env.HOME ?? "/root", ".cache", "ms-playwright");
-  if (existsSync(cache)) {
+  const caches = [env.PLAYWRIGHT_BROWSERS_PATH, path.join(env.HOME ?? "/root", ".cache", "ms-playwright")];
+  for (const cache of caches) {
+    if (!cache || !existsSync(cache)) continue;
     for (const dir of readdirSync(cache).filter((d) => d.startsWith("chromium"))) {
-      const binary = path.join(cache, dir, "chrome-linux", "chrome");
-      if (existsSync(binary)) return binary;
+      for (const platform of ["chrome-linux64", "chrome-linux"]) {
+        const binary = path.join(cache, dir, platform, "chrome");
+        if (existsSync(binary)) return binary;
+      }
     }
   }
   return null;

@@ -59,7 +59,7 @@ describe("starting with a bad configuration", () => {
     const stderr = await new Response(proc.stderr).text();
     expect(code).toBe(1);
     expect(stderr.trim()).toBe(
-      'Invalid configuration: PORT must be a whole number between 1 and 65535 (got "eighty")',
+      'Invalid configuration: PORT must be a whole number between 0 and 65535 (0 picks a free port) (got "eighty")',
     );
   });
 });

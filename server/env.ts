@@ -3,12 +3,15 @@ import { z } from "zod";
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 
+// 0 asks the system for a free port (the tests use it); the log line says which one it got.
+const PORT_RANGE = "must be a whole number between 0 and 65535 (0 picks a free port)";
+
 const ZEnv = z.object({
   PORT: z.coerce
-    .number({ error: "must be a whole number between 1 and 65535" })
-    .int("must be a whole number between 1 and 65535")
-    .min(0, "must be a whole number between 1 and 65535")
-    .max(65535, "must be a whole number between 1 and 65535")
+    .number({ error: PORT_RANGE })
+    .int(PORT_RANGE)
+    .min(0, PORT_RANGE)
+    .max(65535, PORT_RANGE)
     .default(8000),
   DATA_DIR: z.string().min(1, "must not be empty").default("./data"),
   DATABASE_URL: z
