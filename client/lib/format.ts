@@ -5,12 +5,18 @@ export function formatDate(value: string | null | undefined): string {
   return match ? `${match[2]}/${match[3]}/${match[1]}` : value;
 }
 
-/** US short date with medium time, e.g. 3/15/24, 2:05:09 PM (the shipping-documents list). */
-export function formatDateTime(value: string | null | undefined): string {
+/**
+ * US short date with medium time, e.g. 3/15/24, 2:05:09 PM (the shipping-documents list), in the
+ * browser's time zone, or in `timeZone` (then named: "3/15/24, 2:05:09 PM UTC").
+ */
+export function formatDateTime(value: string | null | undefined, timeZone?: string): string {
   if (!value) return "";
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeStyle: "medium" }).format(date);
+  const text = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeStyle: "medium", timeZone }).format(
+    date,
+  );
+  return timeZone ? `${text} ${timeZone}` : text;
 }
 
 /** A decimal string as money with thousands separators: "1234.5" → "$1,234.50". */

@@ -3,6 +3,7 @@ import { ShieldAlertIcon, ShieldCheckIcon } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import type { TContactScreening } from "../../../db/contracts/screening";
+import { DateTime } from "../../components/app/date-time";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import {
@@ -17,7 +18,6 @@ import { Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { Textarea } from "../../components/ui/textarea";
 import type { TApi } from "../../lib/api";
-import { formatDateTime } from "../../lib/format";
 import { ScreeningStatus } from "./screenings-screen";
 
 type TTrade = { item: TContactScreening; lists: { source: string; version_date: string }[] };
@@ -92,7 +92,7 @@ export function ScreeningSwitch({
         </CardTitle>
         {trade && (
           <CardDescription>
-            Screened {formatDateTime(result?.created_at)} against{" "}
+            Screened <DateTime value={result?.created_at} /> against{" "}
             {trade.lists.map((l) => `${l.source} (${l.version_date})`).join(", ")}
           </CardDescription>
         )}

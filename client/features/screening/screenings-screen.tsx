@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { TScreeningMatch } from "../../../db/contracts/screening";
+import { DateTime } from "../../components/app/date-time";
 import type { TEntityScreen } from "../../components/kit/entity-config";
 import { Badge } from "../../components/ui/badge";
 import { formatDateTime } from "../../lib/format";
@@ -65,7 +66,7 @@ export const screeningsScreen: TEntityScreen<TScreeningRow> = {
       key: "updated_at",
       header: "Date screened",
       sortable: true,
-      cell: (row) => formatDateTime(row.updated_at),
+      cell: (row) => <DateTime value={row.updated_at} />,
     },
     {
       key: "status",
@@ -78,7 +79,12 @@ export const screeningsScreen: TEntityScreen<TScreeningRow> = {
   fields: [
     { name: "name", label: "Entity name", kind: "text" },
     { name: "status", label: "Status", kind: "text", format: (v) => String(v).toUpperCase() },
-    { name: "updated_at", label: "Date screened", kind: "text", format: (v) => formatDateTime(String(v)) },
+    {
+      name: "updated_at",
+      label: "Date screened",
+      kind: "text",
+      format: (v) => formatDateTime(String(v), "UTC"),
+    },
     {
       name: "data_screened",
       label: "Screened",
