@@ -7,14 +7,22 @@ const PNG_1PX = Buffer.from(
   "base64",
 );
 
-/** The newest e-mail the server wrote to its outbox for this address (no SMTP_URL in the e2e run). */
-function lastMailTo(email: string): string {
+/**
+ * The newest e-mail with `subject` the server wrote to its outbox for this address (no SMTP_URL in the
+ * e2e run), waiting for it: the reset mail is sent after the server has answered.
+ */
+async function lastMailTo(email: string, subject: string): Promise<string> {
   const outbox = path.join(process.env.E2E_DATA_DIR!, "outbox");
-  const mails = readdirSync(outbox)
-    .sort()
-    .map((f) => readFileSync(path.join(outbox, f), "utf8"))
-    .filter((m) => m.includes(`To: ${email}`));
-  return mails[mails.length - 1].replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+  const find = () =>
+    readdirSync(outbox)
+      .sort()
+      .map((f) => readFileSync(path.join(outbox, f), "utf8"))
+      .filter((m) => m.includes(`To: ${email}`) && m.includes(subject))
+      .pop();
+  await expect.poll(find).toBeDefined();
+  return find()!
+    .replace(/=\r?\n/g, "")
+    .replace(/=3D/g, "=");
 }
 
 test("register → log in with remember-me → persistent HttpOnly cookie → protected page → log out", async ({
@@ -57,6 +65,68 @@ test("register → log in with remember-me → persistent HttpOnly cookie → pr
   expect((await context.cookies()).find((c) => c.name === "twsession")).toBeUndefined();
   await page.goto("/contacts");
   await expect(page).toHaveURL(/\/auth\/login\?next=%2Fcontacts$/);
+});
+
+test("hovering or focusing the Logout link does not log out; clicking it does", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/contacts");
+  await waitForHydration(page);
+  const logout = page
+    .getByRole("navigation", { name: "Main navigation" })
+    .getByRole("link", { name: "Logout" });
+  // Links preload their route on intent; the logout route must not log out on a preload.
+  await logout.hover();
+  await logout.focus();
+  await page.waitForTimeout(300);
+  expect((await page.request.get("/api/user")).status()).toBe(200);
+  await logout.click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  expect((await page.request.get("/api/user")).status()).toBe(401);
+});
+
+test("opening /auth/logout directly clears the cookie and ends the session", async ({ page, context }) => {
+  await signIn(page);
+  const token = (await context.cookies()).find((c) => c.name === "twsession")!.value;
+  await page.goto("/auth/logout");
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  expect((await context.cookies()).find((c) => c.name === "twsession")).toBeUndefined();
+  // The old token is dead on the server too.
+  const reused = await page.request.get("/api/user", { headers: { authorization: `Bearer ${token}` } });
+  expect(reused.status()).toBe(401);
+  await page.goto("/contacts");
+  await expect(page).toHaveURL(/\/auth\/login\?next=%2Fcontacts$/);
+});
+
+test("registration and account failures without a server message show the spec's texts", async ({ page }) => {
+  const user = newUser();
+  // Registration meets a server error (its message is 'Internal error'), the account update no answer.
+  await page.route("**/api/register", (route) =>
+    route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"Internal error"}' }),
+  );
+  await page.goto("/auth/register");
+  await waitForHydration(page);
+  await page.getByLabel("Title").selectOption("Mr.");
+  await page.getByLabel("First name").fill(user.name);
+  await page.getByLabel("Last name").fill(user.surname);
+  await page.getByLabel("E-mail").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByText("Registration failed")).toBeVisible();
+  await expect(page.getByText("Operation failed")).toBeVisible();
+  await expect(page.getByText("Internal error")).toHaveCount(0);
+  await page.unroute("**/api/register");
+
+  await signIn(page, user);
+  await page.route("**/api/user", (route) =>
+    route.request().method() === "POST" ? route.abort("connectionrefused") : route.continue(),
+  );
+  await page.goto("/user/account");
+  await waitForHydration(page);
+  await page.getByLabel("First name").fill("Changed");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText("Operation failed")).toBeVisible();
+  await expect(page.getByText("Ann error occured")).toBeVisible();
+  await expect(page.getByText("No response received")).toHaveCount(0);
 });
 
 test("without remember-me the cookie lasts only for the browser session", async ({ page, context }) => {
@@ -142,7 +212,7 @@ test("forgot password → the e-mailed link → a new password works", async ({ 
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByRole("heading", { name: "Reset password email sent" })).toBeVisible();
   const link = /(http:\/\/127\.0\.0\.1:\d+\/auth\/reset-password\/[^\s"<>]+)/.exec(
-    lastMailTo(user.email),
+    await lastMailTo(user.email, "Reset your Tradewinds password"),
   )![1];
   await page.goto(link);
   await waitForHydration(page);

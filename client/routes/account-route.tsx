@@ -19,7 +19,7 @@ import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { Label } from "../components/ui/label";
 import { Spinner } from "../components/ui/spinner";
-import { ApiError } from "../lib/api";
+import { hasServerMessage } from "./auth-routes";
 import { rootRoute } from "./root";
 
 /** The account form: profile, e-mail and an optional password change that needs both fields. */
@@ -145,7 +145,9 @@ function AccountForm({
           toast.success("Account updated");
         }
       } catch (error) {
-        toast.error(applyServerErrors(formApi, error, "Operation failed"));
+        // Spec section 8, Account: without a server message, 'Operation failed' / 'Ann error occured' (sic).
+        if (hasServerMessage(error)) toast.error(applyServerErrors(formApi, error, "Operation failed"));
+        else toast.error("Operation failed", { description: "Ann error occured" });
         return;
       }
       if (emailChanged) {
@@ -153,8 +155,10 @@ function AccountForm({
           latest = (await api.send<{ user: TPublicUser }>("POST", "/user/changeEmail", { email })).user;
           toast.success("E-mail address updated");
         } catch (error) {
-          applyServerErrors(formApi, error, "E-mail address update failed");
-          toast.error("E-mail address update failed");
+          if (hasServerMessage(error)) applyServerErrors(formApi, error, "E-mail address update failed");
+          toast.error("E-mail address update failed", {
+            description: hasServerMessage(error) ? undefined : "Ann error occured",
+          });
         }
       }
       if (passwordChanged) {
@@ -167,8 +171,10 @@ function AccountForm({
           ).user;
           toast.success("Password updated");
         } catch (error) {
-          applyServerErrors(formApi, error, "Password update failed");
-          toast.error("Password update failed");
+          if (hasServerMessage(error)) applyServerErrors(formApi, error, "Password update failed");
+          toast.error("Password update failed", {
+            description: hasServerMessage(error) ? undefined : "Ann error occured",
+          });
         }
       }
       await onSaved(latest);
@@ -291,7 +297,8 @@ function ImageUpload({
       toast.success(successMessage);
       await onSaved(user);
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : `${file.name} file upload failed.`;
+      // Spec section 8, Uploads: '{file} file upload failed.' when the server said nothing useful.
+      const message = hasServerMessage(error) ? error.message : `${file.name} file upload failed.`;
       setProblem(message);
       toast.error(message);
     } finally {

@@ -22,6 +22,13 @@ import { rootRoute } from "./root";
 
 const title = (text: string) => () => ({ meta: [{ title: `${text} · Tradewinds` }] });
 
+/**
+ * True when the server answered with something the user can act on (a 4xx with its message). No
+ * answer at all (status 0) and a 5xx ('Internal error') get the spec's fallback texts instead.
+ */
+export const hasServerMessage = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500;
+
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/auth/login",
@@ -42,7 +49,7 @@ function LoginScreen() {
   const [failure, setFailure] = useState<string>();
   const form = useForm({
     defaultValues: { email: "", password: "", rememberMe: true },
-    // The form always has the checkbox's value; the API contract defaults it when a client omits it.
+    // The form always sends the checkbox (on by default); an API client that omits it gets a session cookie.
     validationLogic: revalidateLogic(),
     validators: { onDynamic: ZLoginInput.extend({ rememberMe: z.boolean() }) },
     onSubmit: async ({ value }) => {
@@ -55,10 +62,7 @@ function LoginScreen() {
         await router.invalidate();
         await router.navigate({ href: safeNext(next) ?? "/home" });
       } catch (error) {
-        const message =
-          error instanceof ApiError && error.status !== 0
-            ? error.message
-            : "Could not log you in at this time";
+        const message = hasServerMessage(error) ? error.message : "Could not log you in at this time";
         setFailure(message);
         toast.error(message);
       }
@@ -110,7 +114,10 @@ const logoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/auth/logout",
   // Logs out on the server (200 or 401 both mean logged out), forgets the user, then goes to login.
-  beforeLoad: async ({ context }) => {
+  // beforeLoad also runs when a link is preloaded on hover or focus (defaultPreload "intent"): that must
+  // not log anyone out. A direct visit never gets here: the server answers GET /auth/logout itself.
+  beforeLoad: async ({ context, preload }) => {
+    if (preload) return;
     await context.api.get("/logout").catch(() => undefined);
     context.session.user = null;
     throw redirect({ to: "/auth/login", search: { next: undefined } });
@@ -139,8 +146,12 @@ function RegisterScreen() {
         toast.success("Registration successful");
         setIsDone(true);
       } catch (error) {
-        const messages =
-          (error instanceof ApiError && (error.body as { messages?: string[] })?.messages) || [];
+        // Spec section 8: the server's messages joined with ';', else 'Registration failed' / 'Operation failed'.
+        if (!hasServerMessage(error)) {
+          toast.error("Registration failed", { description: "Operation failed" });
+          return;
+        }
+        const messages = (error.body as { messages?: string[] } | null)?.messages ?? [];
         const message = applyServerErrors(formApi, error, "Registration failed");
         toast.error(messages.length ? messages.join(";") : message);
       }
@@ -230,7 +241,11 @@ function ForgotScreen() {
         toast.success("Password reset email sent");
         setIsSent(true);
       } catch (error) {
-        toast.error(applyServerErrors(formApi, error, "Operation failed"));
+        toast.error(
+          hasServerMessage(error)
+            ? applyServerErrors(formApi, error, "Operation failed")
+            : "Operation failed",
+        );
       }
     },
   });
@@ -291,7 +306,7 @@ function ResetScreen() {
         setIsDone(true);
       } catch (error) {
         toast.error("Error while resetting password", {
-          description: applyServerErrors(formApi, error, "Error while resetting password"),
+          description: hasServerMessage(error) ? applyServerErrors(formApi, error, "") : undefined,
         });
       }
     },

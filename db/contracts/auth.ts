@@ -32,7 +32,8 @@ export const ZLoginInput = z.object({
     .string({ error: "Please input your Password!" })
     .min(1, "Please input your Password!")
     .max(PASSWORD_MAX),
-  rememberMe: z.boolean().optional().default(true),
+  // Without rememberMe the cookie is a session cookie (spec section 4); the login form always sends it.
+  rememberMe: z.boolean().optional().default(false),
 });
 
 export const ZRegisterInput = z.object({

@@ -1,13 +1,27 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  type AnySQLiteColumn,
+  check,
+  index,
+  integer,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 
-/** Every business record belongs to a workspace; a registration creates one. */
-export const workspaces = sqliteTable("workspaces", {
-  id: integer().primaryKey({ autoIncrement: true }),
-  name: text().notNull(),
-  created_at: createdAt(),
-});
+/** Every business record belongs to a workspace; a registration creates one, owned by the new user. */
+export const workspaces = sqliteTable(
+  "workspaces",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    name: text().notNull(),
+    /** The user who registered it; null once that user is deleted (the workspace outlives them). */
+    owner_user_id: integer().references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
+    created_at: createdAt(),
+  },
+  (t) => [index("workspaces_owner_idx").on(t.owner_user_id)],
+);
 
 export const users = sqliteTable(
   "users",

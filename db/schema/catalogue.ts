@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { workspaces } from "./auth";
 import { createdAt, flag, money, updatedAt, weight } from "./columns";
 import { contacts } from "./contacts";
@@ -122,5 +122,10 @@ export const msdocuments = sqliteTable(
     index("msdocuments_ws_name_idx").on(t.workspace_id, sql`${t.name} collate nocase`),
     index("msdocuments_ws_created_idx").on(t.workspace_id, t.created_at),
     index("msdocuments_ws_type_idx").on(t.workspace_id, t.document_type),
+    // The values of SHIPPING_FORM_TYPES (db/contracts/wikis.ts), stored lowercased.
+    check(
+      "msdocuments_document_type_check",
+      sql`${t.document_type} in ('certificate of origin', 'certification', 'other')`,
+    ),
   ],
 );

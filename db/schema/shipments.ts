@@ -77,7 +77,10 @@ export const shipments = sqliteTable(
     index("shipments_mode_idx").on(t.mode_of_transport_id),
     index("shipments_status_idx").on(t.shipping_status_id),
     index("shipments_user_idx").on(t.user_id),
-    check("shipments_money_check", sql`${t.freight} >= 0 and ${t.insurance} >= 0 and ${t.total_value} >= 0`),
+    check(
+      "shipments_money_check",
+      sql`${t.freight} >= 0 and ${t.insurance} >= 0 and ${t.total_value} >= 0 and ${t.total_invoice_value} >= 0`,
+    ),
   ],
 );
 

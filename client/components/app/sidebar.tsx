@@ -93,6 +93,8 @@ export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSideba
                       title={isCollapsed ? link.label : undefined}
                       aria-label={isCollapsed ? link.label : undefined}
                       activeOptions={{ exact: link.to === "/shipments" }}
+                      // Preloading runs a route's beforeLoad, and the logout route's logs out.
+                      preload={link.to === "/auth/logout" ? false : undefined}
                       className="flex items-center gap-3 rounded-md px-2 py-2 text-sm hover:bg-sidebar-accent hover:text-sidebar-accent-foreground data-[status=active]:bg-sidebar-accent data-[status=active]:font-medium"
                     >
                       <Icon className="size-4 shrink-0" />

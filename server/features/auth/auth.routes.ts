@@ -1,6 +1,5 @@
 import { type Context, Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
-import { z } from "zod";
 import {
   ZForgotPasswordInput,
   ZLoginInput,
@@ -13,6 +12,7 @@ import { consumeRateLimit } from "../../lib/rate-limit";
 import { validate } from "../../lib/validate";
 import { clientIp, readSessionToken, SESSION_COOKIE } from "./auth.middleware";
 import {
+  INVALID_RESET_LINK,
   registerUser,
   requestPasswordReset,
   resetPassword,
@@ -29,32 +29,71 @@ const deps = (c: Context<TAppEnv>) => ({
   secret: c.var.secret,
 });
 
-/** Counts an attempt per IP and per e-mail address; 429 once either is over the limit. */
-const limit = (c: Context<TAppEnv>, action: string, email?: string) =>
+/**
+ * Counts an attempt per IP and per account (its e-mail address, or its user id for a reset link);
+ * 429 once either is over the limit.
+ */
+const limit = (c: Context<TAppEnv>, action: string, account?: { email: string } | { userId: number }) =>
   consumeRateLimit(
     c.var.db,
-    [`${action}:ip:${clientIp(c)}`, ...(email ? [`${action}:email:${email}`] : [])],
+    [
+      `${action}:ip:${clientIp(c)}`,
+      ...(account && "email" in account ? [`${action}:email:${account.email}`] : []),
+      ...(account && "userId" in account ? [`${action}:user:${account.userId}`] : []),
+    ],
     c.var.env.authRateLimit,
   );
 
-const ZLinkQuery = z.object({
-  expires: z.coerce.number().int(),
-  signature: z.string().max(128),
-});
+/**
+ * The expires and signature of a reset link. A malformed one (no signature, a non-numeric expiry, an
+ * overlong value) is refused like a bad signature, with the same 403: a link is either genuine or not.
+ */
+function readResetLink(c: Context<TAppEnv>): { expires: number; signature: string } {
+  const expires = c.req.query("expires") ?? "";
+  const signature = c.req.query("signature") ?? "";
+  if (!/^\d{1,15}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) {
+    throw new AppError("FORBIDDEN", INVALID_RESET_LINK);
+  }
+  return { expires: Number(expires), signature };
+}
+
+/** Ends the caller's session if there is one and clears the cookie; a missing session is fine too. */
+async function endSession(c: Context<TAppEnv>): Promise<void> {
+  const found = readSessionToken(c);
+  if (found) await invalidateSession(c.var.db, sessionIdFromToken(found.token));
+  deleteCookie(c, SESSION_COOKIE, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: c.var.env.appUrl.startsWith("https://"),
+  });
+}
+
+/**
+ * GET /auth/logout opened directly (typed in, bookmarked, a new tab): a server-rendered page could not
+ * clear the browser's cookie, because the in-process API call's Set-Cookie never reaches the browser.
+ * So the server answers it itself: end the session, clear the cookie, go to the login page. A
+ * client-side navigation to /auth/logout never reaches here; its route calls GET /api/logout.
+ */
+export async function logoutPage(c: Context<TAppEnv>) {
+  await endSession(c);
+  c.header("Cache-Control", "no-store");
+  return c.redirect("/auth/login", 302);
+}
 
 /** Public account calls: register, login, logout, forgot/reset password, verify e-mail. */
 export const authRoutes = new Hono<TAppEnv>()
   /** POST /register → 201 {registered, messages}; a duplicate e-mail is a 422. */
   .post("/register", validate("json", ZRegisterInput), async (c) => {
     const input = c.req.valid("json");
-    await limit(c, "register", input.email);
+    await limit(c, "register", { email: input.email });
     await registerUser(deps(c), input, c.var.logger.error);
     return c.json({ registered: true, messages: ["Registration successful"] }, 201);
   })
   /** POST /login → {user, token} and the twsession cookie; 401 'Login failed' otherwise. */
   .post("/login", validate("json", ZLoginInput), async (c) => {
     const { email, password, rememberMe } = c.req.valid("json");
-    await limit(c, "login", email);
+    await limit(c, "login", { email });
     const user = await verifyCredentials(c.var.db, email, password);
     if (!user) throw new AppError("UNAUTHENTICATED", "Login failed");
     const { token } = await createSession(c.var.db, user.id, rememberMe);
@@ -69,38 +108,28 @@ export const authRoutes = new Hono<TAppEnv>()
   })
   /** GET /logout → 200 with or without a session; the session is deleted server-side. */
   .get("/logout", async (c) => {
-    const found = readSessionToken(c);
-    if (found) await invalidateSession(c.var.db, sessionIdFromToken(found.token));
-    deleteCookie(c, SESSION_COOKIE, { path: "/" });
+    await endSession(c);
     return c.json({ message: "Logged out" });
   })
   /** POST /forgot/password → always the same 200, whether or not the address has an account. */
   .post("/forgot/password", validate("json", ZForgotPasswordInput), async (c) => {
     const { email } = c.req.valid("json");
-    await limit(c, "forgot", email);
-    await requestPasswordReset(deps(c), email).catch((error) =>
+    await limit(c, "forgot", { email });
+    // Not awaited: looking the account up and sending its mail would make a known address answer
+    // measurably later than an unknown one. Both answer once the attempt is counted.
+    void requestPasswordReset(deps(c), email).catch((error) =>
       c.var.logger.error("could not send the reset e-mail", { error: String(error) }),
     );
     return c.json({ message: "Password reset email sent" });
   })
   /** POST /reset/password/user/{userID}?expires&signature {password} → 200, or 403 for a bad link. */
-  .post(
-    "/reset/password/user/:userId{[0-9]+}",
-    validate("query", ZLinkQuery),
-    validate("json", ZResetPasswordInput),
-    async (c) => {
-      await limit(c, "reset");
-      const { expires, signature } = c.req.valid("query");
-      await resetPassword(
-        deps(c),
-        Number(c.req.param("userId")),
-        expires,
-        signature,
-        c.req.valid("json").password,
-      );
-      return c.json({ message: "Password reset successful" });
-    },
-  )
+  .post("/reset/password/user/:userId{[0-9]+}", validate("json", ZResetPasswordInput), async (c) => {
+    const userId = Number(c.req.param("userId"));
+    await limit(c, "reset", { userId });
+    const { expires, signature } = readResetLink(c);
+    await resetPassword(deps(c), userId, expires, signature, c.req.valid("json").password);
+    return c.json({ message: "Password reset successful" });
+  })
   /** GET /verify/email/user?id&expires&signature: marks the address verified, then back to the app. */
   .get("/verify/email/user", async (c) => {
     const ok = await verifyEmail(

@@ -64,7 +64,7 @@ function isDuplicateEmail(error: unknown): boolean {
 
 export const ALREADY_REGISTERED = "This e-mail address is already registered";
 
-/** Creates a workspace and its owner in one transaction, then sends the verification e-mail. */
+/** Creates a workspace owned by the new user in one transaction, then sends the verification e-mail. */
 export async function registerUser(
   deps: TDeps,
   input: { title: string; name: string; surname: string; email: string; password: string },
@@ -89,6 +89,7 @@ export async function registerUser(
           password_hash,
         })
         .returning();
+      await tx.update(workspaces).set({ owner_user_id: created.id }).where(eq(workspaces.id, workspace.id));
       return created;
     });
   } catch (error) {

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { sessions, users } from "../../../db/schema";
+import { sessions, users, workspaces } from "../../../db/schema";
+import { createApp } from "../../app";
+import { createLogger } from "../../lib/logger";
+import type { TMail } from "../../lib/mailer";
+import { createServices } from "../../services";
 import { buildRegistration, json, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import { sessionIdFromToken } from "./session.service";
@@ -22,6 +26,26 @@ function lastOutboxMail(): string {
   const files = readdirSync(outbox).sort();
   return readFileSync(path.join(outbox, files[files.length - 1]), "utf8");
 }
+
+/**
+ * The newest outbox mail to `to` with `subject`, waiting for it: the reset mail is sent after the
+ * answer (so a known address does not answer later than an unknown one).
+ */
+async function waitForOutboxMail(to: string, subject: string): Promise<string> {
+  const outbox = path.join(ctx.dataDir, "outbox");
+  for (let i = 0; i < 200; i++) {
+    const mails = existsSync(outbox)
+      ? readdirSync(outbox)
+          .sort()
+          .map((f) => readFileSync(path.join(outbox, f), "utf8"))
+          .filter((m) => m.includes(`To: ${to}`) && m.includes(subject))
+      : [];
+    if (mails.length) return mails[mails.length - 1];
+    await Bun.sleep(10);
+  }
+  throw new Error(`no mail "${subject}" to ${to} in the outbox`);
+}
+const RESET_SUBJECT = "Reset your Tradewinds password";
 const linkIn = (mail: string) => {
   const unfolded = mail.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
   return /(http:\/\/localhost:\d+\/[^\s"<>]+)/.exec(unfolded)![1];
@@ -35,6 +59,11 @@ describe("POST /api/register", () => {
     expect(await res.json()).toEqual({ registered: true, messages: ["Registration successful"] });
     const [user] = await ctx.database.db.select().from(users).where(eq(users.email, body.email));
     expect(user.workspace_id).toBeGreaterThan(0);
+    const [workspace] = await ctx.database.db
+      .select()
+      .from(workspaces)
+      .where(eq(workspaces.id, user.workspace_id));
+    expect(workspace.owner_user_id).toBe(user.id);
     expect(user.password_hash).toStartWith("$argon2id$");
     expect(user.email_verified_at).toBeNull();
     const mail = lastOutboxMail();
@@ -122,6 +151,43 @@ describe("POST /api/login and sessions", () => {
     expect(res.headers.get("set-cookie")).not.toContain("Max-Age");
   });
 
+  test("a login that leaves rememberMe out also gets a session cookie, not a persistent one", async () => {
+    const reg = buildRegistration();
+    await post("/api/register", reg);
+    const res = await post("/api/login", { email: reg.email, password: reg.password });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get("set-cookie")!;
+    expect(cookie).toStartWith("twsession=");
+    expect(cookie).not.toContain("Max-Age");
+    expect(cookie).not.toContain("Expires");
+    const { token } = (await res.json()) as { token: string };
+    const [row] = await ctx.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdFromToken(token)));
+    expect(row.remember_me).toBe(false);
+  });
+
+  test("the cookie is Secure when APP_URL is https, for login and for logout", async () => {
+    const secure = await createTestContext({ APP_URL: "https://trade.example.com" });
+    try {
+      const reg = buildRegistration();
+      await secure.app.request("/api/register", json(reg));
+      const login = await secure.app.request(
+        "/api/login",
+        json({ email: reg.email, password: reg.password, rememberMe: true }),
+      );
+      expect(login.status).toBe(200);
+      const cookie = login.headers.get("set-cookie")!;
+      expect(cookie).toContain("; Secure");
+      expect(cookie).toContain("HttpOnly");
+      const out = await secure.app.request("/api/logout", { headers: { cookie: cookie.split(";")[0] } });
+      expect(out.headers.get("set-cookie")).toContain("; Secure");
+    } finally {
+      secure.database.close();
+    }
+  });
+
   test("wrong password and unknown e-mail both answer 401 'Login failed'", async () => {
     const reg = buildRegistration();
     await post("/api/register", reg);
@@ -160,6 +226,23 @@ describe("POST /api/login and sessions", () => {
     expect(await after.json()).toEqual({ message: "Authentication failed" });
     // Without any session logout is still a 200.
     expect((await ctx.app.request("/api/logout")).status).toBe(200);
+  });
+
+  test("opening /auth/logout directly ends the session, expires the cookie and goes to the login page", async () => {
+    const who = await signUp(ctx);
+    const res = await ctx.app.request("/auth/logout", { headers: { cookie: who.cookie } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/auth/login");
+    const cleared = res.headers.get("set-cookie")!;
+    expect(cleared).toStartWith("twsession=;");
+    expect(cleared).toContain("Max-Age=0");
+    expect(cleared).toContain("Path=/");
+    expect((await ctx.app.request("/api/user", { headers: { cookie: who.cookie } })).status).toBe(401);
+    expect((await ctx.app.request("/api/user", { headers: who.auth })).status).toBe(401);
+    // Without a session it still clears the cookie and goes to the login page.
+    const anonymous = await ctx.app.request("/auth/logout");
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("set-cookie")).toContain("Max-Age=0");
   });
 
   test("protected calls answer 401 without a session, with a garbage token, and with an expired one", async () => {
@@ -228,10 +311,40 @@ describe("password reset", () => {
     expect(await known.json()).toEqual(await unknown.json());
   });
 
+  test("the reset mail goes out after the answer: a slow mail server does not delay a known address", async () => {
+    const who = await signUp(ctx);
+    const held: TMail[] = [];
+    let release = () => {};
+    const hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const logger = createLogger("silent");
+    const app = createApp({
+      db: ctx.database.db,
+      env: ctx.env,
+      logger,
+      ...createServices(ctx.env, logger, ctx.database.db),
+      mailer: {
+        send: async (mail) => {
+          held.push(mail);
+          await hold;
+        },
+      },
+    });
+    // The mailer never finishes until released, yet both addresses are answered.
+    const known = await app.request("/api/forgot/password", json({ email: who.email }));
+    const unknown = await app.request("/api/forgot/password", json({ email: "ghost@example.com" }));
+    expect(known.status).toBe(200);
+    expect(await known.json()).toEqual(await unknown.json());
+    for (let i = 0; i < 200 && held.length === 0; i++) await Bun.sleep(5);
+    expect(held.map((m) => [m.to, m.subject])).toEqual([[who.email, RESET_SUBJECT]]);
+    release();
+  });
+
   test("the mailed link resets once, ends every session, and the old password stops working", async () => {
     const who = await signUp(ctx);
     await post("/api/forgot/password", { email: who.email });
-    const link = new URL(linkIn(lastOutboxMail()));
+    const link = new URL(linkIn(await waitForOutboxMail(who.email, RESET_SUBJECT)));
     expect(link.pathname).toBe(`/auth/reset-password/${who.user.id}`);
     const api = `/api/reset/password/user/${who.user.id}${link.search}`;
     const reset = await post(api, { password: "a brand new secret" });
@@ -247,7 +360,7 @@ describe("password reset", () => {
   test("a tampered or expired signature is a 403", async () => {
     const who = await signUp(ctx);
     await post("/api/forgot/password", { email: who.email });
-    const link = new URL(linkIn(lastOutboxMail()));
+    const link = new URL(linkIn(await waitForOutboxMail(who.email, RESET_SUBJECT)));
     const expires = link.searchParams.get("expires")!;
     const signature = link.searchParams.get("signature")!;
     const tampered = `${signature.slice(0, -1)}${signature.endsWith("0") ? "1" : "0"}`;
@@ -278,6 +391,30 @@ describe("password reset", () => {
     ).toBe(403);
     // The password is still the original.
     expect((await post("/api/login", { email: who.email, password: who.password })).status).toBe(200);
+  });
+
+  test("a malformed link (no or overlong signature, non-numeric or missing expiry) is a 403 like a bad one", async () => {
+    const who = await signUp(ctx);
+    await post("/api/forgot/password", { email: who.email });
+    const link = new URL(linkIn(await waitForOutboxMail(who.email, RESET_SUBJECT)));
+    const expires = link.searchParams.get("expires")!;
+    const signature = link.searchParams.get("signature")!;
+    const base = `/api/reset/password/user/${who.user.id}`;
+    for (const query of [
+      `?expires=${expires}`,
+      `?expires=${expires}&signature=`,
+      `?expires=${expires}&signature=${signature}${"0".repeat(200)}`,
+      `?expires=soon&signature=${signature}`,
+      `?expires=${expires}.5&signature=${signature}`,
+      `?signature=${signature}`,
+      "",
+    ]) {
+      const res = await post(`${base}${query}`, { password: "whatever123" });
+      expect(res.status, query).toBe(403);
+      expect(((await res.json()) as { message: string }).message).toContain("invalid or has expired");
+    }
+    // The genuine link still works afterwards.
+    expect((await post(`${base}${link.search}`, { password: "whatever123" })).status).toBe(200);
   });
 
   test("a too-short new password is a 422 with the spec's wording", async () => {
@@ -336,9 +473,6 @@ describe("rate limits", () => {
     expect(Number(eleventh.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await eleventh.json()) as { message: string }).message).toContain("Too many attempts");
     // The counters live in the database: a second app over the same file sees them.
-    const { createApp } = await import("../../app");
-    const { createLogger } = await import("../../lib/logger");
-    const { createServices } = await import("../../services");
     const logger = createLogger("silent");
     const second = createApp({
       db: limited.database.db,
@@ -350,6 +484,55 @@ describe("rate limits", () => {
       (await second.request("/api/login", json({ email: reg.email, password: reg.password }))).status,
     ).toBe(429);
     limited.database.close();
+  });
+
+  test("register is limited per IP and per e-mail: 429 with Retry-After", async () => {
+    const limited = await createTestContext({ AUTH_RATE_LIMIT: "2", TRUST_PROXY: "1" });
+    try {
+      const from = (ip: string, body: unknown) =>
+        limited.app.request("/api/register", json(body, { "x-forwarded-for": ip }));
+      // One IP, different addresses: the third attempt is over the limit.
+      expect((await from("10.0.0.1", buildRegistration())).status).toBe(201);
+      expect((await from("10.0.0.1", buildRegistration())).status).toBe(201);
+      const perIp = await from("10.0.0.1", buildRegistration());
+      expect(perIp.status).toBe(429);
+      expect(Number(perIp.headers.get("retry-after"))).toBeGreaterThan(0);
+      // One address from different IPs: the third attempt is over the limit too.
+      const reg = buildRegistration();
+      expect((await from("10.0.1.1", reg)).status).toBe(201);
+      expect((await from("10.0.1.2", reg)).status).toBe(422);
+      const perEmail = await from("10.0.1.3", reg);
+      expect(perEmail.status).toBe(429);
+      expect(Number(perEmail.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(((await perEmail.json()) as { message: string }).message).toContain("Too many attempts");
+    } finally {
+      limited.database.close();
+    }
+  });
+
+  test("reset password is limited per IP and per user: 429 with Retry-After", async () => {
+    const limited = await createTestContext({ AUTH_RATE_LIMIT: "2", TRUST_PROXY: "1" });
+    try {
+      const reset = (ip: string, userId: number) =>
+        limited.app.request(
+          `/api/reset/password/user/${userId}?expires=1&signature=${"0".repeat(64)}`,
+          json({ password: "whatever123" }, { "x-forwarded-for": ip }),
+        );
+      // One user from different IPs: bad links are 403 until the third attempt.
+      expect((await reset("10.0.2.1", 501)).status).toBe(403);
+      expect((await reset("10.0.2.2", 501)).status).toBe(403);
+      const perUser = await reset("10.0.2.3", 501);
+      expect(perUser.status).toBe(429);
+      expect(Number(perUser.headers.get("retry-after"))).toBeGreaterThan(0);
+      // One IP, different users.
+      expect((await reset("10.0.3.1", 601)).status).toBe(403);
+      expect((await reset("10.0.3.1", 602)).status).toBe(403);
+      const perIp = await reset("10.0.3.1", 603);
+      expect(perIp.status).toBe(429);
+      expect(Number(perIp.headers.get("retry-after"))).toBeGreaterThan(0);
+    } finally {
+      limited.database.close();
+    }
   });
 
   test("forgot password is limited per e-mail too", async () => {

@@ -76,13 +76,18 @@ const serveImage = (column: "image_key" | "signature_key") => async (c: Context<
   return c.body(bytes);
 };
 
-// Multipart bodies past this are cut off before they are read: the image limit plus form overhead.
-const imageBodyLimit = bodyLimit({
-  maxSize: IMAGE_MAX_BYTES + 64 * 1024,
-  onError: () => {
-    throw new AppError("PAYLOAD_TOO_LARGE", IMAGE_SIZE_MESSAGE);
-  },
-});
+/**
+ * Multipart bodies past this are cut off before they are read: the image limit plus form overhead.
+ * Such a body holds an image of more than 2 MB, so it gets the same 422 and message as one just over
+ * the limit (the spec's 'Image must smaller than 2MB!'), not a bare 413.
+ */
+const imageBodyLimit = (field: "photo" | "signature") =>
+  bodyLimit({
+    maxSize: IMAGE_MAX_BYTES + 64 * 1024,
+    onError: () => {
+      throw new AppError("VALIDATION", IMAGE_SIZE_MESSAGE, { errors: { [field]: [IMAGE_SIZE_MESSAGE] } });
+    },
+  });
 
 /** The signed-in user's own account: profile, e-mail, password, avatar and signature. */
 export const userRoutes = new Hono<TAppEnv>()
@@ -130,10 +135,14 @@ export const userRoutes = new Hono<TAppEnv>()
     await invalidateUserSessions(c.var.db, user.id, session.id);
     return c.json({ user: toPublicUser(updated), messages: ["Password updated"] });
   })
-  .post("/uploadPicture", imageBodyLimit, uploadImage("photo", "image_key", "Avatar upload successfully."))
+  .post(
+    "/uploadPicture",
+    imageBodyLimit("photo"),
+    uploadImage("photo", "image_key", "Avatar upload successfully."),
+  )
   .post(
     "/uploadSignature",
-    imageBodyLimit,
+    imageBodyLimit("signature"),
     uploadImage("signature", "signature_key", "Signature uploaded successfully."),
   )
   .get("/picture", serveImage("image_key"))

@@ -170,8 +170,26 @@ describe("avatar and signature", () => {
       new File([huge], "huge.png"),
       who.auth,
     );
-    expect(tooLarge.status).toBe(413);
-    expect(((await tooLarge.json()) as { message: string }).message).toBe("Image must smaller than 2MB!");
+    // Far past the limit the body is cut off before it is read, with the same 422 and message.
+    expect(tooLarge.status).toBe(422);
+    const tooLargeBody = (await tooLarge.json()) as { message: string; errors: Record<string, string[]> };
+    expect(tooLargeBody.message).toBe("Image must smaller than 2MB!");
+    expect(tooLargeBody.errors.signature).toEqual(["Image must smaller than 2MB!"]);
+  });
+
+  test("an avatar just over 2 MB is a 422 with the spec's message, and nothing is stored", async () => {
+    const who = await signUp(ctx);
+    const over = new Uint8Array(2 * 1024 * 1024 + 1);
+    over.set(JPEG);
+    const res = await upload("/api/user/uploadPicture", "photo", new File([over], "big.jpg"), who.auth);
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { message: string; errors: Record<string, string[]> };
+    expect(body.message).toBe("Image must smaller than 2MB!");
+    expect(body.errors.photo).toEqual(["Image must smaller than 2MB!"]);
+    const user = (await (await ctx.app.request("/api/user", { headers: who.auth })).json()) as {
+      user: { image_url: string | null };
+    };
+    expect(user.user.image_url).toBeNull();
   });
 
   test("a missing file field is a 422 naming the field", async () => {
