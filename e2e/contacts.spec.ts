@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createClient } from "@libsql/client";
 import type { Page } from "@playwright/test";
@@ -36,7 +37,8 @@ test("create a contact through the form, with the spec's validation messages", a
   await expect(page.getByRole("heading", { level: 1, name: "My Address Book" })).toBeVisible();
   await expect(page.getByText("No contacts yet.")).toBeVisible();
   await page.getByRole("link", { name: "Create New Contact" }).first().click();
-  await expect(page.getByRole("heading", { level: 1, name: "Create Contact" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Create/Edit Contact" })).toBeVisible();
+  await expect(page).toHaveTitle("Create Contact · Tradewinds");
   await waitForHydration(page);
   const save = page.getByRole("button", { name: "Save Contact" });
   await expect(save).toBeDisabled();
@@ -123,12 +125,24 @@ test("filter, sort and page through 25 contacts; the URL keeps the state", async
   await expect(page.getByText("1-10 of 25 items")).toBeVisible();
 });
 
+test("a bookmark with an unknown sort or filter opens the list without them", async ({ page, user: _ }) => {
+  await page.goto("/home");
+  await seedContacts(page, 2);
+  const filters = encodeURIComponent(JSON.stringify({ email_1: "x", company: "Seed 01" }));
+  await page.goto(`/contacts?sortProp=email_1&sortDirection=desc&filters=${filters}`);
+  await expect(page.getByRole("heading", { level: 1, name: "My Address Book" })).toBeVisible();
+  // The declared company filter stays; the unknown sort and filter are dropped.
+  await expect(page.getByText("1-1 of 1 items")).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "Seed 01 Corp" })).toBeVisible();
+});
+
 test("edit, print and delete a contact", async ({ page, user: _ }) => {
   await page.goto("/home");
   const [id] = await seedContacts(page, 1, () => ({ company: "Printable Partners Ltd", country_id: 1 }));
   await page.goto("/contacts");
   await page.getByRole("link", { name: `Edit contact ${id}` }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Edit Contact" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Create/Edit Contact" })).toBeVisible();
+  await expect(page).toHaveTitle("Edit Contact · Tradewinds");
   await waitForHydration(page);
   await page.getByLabel("City").fill("Rotterdam");
   await page.getByRole("button", { name: "Save Contact" }).click();
@@ -165,6 +179,27 @@ test("edit, print and delete a contact", async ({ page, user: _ }) => {
   await expect(page.getByRole("row").filter({ hasText: "Printable Partners Ltd" })).toHaveCount(0);
   await page.goto(`/contacts/edit-contact/${id}`);
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+});
+
+test("a save the server refuses toasts 'Save failed' and shows the cause under the form", async ({
+  page,
+  user: _,
+}) => {
+  await page.goto("/home");
+  const [id] = await seedContacts(page, 1, () => ({ company: "Vanishing Traders" }));
+  await page.goto(`/contacts/edit-contact/${id}`);
+  await waitForHydration(page);
+  // Someone else deletes the contact while it is open.
+  const gone = await page.request.delete(`/api/contacts/${id}`, {
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(gone.status()).toBe(200);
+  await page.getByLabel("City").fill("Lisbon");
+  await page.getByRole("button", { name: "Save Contact" }).click();
+  await expect(page.getByText("Save failed", { exact: true })).toBeVisible();
+  const failure = page.getByTestId("save-failure");
+  await expect(failure).toContainText("Update failed");
+  await expect(failure).toContainText("Status This contact does not exist or is not yours");
 });
 
 test("force-delete a contact that a licence uses", async ({ page, user }) => {
@@ -224,6 +259,21 @@ test("import a CSV through the button and see the summary with the rejected rows
   await dialog.getByRole("button", { name: "Close", exact: true }).first().click();
   await expect(page.getByRole("row").filter({ hasText: "Andes Copper, S.A." })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: "Kiwi Dairy Ltd" })).toBeVisible();
+
+  // Over 1,000 rejected rows: the dialog and the download say that only the first 1,000 are listed.
+  const bad = Array.from({ length: 1005 }, (_, i) => `Bad ${i},Customer,B-${i},Al,1,not-an-email,US`);
+  await page.getByLabel("CSV file to import").setInputFiles({
+    name: "many-bad.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(["Company,Partner Type,Tax ID,Contact,Phone,Email,Country", ...bad].join("\n")),
+  });
+  await expect(dialog).toContainText("1005 rows read: 0 created, 0 updated, 0 unchanged, 1005 rejected.");
+  await expect(dialog).toContainText("Showing the first 1,000 of 1,005 rejected rows.");
+  const many = page.waitForEvent("download");
+  await dialog.getByRole("button", { name: "Download rejected rows" }).click();
+  const manyCsv = readFileSync(await (await many).path(), "utf8");
+  expect(manyCsv.split("\r\n")[1]).toContain("Showing the first 1,000 of 1,005 rejected rows.");
+  await dialog.getByRole("button", { name: "Close", exact: true }).first().click();
 
   await page.getByLabel("CSV file to import").setInputFiles({
     name: "broken.csv",

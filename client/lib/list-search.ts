@@ -2,7 +2,8 @@ import { z } from "zod";
 
 /**
  * The query parameters every list screen takes (spec: page, sortProp, sortDirection, filters).
- * Bad values fall back to the defaults instead of breaking the screen, so an old bookmark still opens.
+ * Malformed values fall back to the defaults instead of breaking the screen, so an old bookmark
+ * still opens; listSearchFor then drops sorts and filters the screen's columns do not offer.
  */
 export const ZListSearch = z.object({
   page: z.coerce.number().int().min(1).optional().catch(undefined),
@@ -16,6 +17,41 @@ export const ZListSearch = z.object({
 });
 
 export type TListSearch = z.infer<typeof ZListSearch>;
+
+/** What a list screen declares about a column: its key, whether it sorts, how it filters. */
+export type TSearchColumn = { key: string; sortable?: boolean; filter?: "text" | "boolean" };
+
+/**
+ * A list screen's search with only what its columns allow: a sort on a sortable column and
+ * filters on filterable ones, with values the API takes (boolean 1/0, text 1–255 characters).
+ * Anything else is dropped, so a bookmark from an older version or a hand-edited URL opens the
+ * list with the defaults instead of an error from the API.
+ */
+export function listSearchFor(search: TListSearch, columns: readonly TSearchColumn[]): TListSearch {
+  const byKey = new Map(columns.map((column) => [column.key, column]));
+  const isSortable = Boolean(search.sortProp && byKey.get(search.sortProp)?.sortable);
+  const filters: Record<string, string> = {};
+  for (const [prop, value] of Object.entries(search.filters ?? {})) {
+    const kind = byKey.get(prop)?.filter;
+    const text = value.trim();
+    if (kind === "boolean" && (text === "1" || text === "0")) filters[prop] = text;
+    else if (kind === "text" && text !== "" && text.length <= 255) filters[prop] = value;
+  }
+  // Every key is set, undefined included: the router lays the validated search over the raw one,
+  // so a dropped value must be overwritten, not just left out.
+  return {
+    page: search.page,
+    sortProp: isSortable ? search.sortProp : undefined,
+    sortDirection: isSortable ? search.sortDirection : undefined,
+    filters: Object.keys(filters).length ? filters : undefined,
+  };
+}
+
+/** The validateSearch of a list screen: the spec's parameters, narrowed to the screen's columns. */
+export const listSearchValidator =
+  (columns: readonly TSearchColumn[]) =>
+  (raw: Record<string, unknown>): TListSearch =>
+    listSearchFor(ZListSearch.parse(raw), columns);
 
 export const PAGE_SIZE = 10;
 

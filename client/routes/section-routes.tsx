@@ -16,7 +16,7 @@ import { ErrorPanel } from "../components/kit/error-panel";
 import { PrintPage } from "../components/kit/print-page";
 import { Button } from "../components/ui/button";
 import { ApiError } from "../lib/api";
-import { listApiQuery, type TListPage, type TListSearch, ZListSearch } from "../lib/list-search";
+import { listApiQuery, listSearchValidator, type TListPage, type TListSearch } from "../lib/list-search";
 import { rootRoute } from "./root";
 
 // A route component inside a factory cannot name its own route's types, so it reads its data with
@@ -69,7 +69,7 @@ export function createSectionRoutes<
   const listRoute = createRoute({
     getParentRoute: () => rootRoute,
     path: `/${section}` as `/${TSection}`,
-    validateSearch: ZListSearch,
+    validateSearch: listSearchValidator(screen.columns),
     loaderDeps: ({ search }) => search,
     loader: async ({ context, deps }) => {
       const [page, dictionaries] = await Promise.all([

@@ -77,9 +77,12 @@ export type TImportReport = {
   created: number;
   updated: number;
   unchanged: number;
+  /** How many rows were rejected in all. */
   rejected: number;
   /** The first rejected rows in detail (at most 1,000), with line numbers. */
   rejected_rows: TRejectedRow[];
+  /** True when `rejected_rows` stops short of `rejected`: only the first 1,000 are detailed. */
+  rejected_rows_truncated: boolean;
   rows: number;
   dry_run: boolean;
 };

@@ -3,15 +3,31 @@ import { z } from "zod";
 /** Field building blocks shared by every entity contract, with the spec's messages. */
 export const REQUIRED = "This field is required.";
 export const EMAIL_INVALID = "E-mail is invalid";
+export const NOT_TEXT = "Must be text.";
+export const NOT_ID = "Must be an id.";
+export const NOT_NUMBER = "Must be a number.";
+
+/**
+ * A type error's message: 'This field is required.' when the value is missing (undefined or null),
+ * else what the value should have been, so `company: 42` does not read as if it were missing.
+ */
+const typeMessage =
+  (wrongType: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined || issue.input === null ? REQUIRED : wrongType;
 
 /** A required text: trimmed, not empty ('This field is required.'), bounded. */
 export const requiredText = (max = 255) =>
-  z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(max, `Please use at most ${max} characters.`);
+  z
+    .string({ error: typeMessage(NOT_TEXT) })
+    .trim()
+    .min(1, REQUIRED)
+    .max(max, `Please use at most ${max} characters.`);
 
 /** An optional text: null and missing become "". */
 export const optionalText = (max = 255) =>
   z
-    .string({ error: "Must be text." })
+    .string({ error: NOT_TEXT })
     .trim()
     .max(max, `Please use at most ${max} characters.`)
     .nullish()
@@ -26,19 +42,32 @@ export const flag = () =>
     .nullish()
     .transform((v) => v === true || v === 1 || v === "1");
 
-/** A required reference to another record by id. */
+/**
+ * An id as JSON sends it (a whole number) or as a form field or CSV cell does ("12"). Blank text is
+ * `blank`; anything else (true, [2], "12abc", 1.5) is left for the number check to refuse, where
+ * z.coerce.number would have turned true into 1 and [2] into 2.
+ */
+const toId = (value: unknown, blank: null | undefined): unknown => {
+  if (value === null || value === undefined) return blank;
+  if (typeof value !== "string") return value;
+  const text = value.trim();
+  if (text === "") return blank;
+  return /^\d{1,15}$/.test(text) ? Number(text) : value;
+};
+
+/** A required reference to another record by id; missing, "", null and 0 are 'This field is required.'. */
 export const requiredId = () =>
   z.preprocess(
-    (v) => (v === "" || v === null ? undefined : v),
-    z.coerce.number({ error: REQUIRED }).int(REQUIRED).positive(REQUIRED),
+    (v) => (v === 0 ? undefined : toId(v, undefined)),
+    z
+      .number({ error: typeMessage(NOT_ID) })
+      .int(NOT_ID)
+      .positive(NOT_ID),
   );
 
-/** An optional reference by id; "" and null mean none. */
+/** An optional reference by id; "", null and missing mean none. */
 export const optionalId = () =>
-  z.preprocess(
-    (v) => (v === "" || v === undefined ? null : v),
-    z.coerce.number({ error: "Must be an id." }).int("Must be an id.").positive("Must be an id.").nullable(),
-  );
+  z.preprocess((v) => toId(v, null), z.number({ error: NOT_ID }).int(NOT_ID).positive(NOT_ID).nullable());
 
 /** An e-mail address that must be given. */
 export const requiredEmail = () => requiredText(254).pipe(z.email({ error: EMAIL_INVALID }));
@@ -50,7 +79,7 @@ export const optionalEmail = () =>
 /** A calendar date as YYYY-MM-DD that really exists (2024-02-30 does not). */
 export const isoDate = () =>
   z
-    .string({ error: REQUIRED })
+    .string({ error: typeMessage("Enter a date as YYYY-MM-DD.") })
     .trim()
     .min(1, REQUIRED)
     .refine((v) => {
@@ -61,11 +90,15 @@ export const isoDate = () =>
 
 /**
  * An exact decimal (money or weight) with at most `scale` places, as a string: "1234.50".
- * Numbers are accepted and converted through their decimal text, never rounded.
+ * Numbers are accepted and converted through their decimal text, never rounded. Left out or
+ * empty it is 'This field is required.' when `isRequired`, else "0".
  */
 export const decimal = (scale: number, options: { min?: number; isRequired?: boolean } = {}) =>
   z
-    .union([z.string(), z.number()], { error: REQUIRED })
+    .preprocess(
+      (v) => (v === null || v === undefined ? "" : v),
+      z.union([z.string(), z.number()], { error: NOT_NUMBER }),
+    )
     .transform((v) => (typeof v === "number" ? String(v) : v.trim().replace(/,/g, "")))
     .refine((v) => !options.isRequired || v !== "", REQUIRED)
     .transform((v) => (v === "" ? "0" : v))

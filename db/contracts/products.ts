@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimal, flag, REQUIRED, requiredId, requiredText } from "./fields";
+import { decimal, flag, optionalText, REQUIRED, requiredId, requiredText } from "./fields";
 
 /**
  * ECCN: EAR99, or the Commerce Control List pattern — a category digit, a product group letter A–E,
@@ -30,19 +30,15 @@ export const ZProductInput = z
     product_number: requiredText(64),
     country_of_origin_id: requiredId(),
     is_sensitive: flag(),
-    sensitive_message: z
-      .string()
-      .trim()
-      .max(2000)
-      .nullish()
-      .transform((v) => v ?? ""),
+    sensitive_message: optionalText(2000),
     has_license: flag(),
     US_ECCN: requiredText(32)
       .transform(normalizeEccn)
       .refine((v) => ECCN.test(v), ECCN_MESSAGE),
     HTS: requiredText(16).refine((v) => HTS.test(v) && /^\d/.test(v), HTS_MESSAGE),
     unit_value: decimal(2, { isRequired: true, min: 0 }),
-    net_weight: decimal(3, { isRequired: true, min: 0 }),
+    // Kilograms; left out or empty it is 0 (spec section 3: default 0).
+    net_weight: decimal(3, { min: 0 }),
   })
   .superRefine((value, ctx) => {
     if (value.is_sensitive && !value.sensitive_message) {

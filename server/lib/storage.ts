@@ -20,7 +20,10 @@ export function newStorageKey(prefix: string): string {
   return `${prefix}/${crypto.randomUUID().replace(/-/g, "")}`;
 }
 
-/** Files on the local disk under DATA_DIR/uploads, in two-character fan-out folders. */
+/**
+ * Files on the local disk under `root` (DATA_DIR/uploads), each at its key's path: one folder per
+ * key prefix (uploads/documents/3f2c…), no fan-out folders below it.
+ */
 export function localDiskStorage(root: string): TStorage {
   const fileFor = (key: string) => {
     if (!KEY.test(key) || key.includes("..")) throw new Error(`Invalid storage key ${JSON.stringify(key)}`);

@@ -47,8 +47,14 @@ export type TEntityScreen<T extends { id: number }> = {
   nounPlural: string;
   listTitle: string;
   createLabel: string;
+  /** The create and edit pages' browser tab title and header ("Create Contact", "Edit Contact"). */
   createTitle: string;
   editTitle: string;
+  /**
+   * The heading of both the create and the edit page, the spec's literal title (section 2, Edit
+   * pages: 'Create/Edit Contact'); by default createTitle or editTitle.
+   */
+  formTitle?: string;
   saveLabel: string;
   /** Where a newly created record goes after saving (spec: contacts → list, others → edit page). */
   afterCreate: "list" | "edit";
@@ -66,4 +72,29 @@ export type TEntityScreen<T extends { id: number }> = {
   documents?: { endpoint: string; chooseOnCreate?: boolean; label?: string };
   /** Form values for an existing record. */
   toForm: (item: T) => Record<string, unknown>;
+  /**
+   * The body a save sends, from the form values (spec section 5, e.g. contacts send flags as 1/0).
+   * By default the values without created_at and updated_at, which the server sets.
+   */
+  toPayload?: (values: Record<string, unknown>) => Record<string, unknown>;
 };
+
+/** Fields the server owns; a save never sends them (spec section 5). */
+const SERVER_FIELDS = ["created_at", "updated_at"] as const;
+
+/** The values without the fields the server sets: what every entity sends by default. */
+export function withoutServerFields(
+  values: Record<string, unknown>,
+  extra: readonly string[] = [],
+): Record<string, unknown> {
+  const dropped = new Set<string>([...SERVER_FIELDS, ...extra]);
+  return Object.fromEntries(Object.entries(values).filter(([key]) => !dropped.has(key)));
+}
+
+/** What a save sends for a screen: its toPayload, or the values without the server's fields. */
+export function payloadOf<T extends { id: number }>(
+  screen: Pick<TEntityScreen<T>, "toPayload">,
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  return screen.toPayload ? screen.toPayload(values) : withoutServerFields(values);
+}

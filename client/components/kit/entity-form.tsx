@@ -5,17 +5,18 @@ import { useState } from "react";
 import { toast } from "sonner";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import type { TDocumentRef } from "../../../db/contracts/products";
-import { ApiError, type TApi } from "../../lib/api";
+import type { TApi } from "../../lib/api";
 import { PageHeader } from "../app/screens";
+import { Alert, AlertDescription, AlertTitle } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card, CardContent } from "../ui/card";
 import { Input } from "../ui/input";
 import { Label } from "../ui/label";
 import { DocumentsPanel, uploadDocuments } from "./documents-panel";
-import type { TEntityScreen } from "./entity-config";
+import { payloadOf, type TEntityScreen } from "./entity-config";
 import { EntityField } from "./entity-fields";
 import { Form, SubmitButton } from "./form";
-import { applyServerErrors } from "./server-errors";
+import { applyServerErrors, saveFailure, type TSaveFailure } from "./server-errors";
 
 type TProps<T extends { id: number }> = {
   screen: TEntityScreen<T>;
@@ -42,16 +43,20 @@ export function EntityForm<T extends { id: number }>({
   const router = useRouter();
   // Files chosen before the record exists (e.g. a new wiki entry) upload right after it is created.
   const [pendingFiles, setPendingFiles] = useState<File[]>([]);
+  // The last save's failure, shown under the form until the next attempt.
+  const [failure, setFailure] = useState<TSaveFailure | null>(null);
   const initial = item ? screen.toForm(item) : screen.blank(defaults ?? {});
   const form = useForm({
     defaultValues: initial,
     validationLogic: revalidateLogic(),
     validators: { onDynamic: screen.schema as never },
     onSubmit: async ({ value, formApi }) => {
+      setFailure(null);
       try {
+        const body = payloadOf(screen, value);
         const saved = item
-          ? await api.send<{ item: T }>("PUT", `${screen.endpoint}/${item.id}`, value)
-          : await api.send<{ item: T }>("POST", screen.endpoint, value);
+          ? await api.send<{ item: T }>("PUT", `${screen.endpoint}/${item.id}`, body)
+          : await api.send<{ item: T }>("POST", screen.endpoint, body);
         toast.success("Save successful");
         if (!item && screen.documents && pendingFiles.length) {
           await uploadDocuments(api, screen.documents.endpoint, saved.item.id, pendingFiles);
@@ -65,21 +70,17 @@ export function EntityForm<T extends { id: number }>({
           await router.invalidate();
         }
       } catch (error) {
-        const message = applyServerErrors(formApi as unknown as AnyFormApi, error, "Save failed");
-        const status =
-          error instanceof ApiError
-            ? (error.body as { status?: { errorMessage?: string } })?.status
-            : undefined;
-        toast.error(status?.errorMessage ? "Update failed" : "Save failed", {
-          description: status?.errorMessage ?? message,
-        });
+        applyServerErrors(formApi as unknown as AnyFormApi, error, "Save failed");
+        const failure = saveFailure(error);
+        setFailure(failure);
+        toast.error(failure.toast);
       }
     },
   });
 
   return (
     <section className="max-w-4xl">
-      <PageHeader title={item ? screen.editTitle : screen.createTitle}>
+      <PageHeader title={screen.formTitle ?? (item ? screen.editTitle : screen.createTitle)}>
         <Button variant="outline" onClick={() => router.history.back()}>
           <ArrowLeftIcon />
           Back
@@ -136,6 +137,12 @@ export function EntityForm<T extends { id: number }>({
                 )}
               </form.Subscribe>
             </div>
+            {failure && (
+              <Alert variant="destructive" className="sm:col-span-2" data-testid="save-failure">
+                <AlertTitle className="line-clamp-none">{failure.title}</AlertTitle>
+                <AlertDescription>{failure.cause}</AlertDescription>
+              </Alert>
+            )}
           </Form>
         </CardContent>
       </Card>

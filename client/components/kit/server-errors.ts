@@ -19,3 +19,35 @@ export function applyServerErrors(form: AnyFormApi, error: unknown, fallback: st
   const joined = Object.values(errors).flat().join("; ");
   return joined || error.message || fallback;
 }
+
+/** What a failed save shows (spec section 8, 'Save failure'). */
+export type TSaveFailure = {
+  /** The toast: the server's status.errorMessage, or 'Save failed' when it sent none. */
+  toast: string;
+  /** Under the form: the server's field errors joined in one text, or 'Update failed'. */
+  title: string;
+  /** Under the title: 'Status {message or code}', or 'No response received'. */
+  cause: string;
+};
+
+/** The spec's texts for a save that failed with `error`. */
+export function saveFailure(error: unknown): TSaveFailure {
+  if (!(error instanceof ApiError)) {
+    return {
+      toast: "Save failed",
+      title: "Update failed",
+      cause: error instanceof Error && error.message ? error.message : "No response received",
+    };
+  }
+  const body = error.body as { message?: unknown; status?: { errorMessage?: unknown } } | null;
+  const errorMessage = body?.status?.errorMessage;
+  const message = typeof body?.message === "string" && body.message ? body.message : undefined;
+  const joined = Object.values(error.errors ?? {})
+    .flat()
+    .join("; ");
+  return {
+    toast: typeof errorMessage === "string" && errorMessage ? errorMessage : "Save failed",
+    title: joined || "Update failed",
+    cause: error.status === 0 ? "No response received" : `Status ${message ?? error.status}`,
+  };
+}

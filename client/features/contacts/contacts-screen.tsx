@@ -1,12 +1,31 @@
 import type { TContact } from "../../../db/contracts/contacts";
 import { ZContactInput } from "../../../db/contracts/contacts";
-import type { TEntityScreen } from "../../components/kit/entity-config";
+import { type TEntityScreen, withoutServerFields } from "../../components/kit/entity-config";
 import { Badge } from "../../components/ui/badge";
 import { labelOf } from "../../lib/dictionaries";
 import { formatDate } from "../../lib/format";
 
 const flagCell = (value: 0 | 1, label: string) =>
   value ? <Badge variant="destructive">{label}</Badge> : <span className="text-muted-foreground">No</span>;
+
+/** How the server stores "no note"; an empty note is sent as this (spec section 5). */
+const NO_NOTE = "-";
+
+/**
+ * A contact as the spec says it is saved (section 5): created_at, updated_at and user_id removed,
+ * flags as 1 or 0, empty sensitive and restricted notes as '-'.
+ */
+export function contactPayload(values: Record<string, unknown>): Record<string, unknown> {
+  const payload = withoutServerFields(values, ["user_id"]);
+  for (const flag of ["is_sensitive", "is_restricted"]) {
+    payload[flag] = payload[flag] === true || payload[flag] === 1 || payload[flag] === "1" ? 1 : 0;
+  }
+  for (const note of ["sensitive_note", "restricted_note"]) {
+    const text = typeof payload[note] === "string" ? (payload[note] as string).trim() : "";
+    payload[note] = text === "" ? NO_NOTE : payload[note];
+  }
+  return payload;
+}
 
 /** The address book on the shared kit: columns, fields and screen texts from the spec. */
 export const contactsScreen: TEntityScreen<TContact> = {
@@ -17,6 +36,7 @@ export const contactsScreen: TEntityScreen<TContact> = {
   createLabel: "Create New Contact",
   createTitle: "Create Contact",
   editTitle: "Edit Contact",
+  formTitle: "Create/Edit Contact",
   saveLabel: "Save Contact",
   afterCreate: "list",
   paths: {
@@ -101,6 +121,7 @@ export const contactsScreen: TEntityScreen<TContact> = {
     },
   ],
   schema: ZContactInput,
+  toPayload: contactPayload,
   blank: () => ({
     company: "",
     partner_type_id: "",

@@ -14,6 +14,7 @@ import {
 } from "../../components/ui/dialog";
 import { Spinner } from "../../components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
+import { rejectedCsv, truncationNote } from "./import-report";
 
 type TReport = TImportAnswer & TImportReport;
 
@@ -43,14 +44,6 @@ function uploadCsv(file: File, onProgress: (percent: number) => void): Promise<T
     xhr.onerror = () => resolve({ ok: false, reason: "No response received" });
     xhr.send(form);
   });
-}
-
-/** A CSV of the rejected rows, for fixing and importing again. */
-function rejectedCsv(report: TReport): string {
-  const cell = (v: string) => `"${v.replace(/"/g, '""')}"`;
-  return ["line,reasons", ...report.rejected_rows.map((r) => `${r.line},${cell(r.errors.join("; "))}`)].join(
-    "\r\n",
-  );
 }
 
 /** 'Import Contacts': one CSV file at a time, 'Importing...' while busy, a summary when done. */
@@ -129,6 +122,11 @@ export function ImportContactsButton() {
                   updated, {outcome.report.unchanged} unchanged, {outcome.report.rejected} rejected.
                 </DialogDescription>
               </DialogHeader>
+              {truncationNote(outcome.report) && (
+                <p className="text-sm text-muted-foreground" role="status">
+                  {truncationNote(outcome.report)}
+                </p>
+              )}
               {outcome.report.rejected > 0 && (
                 <div className="max-h-72 overflow-auto rounded border">
                   <Table>

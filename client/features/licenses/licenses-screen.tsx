@@ -28,6 +28,7 @@ export const licensesScreen: TEntityScreen<TLicense> = {
   createLabel: "Create new License",
   createTitle: "Add License",
   editTitle: "Edit License",
+  formTitle: "Add/Edit License",
   saveLabel: "Save License",
   afterCreate: "edit",
   paths: {

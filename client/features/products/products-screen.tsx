@@ -13,6 +13,7 @@ export const productsScreen: TEntityScreen<TProduct> = {
   createLabel: "Create new Product",
   createTitle: "Add Product",
   editTitle: "Edit Product",
+  formTitle: "Add/Edit Product",
   saveLabel: "Save Product",
   afterCreate: "edit",
   paths: {
@@ -83,7 +84,14 @@ export const productsScreen: TEntityScreen<TProduct> = {
     },
     { name: "HTS", label: "HTS", kind: "text", isRequired: true, hint: "6 to 10 digits, e.g. 8471.30.0100" },
     { name: "unit_value", label: "Unit value", kind: "money", isRequired: true },
-    { name: "net_weight", label: "Net weight (kg)", kind: "number", isRequired: true, min: 0, step: 0.001 },
+    {
+      name: "net_weight",
+      label: "Net weight (kg)",
+      kind: "number",
+      min: 0,
+      step: 0.001,
+      hint: "Left empty, it is saved as 0.",
+    },
     { name: "has_license", label: "Requires a licence", kind: "checkbox", span: 2 },
     { name: "is_sensitive", label: "Sensitive", kind: "checkbox", span: 2 },
     {

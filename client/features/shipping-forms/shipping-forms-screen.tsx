@@ -17,6 +17,7 @@ export const shippingFormsScreen: TEntityScreen<TShippingForm> = {
   createLabel: "Create a Form",
   createTitle: "Create a Form",
   editTitle: "Edit a Form",
+  formTitle: "Create/Edit a Form",
   saveLabel: "Save Form",
   afterCreate: "edit",
   paths: {

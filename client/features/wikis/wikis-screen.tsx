@@ -10,6 +10,7 @@ export const wikisScreen: TEntityScreen<TWiki> = {
   createLabel: "Upload File(s)",
   createTitle: "Upload Wiki File",
   editTitle: "Edit Wiki File",
+  formTitle: "Upload/Edit Wiki File",
   saveLabel: "Save Wiki File(s)",
   afterCreate: "edit",
   paths: {

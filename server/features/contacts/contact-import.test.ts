@@ -182,6 +182,22 @@ describe("CSV import", () => {
 });
 
 describe("large uploads", () => {
+  test("over 1,000 rejected rows: the count is exact and the report says the details stop at 1,000", async () => {
+    const who = await signUp(ctx);
+    const rows = Array.from({ length: 1200 }, (_, i) => `Bad Co ${i},Customer,R${i},Al,1,not-an-email,US,0,`);
+    const { status, body } = await upload(
+      who,
+      `${HEADER}\nFine Co,Customer,F1,Al,1,al@f.example,US,0,\n${rows.join("\n")}\n`,
+    );
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ created: 1, rejected: 1200, rejected_rows_truncated: true });
+    expect(body.rejected_rows).toHaveLength(1000);
+    expect(body.rejected_rows[0].line).toBe(3);
+    const few = await upload(who, `${HEADER}\nBad,Customer,R,Al,1,nope,US,0,\n`);
+    expect(few.body).toMatchObject({ rejected: 1, rejected_rows_truncated: false });
+    expect(few.body.rejected_rows).toHaveLength(1);
+  });
+
   test("a 3,000-row file sent as one data URL imports (no 'too many SQL variables')", async () => {
     const who = await signUp(ctx);
     const rows = Array.from(
@@ -192,5 +208,72 @@ describe("large uploads", () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ created: 3000, rejected: 0 });
     expect(await countIn(who.user.workspace_id)).toBe(3000);
+  });
+});
+
+describe("the file's own size (UPLOAD_MAX_MB=1)", () => {
+  let small: TTestContext;
+  beforeAll(async () => {
+    small = await createTestContext({ UPLOAD_MAX_MB: "1" });
+  });
+  afterAll(() => small.database.close());
+
+  /** A valid CSV of at least `bytes` bytes: every row would import if the size were not checked. */
+  const csvOf = (bytes: number) => {
+    const rows = [HEADER];
+    let size = HEADER.length;
+    for (let i = 0; size < bytes; i++) {
+      const row = `Big Co ${i},Customer,BIG-${i},Al,1,al${i}@big.example,US,0,`;
+      rows.push(row);
+      size += row.length + 1;
+    }
+    return `${rows.join("\n")}\n`;
+  };
+  const countOf = async (workspaceId: number) =>
+    (await small.database.db.select().from(contacts).where(eq(contacts.workspace_id, workspaceId))).length;
+
+  test("a data URL that decodes to more than the limit is refused with 413; nothing is imported", async () => {
+    const who = await signUp(small);
+    // Its base64 fits the request allowance (4/3 of the limit plus framing); the file does not.
+    const csv = csvOf(1.02 * 1024 * 1024);
+    const res = await small.app.request("/api/contacts/upload", {
+      method: "POST",
+      headers: { ...who.auth, "content-type": "application/json" },
+      body: JSON.stringify({ csv_upload: asDataUrl(csv) }),
+    });
+    expect(res.status).toBe(413);
+    const body = (await res.json()) as TReport;
+    expect(body.message).toBe("Import failed: the file is larger than 1 MB.");
+    expect(body.result).toBe(body.message);
+    expect(await countOf(who.user.workspace_id)).toBe(0);
+  });
+
+  test("a multipart file slightly over the limit (1.2 MB of 1 MB) is refused with 413; nothing is imported", async () => {
+    const who = await signUp(small);
+    const form = new FormData();
+    form.append("csv_upload", new Blob([csvOf(1.2 * 1024 * 1024)]), "contacts.csv");
+    const res = await small.app.request("/api/contacts/upload", {
+      method: "POST",
+      headers: who.auth,
+      body: form,
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as TReport).message).toBe("Import failed: the file is larger than 1 MB.");
+    expect(await countOf(who.user.workspace_id)).toBe(0);
+  });
+
+  test("a file just under the limit still imports", async () => {
+    const who = await signUp(small);
+    const form = new FormData();
+    form.append("csv_upload", new Blob([csvOf(0.9 * 1024 * 1024)]), "contacts.csv");
+    const res = await small.app.request("/api/contacts/upload", {
+      method: "POST",
+      headers: who.auth,
+      body: form,
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as TReport;
+    expect(body.rejected).toBe(0);
+    expect(await countOf(who.user.workspace_id)).toBe(body.created);
   });
 });

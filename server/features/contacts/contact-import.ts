@@ -40,6 +40,7 @@ export class ImportFileError extends Error {}
 
 export type { TImportReport, TRejectedRow };
 
+/** How many rejected rows a report details; `rejected` still counts them all. */
 export const MAX_REJECTED_DETAILS = 1000;
 const BATCH = 400;
 
@@ -129,6 +130,7 @@ export async function importContacts(
     unchanged: 0,
     rejected: 0,
     rejected_rows: [],
+    rejected_rows_truncated: false,
     rows: 0,
     dry_run: Boolean(options.dryRun),
   };
@@ -143,7 +145,9 @@ export async function importContacts(
     const dryRunState = new Map<string, TExisting>();
     const reject = (line: number, errors: string[]) => {
       report.rejected++;
+      // The count stays exact; only the details stop, and the report says so.
       if (report.rejected_rows.length < MAX_REJECTED_DETAILS) report.rejected_rows.push({ line, errors });
+      else report.rejected_rows_truncated = true;
     };
 
     const onRecord = (cells: string[], line: number) => {

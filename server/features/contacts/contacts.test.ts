@@ -126,9 +126,36 @@ describe("contacts CRUD", () => {
       owner.auth,
       "POST",
       "/api/contacts",
-      buildContact({ company: 42, is_sensitive: "maybe" }),
+      buildContact({ company: 42, is_sensitive: "maybe", tax_id: ["T-1"] }),
     );
     expect(wrong.status).toBe(422);
+    expect(((await wrong.json()) as { errors: Record<string, string[]> }).errors).toEqual({
+      company: ["Must be text."],
+      tax_id: ["Must be text."],
+      is_sensitive: ["Must be 1 or 0."],
+    });
+    // Ids are whole numbers or digit strings: true and [2] are not coerced into ids.
+    for (const partner_type_id of [true, [2], "2x", 1.5]) {
+      const res = await call(ctx, owner.auth, "POST", "/api/contacts", buildContact({ partner_type_id }));
+      expect(res.status, JSON.stringify(partner_type_id)).toBe(422);
+      expect(((await res.json()) as { errors: Record<string, string[]> }).errors).toEqual({
+        partner_type_id: ["Must be an id."],
+      });
+    }
+    const badCountry = await call(
+      ctx,
+      owner.auth,
+      "POST",
+      "/api/contacts",
+      buildContact({ country_id: true }),
+    );
+    expect(((await badCountry.json()) as { errors: Record<string, string[]> }).errors).toEqual({
+      country_id: ["Must be an id."],
+    });
+    // What a form or a CSV cell sends still works: ids as digit strings, blank optional ids.
+    const asText = await create({ partner_type_id: "2", country_id: "" });
+    expect(asText.partner_type_id).toBe(2);
+    expect(asText.country_id).toBeNull();
     const ref = await call(
       ctx,
       owner.auth,
@@ -207,6 +234,16 @@ describe("the generic list", () => {
     expect(beyond.body.data).toEqual([]);
   });
 
+  test("per_page above 100 is capped at 100, not refused", async () => {
+    for (const perPage of ["101", "5000", "99999999999999999999"]) {
+      const { status, body } = await list(`?per_page=${perPage}`, lister);
+      expect(status).toBe(200);
+      expect(body.per_page).toBe(100);
+      expect(body.data).toHaveLength(25);
+      expect(body.last_page).toBe(1);
+    }
+  });
+
   test("sort_<prop>=desc and the spec's sortProp/sortDirection give the same order", async () => {
     const a = await list("?sort_company=desc&per_page=5", lister);
     const b = await list("?sortProp=company&sortDirection=desc&per_page=5", lister);
@@ -233,7 +270,8 @@ describe("the generic list", () => {
   test.each([
     ["?page=0", "page"],
     ["?page=abc", "page"],
-    ["?per_page=101", "per_page"],
+    ["?per_page=0", "per_page"],
+    ["?per_page=ten", "per_page"],
     ["?sort_email_1=asc", "sort_email_1"],
     ["?sort_company=sideways", "sort_company"],
     ["?sortProp=nope", "sortProp"],

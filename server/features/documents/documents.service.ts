@@ -181,8 +181,9 @@ export const documentsDecorator =
   };
 
 /**
- * The storage keys of an owner's documents. Read them BEFORE deleting the owner: its rows go by
- * ON DELETE CASCADE, and afterwards nothing says which files were theirs.
+ * The storage keys of an owner's documents. Read them in the transaction that deletes the owner,
+ * just before it: its rows go by ON DELETE CASCADE, and afterwards nothing says which files were
+ * theirs; read any earlier and a document added in between would be left on disk.
  */
 export async function storageKeysOf(
   db: TDbOrTx,

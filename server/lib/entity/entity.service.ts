@@ -181,7 +181,8 @@ export async function updateRecord(
 /**
  * Deletes one of the caller's rows. When others depend on it the answer is a 422 listing why, with
  * metadata.force_flag so the client can offer 'Force delete'; with force the definition's
- * forceDelete detaches or removes the dependants first, in the same transaction.
+ * forceDelete detaches or removes the dependants first, in the same transaction. Returns the
+ * storage keys of the row's files, for the caller to remove once the delete has committed.
  */
 export async function deleteRecord(
   db: TDb,
@@ -190,10 +191,10 @@ export async function deleteRecord(
   id: number,
   force: boolean,
 ) {
-  const row = await getRow(db, def, workspaceId, id);
-  // Collected before the rows go (ON DELETE CASCADE removes them); the files go after the commit.
-  const storageKeys = (await def.storageKeys?.(db, id)) ?? [];
-  await db.transaction(async (tx) => {
+  // libsql's transactions take the write lock when they begin (BEGIN IMMEDIATE), and within this
+  // process every write queues behind them (db/write-lock.ts).
+  return db.transaction(async (tx) => {
+    const row = await getRow(tx as unknown as TDb, def, workspaceId, id);
     const reasons = (await def.dependants?.(tx, workspaceId, id)) ?? [];
     if (reasons.length && !force) {
       throw new AppError("VALIDATION", reasons.join(" "), {
@@ -201,7 +202,11 @@ export async function deleteRecord(
       });
     }
     if (reasons.length) await def.forceDelete?.(tx, workspaceId, id);
+    // Read in the delete's own transaction, just before the rows go (ON DELETE CASCADE removes the
+    // document rows with it): a document recorded before this point is included, and one recorded
+    // after waits for the commit, then fails on the missing owner and removes its own file.
+    const storageKeys = (await def.storageKeys?.(tx, id)) ?? [];
     await tx.delete(def.table).where(and(eq(def.table.id, id), eq(def.table.workspace_id, workspaceId)));
+    return { row, storageKeys };
   });
-  return { row, storageKeys };
 }

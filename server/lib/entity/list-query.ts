@@ -35,7 +35,7 @@ function isRealDate(value: string): boolean {
 /**
  * Reads page, per_page, sort (`sort_<prop>=asc|desc`, or the spec's sortProp/sortDirection) and
  * `filters[<prop>]=<value>` from a query string, allowing only the columns the entity declares.
- * Anything unknown or malformed is a 422 that names the parameter.
+ * Anything unknown or malformed is a 422 that names the parameter; per_page above 100 is capped.
  */
 export function parseListQuery(
   params: URLSearchParams,
@@ -43,8 +43,8 @@ export function parseListQuery(
   defaultSort: { prop: string; direction: TSortDirection },
 ): TListQuery {
   const page = positiveInt(params, "page", 1);
-  const perPage = positiveInt(params, "per_page", DEFAULT_PER_PAGE);
-  if (perPage > MAX_PER_PAGE) throw refuse("per_page", `must be at most ${MAX_PER_PAGE}`);
+  // Larger pages are capped rather than refused: a client asking for "all" gets the most we serve.
+  const perPage = positiveInt(params, "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE);
 
   let sort = defaultSort;
   const sortKeys = [...params.keys()].filter((k) => k.startsWith("sort_"));
@@ -105,9 +105,11 @@ function parseFilter(key: string, prop: string, kind: TFilterKind, raw: string):
   return { prop, kind, from: from || undefined, to: to || undefined };
 }
 
-function positiveInt(params: URLSearchParams, name: string, fallback: number): number {
+/** A whole number of at least 1; with `cap`, any larger one (however many digits) becomes the cap. */
+function positiveInt(params: URLSearchParams, name: string, fallback: number, cap?: number): number {
   const raw = params.get(name);
   if (raw === null || raw === "") return fallback;
+  if (cap !== undefined && /^\d+$/.test(raw) && Number(raw) >= 1) return Math.min(Number(raw), cap);
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw refuse(name, "must be a whole number of at least 1");
   return Number(raw);
 }

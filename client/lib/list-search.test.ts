@@ -1,0 +1,65 @@
+import { describe, expect, test } from "bun:test";
+import { listApiQuery, listSearchValidator } from "./list-search";
+
+const columns = [
+  { key: "company", sortable: true, filter: "text" as const },
+  { key: "partner_type_id", sortable: true },
+  { key: "is_sensitive", sortable: true, filter: "boolean" as const },
+  { key: "notes" },
+];
+const validate = listSearchValidator(columns);
+
+describe("a bookmarked list URL opens with what the screen offers", () => {
+  test("a declared sort and filters pass through unchanged", () => {
+    const search = {
+      page: 2,
+      sortProp: "company",
+      sortDirection: "desc" as const,
+      filters: { company: "acme", is_sensitive: "1" },
+    };
+    expect(validate(search)).toEqual(search);
+  });
+
+  test("an unknown or unsortable sortProp falls back to the default sort, direction included", () => {
+    expect(validate({ sortProp: "email_1", sortDirection: "desc", page: 3 })).toEqual({ page: 3 });
+    expect(validate({ sortProp: "notes", sortDirection: "asc" })).toEqual({});
+    expect(validate({ sortProp: "drop table", sortDirection: "sideways" })).toEqual({});
+  });
+
+  test("filters on undeclared columns or with values the API refuses are dropped; the rest stay", () => {
+    expect(
+      validate({
+        filters: {
+          company: "acme",
+          email_1: "x",
+          partner_type_id: "2",
+          is_sensitive: "yes",
+        },
+      }),
+    ).toEqual({ filters: { company: "acme" } });
+    expect(validate({ filters: { company: "   ", is_sensitive: "maybe" } })).toEqual({});
+    expect(validate({ filters: { company: "x".repeat(256) } })).toEqual({});
+  });
+
+  test("dropped values are set to undefined, so they replace the raw URL's values", () => {
+    const cleaned = validate({ sortProp: "email_1", sortDirection: "desc", filters: { email_1: "x" } });
+    // As the router does it: the validated search laid over the raw one.
+    const merged: Record<string, unknown> = {
+      sortProp: "email_1",
+      sortDirection: "desc",
+      filters: { email_1: "x" },
+      ...cleaned,
+    };
+    expect(merged).toStrictEqual({
+      page: undefined,
+      sortProp: undefined,
+      sortDirection: undefined,
+      filters: undefined,
+    });
+  });
+
+  test("the API query built from the cleaned search has only declared parameters", () => {
+    const query = listApiQuery(validate({ sortProp: "nope", filters: { nope: "1", is_sensitive: "0" } }));
+    expect(query).toBe("page=1&per_page=10&filters%5Bis_sensitive%5D=0");
+  });
+});
