@@ -257,6 +257,20 @@ describe("the generic list", () => {
     expect((await list("?filters[company]=%25", lister)).body.total).toBe(0);
   });
 
+  test("text filters fold letters beyond ASCII too: müller finds MÜLLER and Müller", async () => {
+    const other = await signUp(ctx);
+    for (const company of ["MÜLLER GMBH", "Müller Söhne", "Mueller Inc", "ÇELIK A.Ş."])
+      await create({ company }, other);
+    const companies = async (value: string) =>
+      (await list(`?filters[company]=${encodeURIComponent(value)}`, other)).body.data
+        .map((c) => c.company)
+        .sort();
+    expect(await companies("müller")).toEqual(["MÜLLER GMBH", "Müller Söhne"]);
+    expect(await companies("MÜLLER")).toEqual(["MÜLLER GMBH", "Müller Söhne"]);
+    expect(await companies("söhne")).toEqual(["Müller Söhne"]);
+    expect(await companies("çelik")).toEqual(["ÇELIK A.Ş."]);
+  });
+
   test("boolean filters take 1/0; number and date filters work; filters combine", async () => {
     expect((await list("?filters[is_sensitive]=1", lister)).body.total).toBe(9);
     expect((await list("?filters[is_sensitive]=0", lister)).body.total).toBe(16);

@@ -28,14 +28,33 @@ export function containsPattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
+/**
+ * Spellings a case-insensitive search must try. SQLite's LIKE folds ASCII letters only, so
+ * "müller" would miss "MÜLLER": a value with other letters is also tried in lower case, upper
+ * case and with each word capitalised, which covers how names are written in practice.
+ */
+export function caseVariants(value: string): string[] {
+  if (!/[^\p{ASCII}]/u.test(value)) return [value];
+  const lower = value.toLowerCase();
+  const capitalised = lower.replace(
+    /(^|[\s\-'(/&.])(\p{L})/gu,
+    (_, before, letter) => before + letter.toUpperCase(),
+  );
+  return [...new Set([value, lower, value.toUpperCase(), capitalised])];
+}
+
 /** The WHERE clause of a list: the caller's workspace and the requested filters. */
 function listWhere(def: TEntityDefinition, workspaceId: number, query: TListQuery): SQL {
   const conditions: SQL[] = [eq(def.table.workspace_id, workspaceId)];
   for (const filter of query.filters) {
     const column = def.columns[filter.prop].column;
-    if (filter.kind === "text")
-      conditions.push(sql`${column} like ${containsPattern(filter.value)} escape '\\'`);
-    else if (filter.kind === "boolean" || filter.kind === "number") conditions.push(eq(column, filter.value));
+    if (filter.kind === "text") {
+      const likes = caseVariants(filter.value).map(
+        (variant) => sql`${column} like ${containsPattern(variant)} escape '\\'`,
+      );
+      conditions.push(likes.length === 1 ? (likes[0] as SQL) : sql`(${sql.join(likes, sql` or `)})`);
+    } else if (filter.kind === "boolean" || filter.kind === "number")
+      conditions.push(eq(column, filter.value));
     else {
       if (filter.from) conditions.push(gte(column, filter.from));
       // A date column may hold a full timestamp; "to" includes the whole day.
