@@ -64,6 +64,32 @@ export function buildContact(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** A valid product body for the API; overrides win. */
+export const buildProduct = (i: number, overrides: Record<string, unknown> = {}) => ({
+  name: `Spectrum analyser ${i}`,
+  description: "Bench-top spectrum analyser, 9 kHz to 26.5 GHz",
+  product_number: `SA-${i}`,
+  country_of_origin_id: 1,
+  US_ECCN: "3A992.a",
+  HTS: "9030.40.0000",
+  unit_value: "12500.00",
+  net_weight: "18.5",
+  ...overrides,
+});
+
+/** A valid licence body naming the given contact; overrides win. */
+export const buildLicense = (i: number, contactId: number, overrides: Record<string, unknown> = {}) => ({
+  licence_name: `BIS licence ${i}`,
+  valid_date: "2026-01-01",
+  expiration_date: "2027-01-01",
+  reference_number_1: `D${i}`,
+  reference_number_2: `R${i}`,
+  status: "approved",
+  country_id: 1,
+  contact_id: contactId,
+  ...overrides,
+});
+
 /** Sends a JSON request with the caller's Bearer token. */
 export function call(
   ctx: TTestContext,

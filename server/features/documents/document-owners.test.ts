@@ -6,7 +6,7 @@ import { documents } from "../../../db/schema";
 import type { TEntityDefinition } from "../../lib/entity/entity";
 import { deleteRecord } from "../../lib/entity/entity.service";
 import { newStorageKey } from "../../lib/storage";
-import { buildContact, call, signUp } from "../../test/factories";
+import { buildContact, buildLicense, buildProduct, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import { productsEntity } from "../products/products.entity";
 import { DOCUMENT_OWNERS, type TDocument, type TOwnerColumn } from "./documents.service";
@@ -29,30 +29,13 @@ const OWNERS: {
     name: "products",
     endpoint: "/api/products",
     ownerColumn: "product_id",
-    build: (i) => ({
-      name: `Oscilloscope ${i}`,
-      description: "Four-channel oscilloscope",
-      product_number: `OSC-${i}`,
-      country_of_origin_id: 1,
-      US_ECCN: "3A992.a",
-      HTS: "9030.20.0000",
-      unit_value: "4500.00",
-    }),
+    build: (i) => buildProduct(i),
   },
   {
     name: "licences",
     endpoint: "/api/licenses",
     ownerColumn: "license_id",
-    build: (i, contactId) => ({
-      licence_name: `BIS licence ${i}`,
-      valid_date: "2026-01-01",
-      expiration_date: "2027-01-01",
-      reference_number_1: `D${i}`,
-      reference_number_2: `R${i}`,
-      status: "approved",
-      country_id: 1,
-      contact_id: contactId,
-    }),
+    build: (i, contactId) => buildLicense(i, contactId),
   },
   {
     name: "wiki files",

@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { EXPIRY_BEFORE_VALID } from "../../../db/contracts/licenses";
 import { describeEntityBasics } from "../../test/entity-suite";
-import { buildContact, call, signUp } from "../../test/factories";
+import { buildContact, buildLicense as buildLicenseBody, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 
 let contactId = 0;
-const buildLicense = (i: number, overrides: Record<string, unknown> = {}) => ({
-  licence_name: `BIS licence ${i}`,
-  valid_date: "2026-01-01",
-  expiration_date: "2027-01-01",
-  reference_number_1: `D${i}`,
-  reference_number_2: `R${i}`,
-  status: "approved",
-  country_id: 1,
-  contact_id: contactId,
-  ...overrides,
-});
+const buildLicense = (i: number, overrides: Record<string, unknown> = {}) =>
+  buildLicenseBody(i, contactId, overrides);
 
 describeEntityBasics({
   endpoint: "/licenses",

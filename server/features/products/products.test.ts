@@ -3,20 +3,8 @@ import { eq } from "drizzle-orm";
 import { ECCN_MESSAGE, HTS_MESSAGE } from "../../../db/contracts/products";
 import { licenses, shipment_items, shipments } from "../../../db/schema";
 import { describeEntityBasics } from "../../test/entity-suite";
-import { call, signUp } from "../../test/factories";
+import { buildProduct, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
-
-export const buildProduct = (i: number, overrides: Record<string, unknown> = {}) => ({
-  name: `Spectrum analyser ${i}`,
-  description: "Bench-top spectrum analyser, 9 kHz to 26.5 GHz",
-  product_number: `SA-${i}`,
-  country_of_origin_id: 1,
-  US_ECCN: "3A992.a",
-  HTS: "9030.40.0000",
-  unit_value: "12500.00",
-  net_weight: "18.5",
-  ...overrides,
-});
 
 describeEntityBasics({
   endpoint: "/products",
