@@ -4,7 +4,7 @@ import path from "node:path";
 import { openDatabase, type TDatabase } from "../../db/client";
 import { migrateDatabase } from "../../db/migrate";
 import { seedReferenceData } from "../../db/reference/seed";
-import { createApp } from "../app";
+import { createApp, type TAppDeps } from "../app";
 import { loadEnv, type TEnv } from "../env";
 import { seedBundledLists } from "../features/screening/lists.service";
 import { createLogger } from "../lib/logger";
@@ -59,7 +59,21 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     ...overrides,
   });
   const database = await openDatabase(env.databaseUrl);
-  const logger = createLogger(env.logLevel);
-  const app = createApp({ db: database.db, env, logger, ...createServices(env, logger, database.db) });
+  const app = appOver({ database, env });
   return { app, database, env, dataDir };
+}
+
+/** Another app over a context's database and settings, with some of its parts replaced (a mailer, say). */
+export function appOver(
+  ctx: Pick<TTestContext, "database" | "env">,
+  replaced: Partial<TAppDeps> = {},
+): ReturnType<typeof createApp> {
+  const logger = createLogger(ctx.env.logLevel);
+  return createApp({
+    db: ctx.database.db,
+    env: ctx.env,
+    logger,
+    ...createServices(ctx.env, logger, ctx.database.db),
+    ...replaced,
+  });
 }

@@ -3,12 +3,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { sessions, users, workspaces } from "../../../db/schema";
-import { createApp } from "../../app";
-import { createLogger } from "../../lib/logger";
 import type { TMail } from "../../lib/mailer";
-import { createServices } from "../../services";
 import { buildRegistration, json, signUp } from "../../test/factories";
-import { createTestContext, type TTestContext } from "../../test/setup";
+import { appOver, createTestContext, type TTestContext } from "../../test/setup";
 import { sessionIdFromToken } from "./session.service";
 
 let ctx: TTestContext;
@@ -318,12 +315,7 @@ describe("password reset", () => {
     const hold = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const logger = createLogger("silent");
-    const app = createApp({
-      db: ctx.database.db,
-      env: ctx.env,
-      logger,
-      ...createServices(ctx.env, logger, ctx.database.db),
+    const app = appOver(ctx, {
       mailer: {
         send: async (mail) => {
           held.push(mail);
@@ -473,13 +465,7 @@ describe("rate limits", () => {
     expect(Number(eleventh.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await eleventh.json()) as { message: string }).message).toContain("Too many attempts");
     // The counters live in the database: a second app over the same file sees them.
-    const logger = createLogger("silent");
-    const second = createApp({
-      db: limited.database.db,
-      env: limited.env,
-      logger,
-      ...createServices(limited.env, logger, limited.database.db),
-    });
+    const second = appOver(limited);
     expect(
       (await second.request("/api/login", json({ email: reg.email, password: reg.password }))).status,
     ).toBe(429);
