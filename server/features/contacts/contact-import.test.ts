@@ -18,8 +18,8 @@ const HEADER = "Company,Partner Type,Tax ID,Contact,Phone,Email,Country,Sensitiv
 const asDataUrl = (text: string | Uint8Array) =>
   `data:text/csv;base64,${Buffer.from(typeof text === "string" ? new TextEncoder().encode(text) : text).toString("base64")}`;
 
-async function upload(who: Awaited<ReturnType<typeof signUp>>, csv: string | Uint8Array) {
-  const res = await ctx.app.request("/api/contacts/upload", {
+async function upload(who: Awaited<ReturnType<typeof signUp>>, csv: string | Uint8Array, on = ctx) {
+  const res = await on.app.request("/api/contacts/upload", {
     method: "POST",
     headers: { ...who.auth, "content-type": "application/json" },
     body: JSON.stringify({ csv_upload: asDataUrl(csv) }),
@@ -27,10 +27,15 @@ async function upload(who: Awaited<ReturnType<typeof signUp>>, csv: string | Uin
   return { status: res.status, body: (await res.json()) as TReport };
 }
 
-async function uploadMultipart(who: Awaited<ReturnType<typeof signUp>>, file: Blob, name = "contacts.csv") {
+async function uploadMultipart(
+  who: Awaited<ReturnType<typeof signUp>>,
+  file: Blob,
+  name = "contacts.csv",
+  on = ctx,
+) {
   const form = new FormData();
   form.append("csv_upload", file, name);
-  const res = await ctx.app.request("/api/contacts/upload", {
+  const res = await on.app.request("/api/contacts/upload", {
     method: "POST",
     headers: who.auth,
     body: form,
@@ -38,8 +43,8 @@ async function uploadMultipart(who: Awaited<ReturnType<typeof signUp>>, file: Bl
   return { status: res.status, body: (await res.json()) as TReport };
 }
 
-const countIn = async (workspaceId: number) =>
-  (await ctx.database.db.select().from(contacts).where(eq(contacts.workspace_id, workspaceId))).length;
+const countIn = async (workspaceId: number, on = ctx) =>
+  (await on.database.db.select().from(contacts).where(eq(contacts.workspace_id, workspaceId))).length;
 
 describe("CSV import", () => {
   test("BOM, CRLF, quoted commas, quotes and newlines; header synonyms; countries by name or ISO code", async () => {
@@ -229,20 +234,13 @@ describe("the file's own size (UPLOAD_MAX_MB=1)", () => {
     }
     return `${rows.join("\n")}\n`;
   };
-  const countOf = async (workspaceId: number) =>
-    (await small.database.db.select().from(contacts).where(eq(contacts.workspace_id, workspaceId))).length;
+  const countOf = (workspaceId: number) => countIn(workspaceId, small);
 
   test("a data URL that decodes to more than the limit is refused with 413; nothing is imported", async () => {
     const who = await signUp(small);
     // Its base64 fits the request allowance (4/3 of the limit plus framing); the file does not.
-    const csv = csvOf(1.02 * 1024 * 1024);
-    const res = await small.app.request("/api/contacts/upload", {
-      method: "POST",
-      headers: { ...who.auth, "content-type": "application/json" },
-      body: JSON.stringify({ csv_upload: asDataUrl(csv) }),
-    });
-    expect(res.status).toBe(413);
-    const body = (await res.json()) as TReport;
+    const { status, body } = await upload(who, csvOf(1.02 * 1024 * 1024), small);
+    expect(status).toBe(413);
     expect(body.message).toBe("Import failed: the file is larger than 1 MB.");
     expect(body.result).toBe(body.message);
     expect(await countOf(who.user.workspace_id)).toBe(0);
@@ -250,29 +248,26 @@ describe("the file's own size (UPLOAD_MAX_MB=1)", () => {
 
   test("a multipart file slightly over the limit (1.2 MB of 1 MB) is refused with 413; nothing is imported", async () => {
     const who = await signUp(small);
-    const form = new FormData();
-    form.append("csv_upload", new Blob([csvOf(1.2 * 1024 * 1024)]), "contacts.csv");
-    const res = await small.app.request("/api/contacts/upload", {
-      method: "POST",
-      headers: who.auth,
-      body: form,
-    });
-    expect(res.status).toBe(413);
-    expect(((await res.json()) as TReport).message).toBe("Import failed: the file is larger than 1 MB.");
+    const { status, body } = await uploadMultipart(
+      who,
+      new Blob([csvOf(1.2 * 1024 * 1024)]),
+      "contacts.csv",
+      small,
+    );
+    expect(status).toBe(413);
+    expect(body.message).toBe("Import failed: the file is larger than 1 MB.");
     expect(await countOf(who.user.workspace_id)).toBe(0);
   });
 
   test("a file just under the limit still imports", async () => {
     const who = await signUp(small);
-    const form = new FormData();
-    form.append("csv_upload", new Blob([csvOf(0.9 * 1024 * 1024)]), "contacts.csv");
-    const res = await small.app.request("/api/contacts/upload", {
-      method: "POST",
-      headers: who.auth,
-      body: form,
-    });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as TReport;
+    const { status, body } = await uploadMultipart(
+      who,
+      new Blob([csvOf(0.9 * 1024 * 1024)]),
+      "contacts.csv",
+      small,
+    );
+    expect(status).toBe(200);
     expect(body.rejected).toBe(0);
     expect(await countOf(who.user.workspace_id)).toBe(body.created);
   });
