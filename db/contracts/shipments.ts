@@ -26,18 +26,23 @@
  *   changed. Bad input → 422 {message, errors:{"items.2.quantity": [..]}, status:{error:true, errorMessage}}.
  *   Leaving draft (status 3–6) or asking for documents not generated yet → the required fields
  *   (requiredFieldErrors) are checked too, all at once.
- *   Paperwork hook: createShipmentRoutes({ generateDocuments }) — when set, it is called after the save
- *   with (c, shipment, types) for the `generate_documents` types that have no document yet; it stores
- *   the documents (document_type = the type) and the answer is the re-read shipment. Without a
- *   generator only the selection is stored.
+ *   Paperwork hook: createApp({ shipments: { generateDocuments } }) → createShipmentRoutes — when set,
+ *   it is called after the save with (shipment, types) for the `generate_documents` types that have no
+ *   document yet; it stores the documents (document_type = the type) and the answer is the re-read
+ *   shipment. Without a generator only the selection is stored. Send in generate_documents the types
+ *   the user asked to generate (Generate Paperwork), not every ticked box on each autosave: asking for
+ *   a type with no document checks the required fields.
  * - POST /{id}/template body {name} → 201 {id, item: TShipment (status 1), status:{error:false}}: a copy
  *   with parties, lines, details, freight and insurance; without ship_date, tracking numbers, documents.
  * - DELETE /{id}[?force=1] → {result:true, messages}. A shipment that left draft (status 3–6) and has
  *   generated paperwork → 422 {result:false, messages:[…15 CFR part 762…], metadata:{force_flag:true}};
  *   forcing deletes it and its files.
  * - DELETE /items/{shipmentId}/{itemId}, /packages/{shipmentId}/{packageId} → {item: TShipment, status}
- *   (totals recomputed). DELETE /documents/{shipmentId}/{documentId} → {item: TShipment, status}; the
- *   stored file goes too and the type leaves generate_documents.
+ *   (totals recomputed; updated_at moves on, so take the returned item's updated_at for the next PUT).
+ *   DELETE /documents/{shipmentId}/{documentId} → {item: TShipment, status}; the stored file goes too
+ *   (updated_at is not touched: documents are not part of the PUT; the form drops the type from its
+ *   selection itself). GET /documents/{documentId} downloads a document (its `url`).
+ * - GET /{id}/signature → the signing user's signature image (what `user.signature_url` points at).
  * - POST /custom-docs/{shipmentId} multipart documents[] → {item: TShipment, documents, failed, status}:
  *   stored as documents of type "custom" with the catalogue's storage rules (size/type limits).
  * - GET /api/dictionary?dropdown_values[]=templates → [{id, label: name}] of the workspace's templates.
@@ -212,29 +217,47 @@ export const ZShipmentInput = z
     packages: z.array(ZShipmentPackageInput, { error: "Must be a list of packages." }).max(100).optional(),
   })
   .superRefine((value, ctx) => {
-    const seenProducts = new Map<number, number>();
-    value.items?.forEach((line, index) => {
-      const first = seenProducts.get(line.product_id);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["items", index, "product_id"],
-          message: `This product is already on line ${first + 1}; each product can be chosen only once.`,
-        });
-      } else seenProducts.set(line.product_id, index);
-    });
-    const seenPackages = new Map<number, number>();
-    value.packages?.forEach((line, index) => {
-      const first = seenPackages.get(line.package_id);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["packages", index, "package_id"],
-          message: `This package type is already on line ${first + 1}; each package type can be used only once.`,
-        });
-      } else seenPackages.set(line.package_id, index);
-    });
+    for (const [field, messages] of Object.entries(duplicateLineErrors(value))) {
+      ctx.addIssue({
+        code: "custom",
+        path: field.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+        message: messages[0],
+      });
+    }
   });
+
+/**
+ * Each product once and each package type once per shipment: `items.2.product_id` → message naming the
+ * first line. Works on a raw body too, so a 422 for other line errors still lists duplicates.
+ */
+export function duplicateLineErrors(value: {
+  items?: unknown;
+  packages?: unknown;
+}): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const check = (
+    lines: unknown,
+    list: "items" | "packages",
+    key: "product_id" | "package_id",
+    what: string,
+  ) => {
+    if (!Array.isArray(lines)) return;
+    const seen = new Map<string, number>();
+    lines.forEach((line, index) => {
+      const id = line && typeof line === "object" ? (line as Record<string, unknown>)[key] : undefined;
+      if (id === undefined || id === null || id === "") return;
+      const first = seen.get(String(id).trim());
+      if (first !== undefined) {
+        errors[`${list}.${index}.${key}`] = [
+          `This ${what} is already on line ${first + 1}; each ${what} can be used only once.`,
+        ];
+      } else seen.set(String(id).trim(), index);
+    });
+  };
+  check(value.items, "items", "product_id", "product");
+  check(value.packages, "packages", "package_id", "package type");
+  return errors;
+}
 
 export type TShipmentInput = z.input<typeof ZShipmentInput>;
 export type TShipmentValues = z.output<typeof ZShipmentInput>;
