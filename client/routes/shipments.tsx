@@ -8,10 +8,10 @@ import {
   useRouter,
 } from "@tanstack/react-router";
 import { PlusIcon } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { TDictionary, TDictionaryName } from "../../db/contracts/dictionary";
-import type { TShipment, TShipmentBlank } from "../../db/contracts/shipments";
+import type { TShipment } from "../../db/contracts/shipments";
 import { PageHeader } from "../components/app/screens";
 import { ErrorPanel } from "../components/kit/error-panel";
 import { PrintPage } from "../components/kit/print-page";
@@ -111,8 +111,7 @@ const [listRoute] = createSectionRoutes("shipments", "shipment", shipmentsScreen
 });
 
 type TFormData = {
-  item: TShipment | null;
-  blank: TShipmentBlank | null;
+  item: TShipment;
   unitValues: Record<string, string>;
   dictionaries: TDictionary;
 };
@@ -123,33 +122,58 @@ function FormScreen() {
   return (
     <ShipmentForm
       // A reload after a conflict brings a new updated_at: the form starts over from the stored shipment.
-      key={data.item ? `${data.item.id}:${data.item.updated_at}` : "new"}
+      key={`${data.item.id}:${data.item.updated_at}`}
       api={api}
       dictionaries={data.dictionaries}
       dictionaryCache={cache}
       user={user ?? null}
       item={data.item}
-      blank={data.blank}
       unitValues={data.unitValues}
     />
+  );
+}
+
+/**
+ * /shipments/create-shipment (spec section 4, Shipment creation): the shipment is created as a draft
+ * by a call (POST, no body), then the user goes on to its edit page. The call runs in the browser
+ * only, so a server render or a link preload never creates one.
+ */
+function CreateShipmentScreen() {
+  const { api } = useRouteContext({ from: "__root__" });
+  const navigate = useNavigate();
+  const [error, setError] = useState<unknown>(null);
+  const isStarted = useRef(false);
+  useEffect(() => {
+    if (isStarted.current) return;
+    isStarted.current = true;
+    api
+      .send<{ id: number }>("POST", "/shipments")
+      .then((created) =>
+        navigate({
+          to: "/shipments/edit-shipment/$itemId",
+          params: { itemId: String(created.id) },
+          replace: true,
+        }),
+      )
+      .catch(setError);
+  }, [api, navigate]);
+  if (error) return <ErrorPanel error={error} />;
+  return (
+    <section>
+      <PageHeader title="Create International Shipment" />
+      <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+        <Spinner /> Creating a draft shipment…
+      </p>
+    </section>
   );
 }
 
 const createShipmentRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/shipments/create-shipment",
-  loader: async ({ context }): Promise<TFormData> => {
-    context.dictionaries.forget(["products"]);
-    const [blank, dictionaries] = await Promise.all([
-      context.api.get<{ item: TShipmentBlank; unit_values: Record<string, string> }>("/shipments/create"),
-      context.dictionaries.load(FORM_DICTIONARIES),
-    ]);
-    return { item: null, blank: blank.item, unitValues: blank.unit_values ?? {}, dictionaries };
-  },
   staticData: { title: "Create International Shipment" },
   head: title("Create International Shipment"),
-  errorComponent: ({ error }) => <ErrorPanel error={error} />,
-  component: FormScreen,
+  component: CreateShipmentScreen,
 });
 
 const editShipmentRoute = createRoute({
@@ -161,7 +185,7 @@ const editShipmentRoute = createRoute({
       loadShipment(context.api, params.itemId, "/edit"),
       context.dictionaries.load(FORM_DICTIONARIES),
     ]);
-    return { item: loaded.item, blank: null, unitValues: loaded.unit_values ?? {}, dictionaries };
+    return { item: loaded.item, unitValues: loaded.unit_values ?? {}, dictionaries };
   },
   staticData: { title: "Edit Shipment" },
   head: title("Edit Shipment"),

@@ -1,5 +1,5 @@
 import { type AnyFieldApi, useForm, useStore } from "@tanstack/react-form";
-import { useNavigate, useRouter } from "@tanstack/react-router";
+import { useRouter } from "@tanstack/react-router";
 import { ArrowLeftIcon, DownloadIcon, FileIcon, FileStackIcon, Trash2Icon, UploadIcon } from "lucide-react";
 import { type ChangeEvent, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
@@ -12,7 +12,6 @@ import {
   SHIPMENT_STATUS,
   type TGeneratedDocumentType,
   type TShipment,
-  type TShipmentBlank,
   type TShipmentDocument,
   type TShipmentParty,
 } from "../../../db/contracts/shipments";
@@ -95,8 +94,8 @@ type TValues = Record<(typeof TEXT_KEYS)[number], string> &
 /** A stored measure ("1.500" kg) as the input shows it ("1.5"). */
 const plain = (value: string) => (value.includes(".") ? value.replace(/0+$/, "").replace(/\.$/, "") : value);
 
-/** The form values of a stored shipment or of the blank one. */
-function toValues(source: TShipment | TShipmentBlank): TValues {
+/** The form values of a stored shipment (or template). */
+function toValues(source: TShipment): TValues {
   const record = source as unknown as Record<string, unknown>;
   const values = {} as Record<string, unknown>;
   for (const key of TEXT_KEYS)
@@ -132,17 +131,12 @@ function changeKey(values: TValues, lastLines: { current: string }): string {
   return JSON.stringify(rest) + lastLines.current;
 }
 
-/** Where a new shipment's first save hands its state to the edit page it moves to. */
-let carryOver: { id: number; values: TValues; parties: Record<TPartyKey, TPickedParty | null> } | null = null;
-
 type TProps = {
   api: TApi;
   dictionaries: TDictionary;
   dictionaryCache: TDictionaryCache;
   user: TPublicUser | null;
-  /** The stored shipment, or null on /shipments/create-shipment (created on the first save). */
-  item: TShipment | null;
-  blank: TShipmentBlank | null;
+  item: TShipment;
   /** Each product's unit value, for extended values and totals shown live. */
   unitValues: Record<string, string>;
 };
@@ -152,39 +146,32 @@ type TProps = {
  * package lines, details, signature, documents and paperwork, freight and insurance. Every change is
  * autosaved as a draft (spec section 4); a new shipment is created by its first autosave.
  */
-export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, blank, unitValues }: TProps) {
-  const navigate = useNavigate();
+export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, unitValues }: TProps) {
   const router = useRouter();
-  const carried = item && carryOver?.id === item.id ? carryOver : null;
-  if (carried) carryOver = null;
-  const initial = useMemo(
-    () => carried?.values ?? toValues(item ?? (blank as TShipmentBlank)),
-    [carried, item, blank],
-  );
+  const initial = useMemo(() => toValues(item), [item]);
   const form = useForm({ defaultValues: initial });
 
   const saved = useRef({
-    id: item?.id ?? null,
-    updatedAt: item?.updated_at ?? null,
-    statusId: item?.shipping_status_id ?? SHIPMENT_STATUS.DRAFT,
-    generated: (item?.generate_documents ?? []) as string[],
-    itemIds: new Map((item?.items ?? []).map((i) => [i.product_id, i.id])),
-    packageIds: new Map((item?.packages ?? []).map((p) => [p.package_id, p.id])),
+    id: item.id,
+    updatedAt: item.updated_at,
+    statusId: item.shipping_status_id,
+    generated: item.generate_documents as string[],
+    itemIds: new Map((item.items ?? []).map((i) => [i.product_id, i.id])),
+    packageIds: new Map((item.packages ?? []).map((p) => [p.package_id, p.id])),
   });
   const [statusId, setStatusId] = useState(saved.current.statusId);
-  const [documents, setDocuments] = useState<TShipmentDocument[]>(item?.documents ?? []);
-  const [selection, setSelection] = useState<string[]>(item?.generate_documents ?? []);
+  const [documents, setDocuments] = useState<TShipmentDocument[]>(item.documents ?? []);
+  const [selection, setSelection] = useState<string[]>(item.generate_documents ?? []);
   const [prices, setPrices] = useState<Record<string, string>>(() => {
     const known = { ...unitValues };
-    for (const line of item?.items ?? []) known[String(line.product_id)] = line.unit_value;
+    for (const line of item.items ?? []) known[String(line.product_id)] = line.unit_value;
     return known;
   });
   const [parties, setParties] = useState<Record<TPartyKey, TPickedParty | TShipmentParty | null>>(
     () =>
-      carried?.parties ??
-      (Object.fromEntries(
-        PARTIES.map((p) => [p.key, (item?.[p.embedded] as TShipmentParty | null | undefined) ?? null]),
-      ) as Record<TPartyKey, TShipmentParty | null>),
+      Object.fromEntries(
+        PARTIES.map((p) => [p.key, (item[p.embedded] as TShipmentParty | null | undefined) ?? null]),
+      ) as Record<TPartyKey, TShipmentParty | null>,
   );
   const partiesRef = useRef(parties);
   partiesRef.current = parties;
@@ -202,12 +189,6 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, b
 
   const save = async (extra?: Record<string, unknown>) => {
     const ref = saved.current;
-    const isNew = ref.id === null;
-    if (ref.id === null) {
-      const created = await api.send<{ id: number; item: TShipment }>("POST", "/shipments");
-      ref.id = created.id;
-      absorb(created.item);
-    }
     const values = form.state.values;
     const body: Record<string, unknown> = {
       ...values,
@@ -230,14 +211,6 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, b
     if (ref.statusId === SHIPMENT_STATUS.DRAFT) body.shipping_status_id = SHIPMENT_STATUS.DRAFT;
     const answer = await api.send<{ item: TShipment }>("PUT", `/shipments/${ref.id}`, body);
     absorb(answer.item);
-    if (isNew) {
-      carryOver = { id: answer.item.id, values: form.state.values, parties: partiesRef.current as never };
-      await navigate({
-        to: "/shipments/edit-shipment/$itemId",
-        params: { itemId: String(answer.item.id) },
-        replace: true,
-      });
-    }
   };
   const autosave = useAutosave({ save });
 
@@ -249,15 +222,13 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, b
     const key = changeKey(values, lastLines);
     if (lastKey.current === null) {
       lastKey.current = key;
-      // State carried from the create page may hold keystrokes its save had not sent yet.
-      if (carried) autosave.markChanged();
       return;
     }
     if (key !== lastKey.current) {
       lastKey.current = key;
       autosave.markChanged();
     }
-  }, [values, autosave.markChanged, carried]);
+  }, [values, autosave.markChanged]);
 
   const totals = computeShipmentTotals({
     items: values.items.map((i) => ({
@@ -284,15 +255,11 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, b
 
   /** The shipment's id, creating it (by saving now) when it has none yet. */
   const ensureSaved = async (): Promise<number> => {
-    if (saved.current.id === null || autosave.hasUnsaved())
-      await autosave.flush({ force: saved.current.id === null });
-    return saved.current.id as number;
+    if (autosave.hasUnsaved()) await autosave.flush();
+    return saved.current.id;
   };
 
-  const reload = async () => {
-    if (saved.current.id === null) return;
-    await router.invalidate();
-  };
+  const reload = () => router.invalidate();
 
   const field = (config: TFieldConfig) => (
     <form.Field key={config.name} name={config.name as keyof TValues}>
@@ -316,7 +283,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, b
   const isSelectionNew =
     selection.length !== generatedTypes.size ||
     selection.some((t) => !generatedTypes.has(t as TGeneratedDocumentType));
-  const signatureUrl = item?.user?.signature_url ?? user?.signature_url ?? null;
+  const signatureUrl = item.user?.signature_url ?? user?.signature_url ?? null;
 
   return (
     <section className="mx-auto max-w-5xl space-y-6">
