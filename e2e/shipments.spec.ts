@@ -69,8 +69,20 @@ async function screenshots(page: Page, name: string) {
     await page.setViewportSize({ width, height });
     await page.screenshot({ path: `test-results/shipments-${name}-${width}.png`, fullPage: true });
     // No horizontal page overflow at either width.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
+    const { overflow, culprits } = await page.evaluate(() => ({
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+      // The innermost elements reaching past the right edge: what to fix when this fails.
+      culprits: [...document.querySelectorAll("body *")]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && el.children.length === 0)
+        .slice(0, 5)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 60)} "${el.textContent?.slice(0, 30)}"`,
+        ),
+    }));
+    expect(overflow, `${name} at ${width}px scrolls sideways: ${culprits.join(" | ")}`).toBeLessThanOrEqual(
+      0,
+    );
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
