@@ -30,7 +30,7 @@ import {
 import type { TAuth } from "../../lib/context";
 import { assertFresh, nextUpdatedAt, StaleRecordError, staleConflict } from "../../lib/entity/concurrency";
 import type { TDbOrTx, TEntityDefinition } from "../../lib/entity/entity";
-import { getRecord, getRow, referenceErrors, saveFailed } from "../../lib/entity/entity.service";
+import { getRecord, getRow, referenceErrors, saveFailed, touchCounts } from "../../lib/entity/entity.service";
 import { deleteLine, replaceLines } from "../../lib/entity/lines";
 import { notFound, type TFieldErrors } from "../../lib/errors";
 import { toFieldErrors } from "../../lib/validate";
@@ -92,6 +92,7 @@ export async function createDraft(db: TDb, auth: TAuth): Promise<TShipment> {
       shipping_status_id: SHIPMENT_STATUS.DRAFT,
     })
     .returning({ id: shipments.id });
+  touchCounts(db, shipmentsEntity, auth.workspaceId);
   return getShipment(db, auth.workspaceId, row.id);
 }
 
@@ -309,6 +310,7 @@ export async function updateShipment(
         .where(and(eq(shipments.id, id), eq(shipments.workspace_id, workspaceId)));
       await refreshLastShipmentDates(tx, workspaceId, [...partiesOf(row), ...partiesOf(values)]);
     });
+    touchCounts(db, shipmentsEntity, workspaceId);
   } catch (error) {
     if (error instanceof StaleRecordError) {
       throw staleConflict(STALE_MESSAGE, await getShipment(db, workspaceId, id));
@@ -363,6 +365,7 @@ export async function saveAsTemplate(db: TDb, auth: TAuth, id: number, name: str
     }
     return row.id;
   });
+  touchCounts(db, shipmentsEntity, auth.workspaceId);
   return getShipment(db, auth.workspaceId, templateId);
 }
 
