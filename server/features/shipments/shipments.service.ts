@@ -241,11 +241,19 @@ export async function updateShipment(
     throw saveFailed({ ...duplicateLineErrors(body), ...toFieldErrors(parsed.error) });
   }
   const values = parsed.data;
-  const [refErrors, lines] = await Promise.all([
-    referenceErrors(db, REFERENCES, workspaceId, values),
-    lineReferences(db, workspaceId, values),
+  const [stored, lines] = await Promise.all([
     shipmentRow(db, workspaceId, id),
+    lineReferences(db, workspaceId, values),
   ]);
+  // Only ids that differ from the stored ones are looked up: an autosave rarely changes a party or
+  // the carrier, and the stored ones were checked when they were saved. (A write in between moves
+  // updated_at, so the transaction below answers 409 before anything unchecked could be stored.)
+  const changed = Object.fromEntries(
+    Object.keys(REFERENCES)
+      .filter((key) => values[key as keyof TShipmentValues] !== stored[key as keyof TShipmentRow])
+      .map((key) => [key, REFERENCES[key]]),
+  );
+  const refErrors = await referenceErrors(db, changed, workspaceId, values);
   const errors = { ...refErrors, ...lines.errors };
   if (Object.keys(errors).length) throw saveFailed(errors);
 
@@ -265,7 +273,7 @@ export async function updateShipment(
         insurance: values.insurance,
       });
       const status = values.shipping_status_id ?? row.shipping_status_id;
-      const existing = await generatedTypes(tx, id);
+      const existing = values.generate_documents.length ? await generatedTypes(tx, id) : new Set<string>();
       requested = values.generate_documents.filter((type) => !existing.has(type));
       if (SUBMITTED_STATUSES.includes(status) || requested.length) {
         const missing = requiredFieldErrors({
@@ -308,7 +316,13 @@ export async function updateShipment(
           updated_at: nextUpdatedAt(row.updated_at),
         })
         .where(and(eq(shipments.id, id), eq(shipments.workspace_id, workspaceId)));
-      await refreshLastShipmentDates(tx, workspaceId, [...partiesOf(row), ...partiesOf(values)]);
+      const isDateRelevant =
+        row.ship_date !== values.ship_date ||
+        row.shipping_status_id !== status ||
+        PARTIES.some((key) => row[key] !== values[key]);
+      if (isDateRelevant) {
+        await refreshLastShipmentDates(tx, workspaceId, [...partiesOf(row), ...partiesOf(values)]);
+      }
     });
     touchCounts(db, shipmentsEntity, workspaceId);
   } catch (error) {
