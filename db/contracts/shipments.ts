@@ -27,7 +27,7 @@
  *   Leaving draft (status 3–6) or asking for documents not generated yet → the required fields
  *   (requiredFieldErrors) are checked too, all at once.
  *   Paperwork hook: createApp({ shipments: { generateDocuments } }) → createShipmentRoutes — when set,
- *   it is called after the save with (shipment, types) for the `generate_documents` types that have no
+ *   it is called after the save with (c, shipment, types) for the `generate_documents` types that have no
  *   document yet; it stores the documents (document_type = the type) and the answer is the re-read
  *   shipment. Without a generator only the selection is stored. Send in generate_documents the types
  *   the user asked to generate (Generate Paperwork), not every ticked box on each autosave: asking for

@@ -66,9 +66,16 @@ function contentDisposition(name: string): string {
  * `generateDocuments` is the paperwork hook of issue 10: called after a PUT is saved, with the
  * document types asked for that have no document yet. Without it only the selection is stored.
  */
-export type TShipmentRouteOptions = { generateDocuments?: TGenerateDocuments };
+export type TShipmentRouteOptions = {
+  /** The paperwork generator (issue 10): stores a document per type, e.g. with attachDocuments-like storage through c.var. */
+  generateDocuments?: (
+    c: Context<TAppEnv>,
+    ...args: Parameters<TGenerateDocuments>
+  ) => ReturnType<TGenerateDocuments>;
+};
 
 export function createShipmentRoutes(options: TShipmentRouteOptions = {}) {
+  const { generateDocuments } = options;
   const formDictionaries = (c: Context<TAppEnv>) =>
     loadDictionaries(c.var.db, shipmentsEntity.editDictionaries, authOf(c).workspaceId);
   const kitReads = createEntityRoutes(shipmentsEntity, { isReadOnly: true });
@@ -106,7 +113,7 @@ export function createShipmentRoutes(options: TShipmentRouteOptions = {}) {
           authOf(c).workspaceId,
           idParam(c, "id"),
           await readJson(c),
-          options.generateDocuments,
+          generateDocuments && ((shipment, types) => generateDocuments(c, shipment, types)),
         );
         return c.json({ item, status: ok });
       })

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
+import { isDecimal } from "../../../db/contracts/decimal";
 import {
   computeShipmentTotals,
   duplicateLineErrors,
@@ -38,6 +39,8 @@ import { refreshLastShipmentDates } from "./last-shipment-date";
 import { shipmentsEntity } from "./shipments.entity";
 
 type TShipmentRow = typeof shipments.$inferSelect;
+
+const TOTAL_TOO_LARGE = "The invoice total is too large to store: check the quantities and unit values.";
 
 /** Top-level ids a PUT may set, and where each must point. */
 const REFERENCES: NonNullable<TEntityDefinition["references"]> = {
@@ -143,7 +146,11 @@ export function blankShipment(auth: TAuth) {
   };
 }
 
-/** Called after a save with the document types asked for that have no document yet (issue 10 plugs in here). */
+/**
+ * Called after a save with the document types asked for that have no document yet (issue 10 plugs
+ * in here). It runs after the shipment is committed: an error it throws is the PUT's answer (an
+ * AppError keeps its status), and the saved shipment stays saved.
+ */
 export type TGenerateDocuments = (shipment: TShipment, types: TGeneratedDocumentType[]) => Promise<void>;
 
 /** Product ids → unit value for the ones of this workspace; package ids that exist. */
@@ -272,6 +279,9 @@ export async function updateShipment(
         freight: values.freight,
         insurance: values.insurance,
       });
+      if (!isDecimal(totals.total_invoice_value, 2)) {
+        throw saveFailed({ total_value: [TOTAL_TOO_LARGE] });
+      }
       const status = values.shipping_status_id ?? row.shipping_status_id;
       const existing = values.generate_documents.length ? await generatedTypes(tx, id) : new Set<string>();
       requested = values.generate_documents.filter((type) => !existing.has(type));

@@ -5,8 +5,9 @@ import { RETENTION_MESSAGE, STALE_MESSAGE, type TShipment } from "../../../db/co
 import { documents, shipment_items, shipments } from "../../../db/schema";
 import { localDiskStorage } from "../../lib/storage";
 import { buildContact, buildProduct, call, signUp } from "../../test/factories";
-import { createTestContext, type TTestContext } from "../../test/setup";
-import { ELF, PNG } from "../documents/test-files";
+import { appOver, createTestContext, type TTestContext } from "../../test/setup";
+import { attachDocuments } from "../documents/documents.service";
+import { ELF, PDF, PNG } from "../documents/test-files";
 
 type TWho = Awaited<ReturnType<typeof signUp>>;
 type TSaved = { item: TShipment; status: { error: boolean; errorMessage?: string } };
@@ -396,6 +397,64 @@ describe("PUT: 422s name the field and the line", () => {
   });
 });
 
+describe("the paperwork hook (issue 10 plugs its generator in here)", () => {
+  test("is called after the save with only the types that have no document yet; its documents come back", async () => {
+    const calls: string[][] = [];
+    const app = appOver(ctx, {
+      shipments: {
+        async generateDocuments(c, shipment, types) {
+          calls.push(types);
+          await attachDocuments(
+            c.var,
+            {
+              ownerColumn: "shipment_id",
+              ownerId: shipment.id,
+              workspaceId: owner.user.workspace_id,
+              documentType: types[0],
+            },
+            [new File([new Uint8Array(PDF)], `${types[0]}.pdf`, { type: "application/pdf" })],
+          );
+        },
+      },
+    });
+    const send = (id: number, body: unknown) =>
+      app.request(`/api/shipments/${id}`, {
+        method: "PUT",
+        headers: { ...owner.auth, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const draft = await newDraft();
+    const first = await send(draft.id, fullBody(draft, { generate_documents: ["packing_list"] }));
+    expect(first.status).toBe(200);
+    const saved = ((await first.json()) as TSaved).item;
+    expect(calls).toEqual([["packing_list"]]);
+    expect(saved.documents.map((d) => d.document_type)).toEqual(["packing_list"]);
+    const second = await send(
+      draft.id,
+      fullBody(saved, { generate_documents: ["packing_list", "commercial_invoice"] }),
+    );
+    expect(second.status).toBe(200);
+    expect(calls).toEqual([["packing_list"], ["commercial_invoice"]]);
+    // Nothing new asked: no call.
+    const third = ((await second.json()) as TSaved).item;
+    expect((await send(draft.id, fullBody(third, { name: "again" }))).status).toBe(200);
+    expect(calls).toHaveLength(2);
+  });
+});
+
+describe("totals beyond what can be stored", () => {
+  test("are a 422 naming total_value, not a crash", async () => {
+    const huge = await created(owner, "/api/products", buildProduct(77, { unit_value: "9999999999999.99" }));
+    const draft = await newDraft();
+    const res = await put(draft.id, fullBody(draft, { items: [{ product_id: huge, quantity: 1_000_000 }] }));
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { errors: Record<string, string[]> }).errors.total_value[0]).toContain(
+      "too large",
+    );
+    expect(await get(draft.id)).toEqual(draft);
+  });
+});
+
 describe("no lost updates", () => {
   test("a PUT based on an old updated_at is a 409 with the current shipment, and changes nothing", async () => {
     const draft = await newDraft();
@@ -526,7 +585,8 @@ describe("list", () => {
 describe("list totals", () => {
   test("follow every create, status change and delete at once (the count cache is retired by writes)", async () => {
     const total = async (query = "") =>
-      ((await (await call(ctx, owner.auth, "GET", `/api/shipments?${query}`)).json()) as { total: number }).total;
+      ((await (await call(ctx, owner.auth, "GET", `/api/shipments?${query}`)).json()) as { total: number })
+        .total;
     const before = await total();
     const beforeDelayed = await total("filters[status]=5");
     const draft = await newDraft();
