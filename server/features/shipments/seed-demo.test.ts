@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { computeShipmentTotals } from "../../../db/contracts/shipments";
+import { runCli } from "../../cli";
 import { json } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from "./seed-demo";
@@ -91,5 +92,26 @@ describe("seed-demo", () => {
     });
     expect(((await list.json()) as { total: number }).total).toBe(300);
     await expect(seedDemo(one.database.db, one.database.client, OPTIONS)).rejects.toThrow("already exists");
+  });
+
+  test("tradewinds seed-demo --help explains the options without touching a database", async () => {
+    const lines: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => lines.push(line);
+    const noRuntime = () => {
+      throw new Error("--help must not need the runtime");
+    };
+    try {
+      const code = await runCli(["seed-demo", "--help"], {
+        migrationsFolder: noRuntime,
+        screeningListsFolder: noRuntime,
+        assets: noRuntime,
+        render: noRuntime,
+      });
+      expect(code).toBe(0);
+    } finally {
+      console.log = log;
+    }
+    expect(lines.join("\n")).toContain("--shipments N");
   });
 });
