@@ -501,7 +501,7 @@ export const SHIPMENT_LIST_COLUMNS = {
   tracking_number_1: { sortable: true, filter: "text" },
   tracking_number_2: { sortable: true, filter: "text" },
   status: { sortable: true, filter: "status" },
-  instructions_notes: { sortable: true, filter: "text" },
+  instructions_notes: { filter: "text" },
   total_value: { sortable: true },
   updated_at: { sortable: true, filter: "date" },
 } as const;

@@ -1,13 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { RETENTION_MESSAGE, STALE_MESSAGE, type TShipment } from "../../../db/contracts/shipments";
+import {
+  RETENTION_MESSAGE,
+  SHIPMENT_LIST_COLUMNS,
+  STALE_MESSAGE,
+  type TShipment,
+} from "../../../db/contracts/shipments";
 import { documents, shipment_items, shipments } from "../../../db/schema";
 import { localDiskStorage } from "../../lib/storage";
 import { buildContact, buildProduct, call, signUp } from "../../test/factories";
 import { appOver, createTestContext, type TTestContext } from "../../test/setup";
 import { attachDocuments } from "../documents/documents.service";
 import { ELF, PDF, PNG } from "../documents/test-files";
+import { shipmentsEntity } from "./shipments.entity";
 
 type TWho = Awaited<ReturnType<typeof signUp>>;
 type TSaved = { item: TShipment; status: { error: boolean; errorMessage?: string } };
@@ -596,6 +602,24 @@ describe("list totals", () => {
     await call(ctx, owner.auth, "DELETE", `/api/shipments/${draft.id}`);
     expect(await total()).toBe(before);
     expect(await total("filters[status]=5")).toBe(beforeDelayed);
+  });
+});
+
+describe("the contract's list columns", () => {
+  test("are exactly the ones the server sorts and filters by", () => {
+    const served = Object.fromEntries(
+      Object.entries(shipmentsEntity.columns).map(([key, c]) => [
+        key,
+        { sortable: Boolean(c.sortable), filter: c.filter === "custom" ? "status" : c.filter },
+      ]),
+    );
+    const promised = Object.fromEntries(
+      Object.entries(SHIPMENT_LIST_COLUMNS).map(([key, c]) => [
+        key,
+        { sortable: "sortable" in c && c.sortable, filter: "filter" in c ? (c.filter as string) : undefined },
+      ]),
+    );
+    expect(promised).toEqual(served);
   });
 });
 
