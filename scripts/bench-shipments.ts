@@ -137,7 +137,13 @@ async function latency(
 }
 
 // A loaded machine can take a while to start (the screening index is built at start-up).
-const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: "silent" }, { healthTimeoutMs: 180_000 });
+const server = await startServer(
+  { DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+  { healthTimeoutMs: 180_000 },
+).catch((error) => {
+  if (!reused) rmSync(dataDir, { recursive: true, force: true });
+  throw error;
+});
 try {
   const login = await fetch(`${server.url}/api/login`, {
     method: "POST",
