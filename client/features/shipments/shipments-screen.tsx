@@ -245,6 +245,8 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     "currencies",
     "mode_of_transports",
   ],
+  // The spec's columns; the status drop-down comes right after the ship date, so the list's one
+  // control stays on screen on a laptop without scrolling the table sideways.
   columns: [
     {
       key: "user_id",
@@ -280,6 +282,14 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
       cell: (row) => formatDate(row.ship_date) || "—",
     },
     {
+      key: "status",
+      header: "Status",
+      sortable: true,
+      filter: "choice",
+      filterOptions: () => PICKABLE_STATUSES.map((s) => ({ value: s.name, label: s.label })),
+      cell: (row) => <StatusSelect row={row} />,
+    },
+    {
       key: "importer_of_record_id",
       header: "To (importer)",
       sortable: true,
@@ -310,22 +320,14 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
       header: "Tracking 1",
       sortable: true,
       filter: "text",
-      className: "max-w-36 break-all",
+      className: "max-w-36 whitespace-normal break-all",
     },
     {
       key: "tracking_number_2",
       header: "Tracking 2",
       sortable: true,
       filter: "text",
-      className: "max-w-36 break-all",
-    },
-    {
-      key: "status",
-      header: "Status",
-      sortable: true,
-      filter: "choice",
-      filterOptions: () => PICKABLE_STATUSES.map((s) => ({ value: s.name, label: s.label })),
-      cell: (row) => <StatusSelect row={row} />,
+      className: "max-w-36 whitespace-normal break-all",
     },
     {
       key: "instructions_notes",
