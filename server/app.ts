@@ -9,6 +9,7 @@ import { createDocumentRoutes } from "./features/documents/documents.routes";
 import { DOCUMENT_OWNERS } from "./features/documents/documents.service";
 import { healthRoutes } from "./features/health/health.routes";
 import { licensesEntity } from "./features/licenses/licenses.entity";
+import { paperworkRoutes } from "./features/paperwork/paperwork.routes";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
 import { productsEntity } from "./features/products/products.entity";
 import { screenAfterImport, screenOnContactSave } from "./features/screening/screening.hooks";
@@ -112,6 +113,7 @@ export function createApp(deps: TAppDeps) {
       createContactRoutes({ afterSave: screenOnContactSave, afterImport: screenAfterImport }),
     )
     .route("/screenings", screeningRoutes)
+    .route("/paperwork", paperworkRoutes)
     .route("/products", createEntityRoutes(productsEntity))
     .route("/licenses", createEntityRoutes(licensesEntity))
     .route("/wikis", createEntityRoutes(wikisEntity))

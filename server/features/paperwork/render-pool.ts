@@ -1,0 +1,61 @@
+// One background worker draws the PDFs; requests queue for it. When a worker cannot start (an
+// unusual runtime), rendering falls back to this thread, yielding between documents.
+import type { TPaperworkType } from "../../../db/contracts/paperwork";
+import { renderPaperwork, type TPaperworkModel } from "./paperwork.render";
+
+type TPending = { resolve: (bytes: Uint8Array) => void; reject: (error: Error) => void };
+
+let worker: Worker | null = null;
+let workerFailed = false;
+let nextId = 1;
+const pending = new Map<number, TPending>();
+
+function failAll(error: Error) {
+  for (const job of pending.values()) job.reject(error);
+  pending.clear();
+}
+
+function startWorker(): Worker | null {
+  if (worker || workerFailed) return worker;
+  try {
+    const started = new Worker(new URL("./render.worker.ts", import.meta.url).href);
+    started.onmessage = (event: MessageEvent<{ id: number; bytes?: Uint8Array; error?: string }>) => {
+      const job = pending.get(event.data.id);
+      if (!job) return;
+      pending.delete(event.data.id);
+      if (event.data.bytes) job.resolve(new Uint8Array(event.data.bytes));
+      else job.reject(new Error(event.data.error ?? "The document could not be drawn"));
+    };
+    started.onerror = (event) => {
+      // A broken worker takes its queued jobs with it; the next call starts a fresh one.
+      failAll(new Error(`The paperwork worker failed: ${event.message}`));
+      started.terminate();
+      if (worker === started) worker = null;
+    };
+    (started as Worker & { unref(): void }).unref();
+    worker = started;
+  } catch {
+    workerFailed = true;
+  }
+  return worker;
+}
+
+/** Renders one document in the background worker (or, failing that, here). */
+export async function renderInPool(type: TPaperworkType, model: TPaperworkModel): Promise<Uint8Array> {
+  const active = startWorker();
+  if (!active) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return renderPaperwork(type, model);
+  }
+  const id = nextId++;
+  return new Promise<Uint8Array>((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    active.postMessage({ id, type, model });
+  });
+}
+
+/** Stops the worker (tests and shutdown). */
+export function stopRenderPool(): void {
+  worker?.terminate();
+  worker = null;
+}
