@@ -14,6 +14,7 @@ import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes
 import { productsEntity } from "./features/products/products.entity";
 import { screenAfterImport, screenOnContactSave } from "./features/screening/screening.hooks";
 import { screeningRoutes } from "./features/screening/screening.routes";
+import { createShipmentRoutes, type TShipmentRouteOptions } from "./features/shipments/shipments.routes";
 import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.entity";
 import { userRoutes } from "./features/users/users.routes";
 import { wikisEntity } from "./features/wikis/wikis.entity";
@@ -40,6 +41,8 @@ export type TAppDeps = {
   assets?: TAssetStore;
   /** Server-side renderer for every non-API GET. */
   render?: TRenderPage;
+  /** Shipment hooks, e.g. the paperwork generator (issue 10) as `shipments.generateDocuments`. */
+  shipments?: TShipmentRouteOptions;
 };
 
 /** Builds the whole HTTP app: /api JSON routes, built assets and server-rendered screens. */
@@ -117,7 +120,8 @@ export function createApp(deps: TAppDeps) {
     .route("/products", createEntityRoutes(productsEntity))
     .route("/licenses", createEntityRoutes(licensesEntity))
     .route("/wikis", createEntityRoutes(wikisEntity))
-    .route("/shipping-documents", createEntityRoutes(shippingFormsEntity));
+    .route("/shipping-documents", createEntityRoutes(shippingFormsEntity))
+    .route("/shipments", createShipmentRoutes(deps.shipments));
   api.notFound((c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.

@@ -63,3 +63,26 @@ describe("a bookmarked list URL opens with what the screen offers", () => {
     expect(query).toBe("page=1&per_page=10&filters%5Bis_sensitive%5D=0");
   });
 });
+
+describe("date-range and choice filters (the shipments list)", () => {
+  const validateShipments = listSearchValidator([
+    { key: "ship_date", sortable: true, filter: "date" as const },
+    { key: "status", filter: "choice" as const },
+  ]);
+
+  test("a day, a closed range and ranges open at either end pass", () => {
+    for (const value of ["2025-03-01", "2025-01-01..2025-03-31", "2025-01-01..", "..2025-03-31"]) {
+      expect(validateShipments({ filters: { ship_date: value } })).toEqual({ filters: { ship_date: value } });
+    }
+  });
+
+  test("malformed dates and empty ranges are dropped; a status choice passes", () => {
+    for (const value of ["..", "03/01/2025", "2025-1-1..", "yesterday"]) {
+      expect(validateShipments({ filters: { ship_date: value } })).toEqual({});
+    }
+    expect(validateShipments({ filters: { status: "in transit" } })).toEqual({
+      filters: { status: "in transit" },
+    });
+    expect(validateShipments({ filters: { status: "'; drop" } })).toEqual({});
+  });
+});

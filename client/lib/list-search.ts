@@ -19,7 +19,21 @@ export const ZListSearch = z.object({
 export type TListSearch = z.infer<typeof ZListSearch>;
 
 /** What a list screen declares about a column: its key, whether it sorts, how it filters. */
-export type TSearchColumn = { key: string; sortable?: boolean; filter?: "text" | "boolean" };
+export type TSearchColumn = { key: string; sortable?: boolean; filter?: TFilterKind };
+
+/**
+ * How a column filters: text (contains), boolean (1/0), date (a day range "from..to", either end
+ * open, or one day) or choice (one value from a list, e.g. a status or a dictionary id).
+ */
+export type TFilterKind = "text" | "boolean" | "date" | "choice";
+
+const DAY = String.raw`\d{4}-\d{2}-\d{2}`;
+const DATE_RANGE = new RegExp(`^(${DAY})?(\\.\\.(${DAY})?)?$`);
+
+/** A date filter's value: "2025-01-01..2025-03-31", "2025-01-01..", "..2025-03-31" or one day. */
+export function isDateFilter(value: string): boolean {
+  return value !== "" && value !== ".." && DATE_RANGE.test(value);
+}
 
 /**
  * A list screen's search with only what its columns allow: a sort on a sortable column and
@@ -36,6 +50,8 @@ export function listSearchFor(search: TListSearch, columns: readonly TSearchColu
     const text = value.trim();
     if (kind === "boolean" && (text === "1" || text === "0")) filters[prop] = text;
     else if (kind === "text" && text !== "" && text.length <= 255) filters[prop] = value;
+    else if (kind === "date" && isDateFilter(text)) filters[prop] = text;
+    else if (kind === "choice" && /^[\w ]{1,64}$/.test(text)) filters[prop] = text;
   }
   // Every key is set, undefined included: the router lays the validated search over the raw one,
   // so a dropped value must be overwritten, not just left out.

@@ -2,13 +2,13 @@ import { createRoute, Link, notFound, redirect } from "@tanstack/react-router";
 import { z } from "zod";
 import { NotFoundScreen, PageHeader, PlannedScreen } from "../components/app/screens";
 import { Button } from "../components/ui/button";
-import { ZListSearch } from "../lib/list-search";
 import { accountRoute } from "./account-route";
 import { authRoutes } from "./auth-routes";
 import { catalogueRoutes } from "./catalogue";
 import { contactRoutes } from "./contacts";
 import { rootRoute } from "./root";
 import { screeningRoutes } from "./screening";
+import { shipmentRoutes } from "./shipments";
 
 /** Item routes take a positive whole-number id; anything else is the 404 'Not found' screen. */
 function checkItemId({ params }: { params: Record<string, string> }) {
@@ -22,18 +22,6 @@ function plannedRoute<TPath extends string>(path: TPath, title: string, what: st
     path,
     beforeLoad: checkItemId,
     notFoundComponent: NotFoundScreen,
-    staticData: { title },
-    head: () => ({ meta: [{ title: `${title} · Tradewinds` }] }),
-    component: () => <PlannedScreen title={title} what={what} />,
-  });
-}
-
-/** A list route: validated page/sort/filter search parameters and an empty state for now. */
-function plannedListRoute<TPath extends string>(path: TPath, title: string, what: string) {
-  return createRoute({
-    getParentRoute: () => rootRoute,
-    path,
-    validateSearch: ZListSearch,
     staticData: { title },
     head: () => ({ meta: [{ title: `${title} · Tradewinds` }] }),
     component: () => <PlannedScreen title={title} what={what} />,
@@ -107,22 +95,7 @@ export const appRoutes = [
   legalRoute("terms", "Terms"),
   legalRoute("help", "Help"),
   legalRoute("privacy", "Privacy"),
-  plannedListRoute(
-    "/shipments",
-    "My Shipments",
-    "Your international shipments with status, carrier, tracking numbers and documents.",
-  ),
-  plannedRoute(
-    "/shipments/create-shipment",
-    "Create International Shipment",
-    "Parties with screening, items, packages, shipping details and the paperwork to generate.",
-  ),
-  plannedRoute(
-    "/shipments/edit-shipment/$itemId",
-    "Edit Shipment",
-    "Edit a shipment; changes autosave as a draft.",
-  ),
-  plannedRoute("/shipments/print/$itemId", "Print Shipment", "A printable view of a shipment."),
+  ...shipmentRoutes,
   ...screeningRoutes,
   ...contactRoutes,
   ...catalogueRoutes,

@@ -64,6 +64,10 @@ export function createSectionRoutes<
     isReadOnly?: boolean;
     /** Content between the title and the table. */
     listIntro?: () => ReactNode;
+    /** Replaces the create link in the list's header (e.g. a button that creates a draft first). */
+    createAction?: () => ReactNode;
+    /** An entity with its own create/edit/print screens takes only the list from here. */
+    isListOnly?: boolean;
   } = {},
 ) {
   const listRoute = createRoute({
@@ -96,7 +100,8 @@ export function createSectionRoutes<
         <section>
           <PageHeader title={screen.listTitle}>
             {options.listActions?.()}
-            {screen.createLabel && (
+            {options.createAction?.()}
+            {!options.createAction && screen.createLabel && (
               <Button asChild>
                 <Link to={screen.paths.create}>{screen.createLabel}</Link>
               </Button>
@@ -184,6 +189,7 @@ export function createSectionRoutes<
     },
   });
 
+  if (options.isListOnly) return [listRoute] as const;
   return options.isReadOnly
     ? ([listRoute, printRoute] as const)
     : ([listRoute, createScreenRoute, editRoute, printRoute] as const);

@@ -1,13 +1,16 @@
 import type { ReactNode } from "react";
 import type { z } from "zod";
 import type { TDictionary, TDictionaryName } from "../../../db/contracts/dictionary";
+import type { TFilterKind } from "../../lib/list-search";
 
 /** A list column: what it shows, and whether the API lets it sort and filter. */
 export type TColumn<T> = {
   key: string;
   header: string;
   sortable?: boolean;
-  filter?: "text" | "boolean";
+  filter?: TFilterKind;
+  /** A "choice" filter's options (e.g. the statuses, or a dictionary's entries). */
+  filterOptions?: (dictionaries: TDictionary) => readonly { value: string; label: string }[];
   /** Cell content; by default the row's value of `key`. */
   cell?: (row: T, dictionaries: TDictionary) => ReactNode;
   className?: string;

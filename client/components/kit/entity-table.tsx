@@ -12,7 +12,7 @@ import { type KeyboardEvent, type ReactNode, useState } from "react";
 import { toast } from "sonner";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import { ApiError, type TApi } from "../../lib/api";
-import { PAGE_SIZE, type TListPage, type TListSearch } from "../../lib/list-search";
+import { isDateFilter, PAGE_SIZE, type TListPage, type TListSearch } from "../../lib/list-search";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
 import {
@@ -25,6 +25,7 @@ import {
 } from "../ui/dialog";
 import { Input } from "../ui/input";
 import { Label } from "../ui/label";
+import { NativeSelect, NativeSelectOption } from "../ui/native-select";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Skeleton } from "../ui/skeleton";
 import { Spinner } from "../ui/spinner";
@@ -143,6 +144,7 @@ export function EntityTable<T extends { id: number }>({
                     {column.filter && (
                       <ColumnFilter
                         column={column}
+                        dictionaries={dictionaries}
                         value={filters[column.key]}
                         onApply={(value) => setFilter(column.key, value)}
                       />
@@ -244,10 +246,12 @@ function SortIcon({ direction }: { direction?: "asc" | "desc" }) {
  */
 function ColumnFilter<T>({
   column,
+  dictionaries,
   value,
   onApply,
 }: {
   column: TColumn<T>;
+  dictionaries: TDictionary;
   value: string | undefined;
   onApply: (value: string | undefined) => void;
 }) {
@@ -289,10 +293,29 @@ function ColumnFilter<T>({
           className="space-y-3"
           onSubmit={(e) => {
             e.preventDefault();
-            if (draft.trim()) apply(draft.trim());
+            if (isApplicable(column, draft)) apply(draft.trim());
           }}
         >
-          {column.filter === "boolean" ? (
+          {column.filter === "date" ? (
+            <DateRangeInputs id={id} header={column.header} value={draft} onChange={setDraft} />
+          ) : column.filter === "choice" ? (
+            <div className="space-y-1">
+              <Label htmlFor={id}>Filter {column.header}</Label>
+              <NativeSelect
+                id={id}
+                wrapperClassName="w-full"
+                value={draft}
+                onChange={(e) => setDraft(e.target.value)}
+              >
+                <NativeSelectOption value="">Choose…</NativeSelectOption>
+                {(column.filterOptions?.(dictionaries) ?? []).map((o) => (
+                  <NativeSelectOption key={o.value} value={o.value}>
+                    {o.label}
+                  </NativeSelectOption>
+                ))}
+              </NativeSelect>
+            </div>
+          ) : column.filter === "boolean" ? (
             <fieldset className="space-y-2">
               <legend className="text-sm font-medium">{column.header}</legend>
               {[
@@ -329,13 +352,54 @@ function ColumnFilter<T>({
             >
               Clear
             </Button>
-            <Button type="submit" size="sm" disabled={!draft.trim()}>
+            <Button type="submit" size="sm" disabled={!isApplicable(column, draft)}>
               Apply
             </Button>
           </div>
         </form>
       </PopoverContent>
     </Popover>
+  );
+}
+
+/** Apply needs a value: non-empty text, a choice, or at least one end of a date range. */
+function isApplicable<T>(column: TColumn<T>, draft: string): boolean {
+  return column.filter === "date" ? isDateFilter(draft.trim()) : draft.trim() !== "";
+}
+
+/** From and To days of a date filter, kept as "from..to" (either end may be empty). */
+function DateRangeInputs({
+  id,
+  header,
+  value,
+  onChange,
+}: {
+  id: string;
+  header: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const [from = "", to = ""] = value.includes("..") ? value.split("..") : [value, value];
+  const set = (nextFrom: string, nextTo: string) =>
+    onChange(nextFrom || nextTo ? `${nextFrom}..${nextTo}` : "");
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium">{header}</legend>
+      <div className="space-y-1">
+        <Label htmlFor={`${id}-from`}>From</Label>
+        <Input
+          id={`${id}-from`}
+          type="date"
+          value={from}
+          onChange={(e) => set(e.target.value, to)}
+          autoFocus
+        />
+      </div>
+      <div className="space-y-1">
+        <Label htmlFor={`${id}-to`}>To</Label>
+        <Input id={`${id}-to`} type="date" value={to} onChange={(e) => set(from, e.target.value)} />
+      </div>
+    </fieldset>
   );
 }
 

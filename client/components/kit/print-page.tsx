@@ -1,5 +1,5 @@
 import { useRouter } from "@tanstack/react-router";
-import { useEffect } from "react";
+import { type ReactNode, useEffect } from "react";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import { labelOf } from "../../lib/dictionaries";
 import { formatMoney } from "../../lib/format";
@@ -18,10 +18,13 @@ export function PrintPage<T extends { id: number }>({
   screen,
   item,
   dictionaries,
+  children,
 }: {
   screen: TEntityScreen<T>;
   item: T;
   dictionaries: TDictionary;
+  /** Printed under the rows (e.g. a shipment's item and package tables). */
+  children?: ReactNode;
 }) {
   const router = useRouter();
   useEffect(() => {
@@ -66,6 +69,7 @@ export function PrintPage<T extends { id: number }>({
           );
         })}
       </dl>
+      {children}
     </section>
   );
 }

@@ -3,7 +3,7 @@ import type { TDb } from "../../../db/client";
 import type { TAuth } from "../context";
 import { AppError, notFound, type TFieldErrors } from "../errors";
 import { summarize, toFieldErrors } from "../validate";
-import { defaultToItem, type TEntityDefinition, type TRow } from "./entity";
+import { defaultToItem, type TDbOrTx, type TEntityDefinition, type TRow } from "./entity";
 import type { TListQuery } from "./list-query";
 
 export type TListResult = {
@@ -47,8 +47,12 @@ export function caseVariants(value: string): string[] {
 function listWhere(def: TEntityDefinition, workspaceId: number, query: TListQuery): SQL {
   const conditions: SQL[] = [eq(def.table.workspace_id, workspaceId)];
   for (const filter of query.filters) {
-    const column = def.columns[filter.prop].column;
-    if (filter.kind === "text") {
+    const spec = def.columns[filter.prop];
+    const column = spec.column;
+    if (filter.kind === "custom") {
+      if (!spec.where) throw new Error(`column ${filter.prop} has a custom filter but no where()`);
+      conditions.push(spec.where(filter.value));
+    } else if (filter.kind === "text") {
       const likes = caseVariants(filter.value).map(
         (variant) => sql`${column} like ${containsPattern(variant)} escape '\\'`,
       );
@@ -61,6 +65,8 @@ function listWhere(def: TEntityDefinition, workspaceId: number, query: TListQuer
       if (filter.to) conditions.push(lte(column, `${filter.to}\uffff`));
     }
   }
+  const scope = def.listScope?.(query);
+  if (scope) conditions.push(scope);
   return and(...conditions)!;
 }
 
@@ -126,8 +132,11 @@ export async function getRow(
   return row as TRow;
 }
 
+/** One of the caller's records as the API shows it, with what only a single-record read carries. */
 export async function getRecord(db: TDb, def: TEntityDefinition, workspaceId: number, id: number) {
-  return (await toItems(db, def, [await getRow(db, def, workspaceId, id)]))[0];
+  const item = (await toItems(db, def, [await getRow(db, def, workspaceId, id)]))[0];
+  await def.decorateOne?.(db, item);
+  return item;
 }
 
 /** 422 in the entity save shape: {message, status:{error, errorMessage}, errors}. */
@@ -144,29 +153,42 @@ async function parseValues(db: TDb, def: TEntityDefinition, workspaceId: number,
   const parsed = def.input.safeParse(body);
   if (!parsed.success) throw saveFailed(toFieldErrors(parsed.error));
   const values = parsed.data as Record<string, unknown>;
-  const errors: TFieldErrors = {};
-  for (const [field, ref] of Object.entries(def.references ?? {})) {
-    if (!ref) continue;
-    const id = values[field];
-    if (id === null || id === undefined) continue;
-    const scope =
-      ref.scope === "global"
-        ? undefined
-        : ref.scope === "workspace"
-          ? eq((ref.table as unknown as TRow & { workspace_id: never }).workspace_id, workspaceId)
-          : or(
-              isNull((ref.table as unknown as { workspace_id: never }).workspace_id),
-              eq((ref.table as unknown as { workspace_id: never }).workspace_id, workspaceId),
-            );
-    const [found] = await db
-      .select({ id: ref.table.id })
-      .from(ref.table)
-      .where(and(eq(ref.table.id, id as number), scope))
-      .limit(1);
-    if (!found) errors[field] = [ref.message];
-  }
+  const errors = await referenceErrors(db, def.references ?? {}, workspaceId, values);
   if (Object.keys(errors).length) throw saveFailed(errors);
   return values;
+}
+
+/** Field errors for every referenced id the caller may not use (missing, or another workspace's); checked in parallel. */
+export async function referenceErrors(
+  db: TDbOrTx,
+  references: NonNullable<TEntityDefinition["references"]>,
+  workspaceId: number,
+  values: Record<string, unknown>,
+): Promise<TFieldErrors> {
+  const errors: TFieldErrors = {};
+  await Promise.all(
+    Object.entries(references).map(async ([field, ref]) => {
+      if (!ref) return;
+      const id = values[field];
+      if (id === null || id === undefined) return;
+      const scope =
+        ref.scope === "global"
+          ? undefined
+          : ref.scope === "workspace"
+            ? eq((ref.table as unknown as TRow & { workspace_id: never }).workspace_id, workspaceId)
+            : or(
+                isNull((ref.table as unknown as { workspace_id: never }).workspace_id),
+                eq((ref.table as unknown as { workspace_id: never }).workspace_id, workspaceId),
+              );
+      const [found] = await db
+        .select({ id: ref.table.id })
+        .from(ref.table)
+        .where(and(eq(ref.table.id, id as number), scope))
+        .limit(1);
+      if (!found) errors[field] = [ref.message];
+    }),
+  );
+  return errors;
 }
 
 /** Creates a row in the caller's workspace from a request body. */
@@ -226,6 +248,7 @@ export async function deleteRecord(
     // after waits for the commit, then fails on the missing owner and removes its own file.
     const storageKeys = (await def.storageKeys?.(tx, id)) ?? [];
     await tx.delete(def.table).where(and(eq(def.table.id, id), eq(def.table.workspace_id, workspaceId)));
+    await def.afterDelete?.(tx, workspaceId, row);
     return { row, storageKeys };
   });
 }

@@ -1,9 +1,10 @@
+import type { SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { z } from "zod";
 import type { TDb } from "../../../db/client";
 import type { TDictionaryName } from "../../../db/contracts/dictionary";
 import type { TAuth } from "../context";
-import type { TListColumn, TSortDirection } from "./list-query";
+import type { TListColumn, TListQuery, TSortDirection } from "./list-query";
 
 /** A business table: every row belongs to a workspace and has an id and update time. */
 export type TWorkspaceTable = SQLiteTable & {
@@ -20,6 +21,11 @@ export type TEntityColumn = TListColumn & {
   column: SQLiteColumn;
   /** Sort text case-insensitively; the table needs a matching COLLATE NOCASE index. */
   isNocase?: boolean;
+  /**
+   * For filter "custom": the condition for a raw filter value; throw a VALIDATION AppError naming
+   * `filters[<prop>]` for a value it does not understand.
+   */
+  where?: (value: string) => SQL;
 };
 
 /** An id field that must point at a row the caller may use. */
@@ -55,8 +61,17 @@ export type TEntityDefinition<TValues extends Record<string, unknown> = Record<s
   dependants?: (db: TDbOrTx, workspaceId: number, id: number) => Promise<string[]>;
   /** What a forced delete does with the dependants before the row goes (detach or remove). */
   forceDelete?: (tx: TDbOrTx, workspaceId: number, id: number) => Promise<void>;
+  /**
+   * A condition every list query gets on top of the workspace and the filters, given the parsed query
+   * (e.g. shipments leave templates out unless a status filter asks for them).
+   */
+  listScope?: (query: TListQuery) => SQL | undefined;
   /** Adds related data to outgoing items in one query per page (e.g. attached documents). */
   decorate?: (db: TDbOrTx, items: Record<string, unknown>[]) => Promise<void>;
+  /** Adds what only a single-record read carries (nested lines), after `decorate`. */
+  decorateOne?: (db: TDbOrTx, item: Record<string, unknown>) => Promise<void>;
+  /** Runs in the delete's transaction after the row is gone (e.g. to refresh a denormalised date). */
+  afterDelete?: (tx: TDbOrTx, workspaceId: number, row: TRow) => Promise<void>;
   /** Stored files that belong to the row, removed from storage once the row is deleted. */
   storageKeys?: (db: TDbOrTx, id: number) => Promise<string[]>;
   /** Values a create form starts with (GET /{entity}/edit). */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { contactsEntity } from "../../features/contacts/contacts.entity";
 import { licensesEntity } from "../../features/licenses/licenses.entity";
 import { productsEntity } from "../../features/products/products.entity";
+import { shipmentsEntity } from "../../features/shipments/shipments.entity";
 import { shippingFormsEntity } from "../../features/shipping-forms/shipping-forms.entity";
 import { wikisEntity } from "../../features/wikis/wikis.entity";
 import { createTestContext, type TTestContext } from "../../test/setup";
@@ -14,7 +15,14 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.database.close());
 
-const ENTITIES = { contactsEntity, productsEntity, licensesEntity, wikisEntity, shippingFormsEntity };
+const ENTITIES = {
+  contactsEntity,
+  productsEntity,
+  licensesEntity,
+  wikisEntity,
+  shippingFormsEntity,
+  shipmentsEntity,
+};
 
 describe("every list query is served by an index (EXPLAIN QUERY PLAN)", () => {
   for (const [name, def] of Object.entries(ENTITIES)) {

@@ -1,6 +1,7 @@
 import { AppError } from "../errors";
 
-export type TFilterKind = "text" | "boolean" | "date" | "number";
+/** custom: the raw value goes to the entity column's own `where` (e.g. a status by id or name). */
+export type TFilterKind = "text" | "boolean" | "date" | "number" | "custom";
 export type TListColumn = { sortable?: boolean; filter?: TFilterKind };
 export type TSortDirection = "asc" | "desc";
 
@@ -8,7 +9,8 @@ export type TFilter =
   | { prop: string; kind: "text"; value: string }
   | { prop: string; kind: "boolean"; value: boolean }
   | { prop: string; kind: "number"; value: number }
-  | { prop: string; kind: "date"; from?: string; to?: string };
+  | { prop: string; kind: "date"; from?: string; to?: string }
+  | { prop: string; kind: "custom"; value: string };
 
 export type TListQuery = {
   page: number;
@@ -83,9 +85,9 @@ export function parseListQuery(
 function parseFilter(key: string, prop: string, kind: TFilterKind, raw: string): TFilter {
   const value = raw.trim();
   if (!value) throw refuse(key, "must not be empty");
-  if (kind === "text") {
+  if (kind === "text" || kind === "custom") {
     if (value.length > 255) throw refuse(key, "must be at most 255 characters");
-    return { prop, kind, value };
+    return { prop, kind, value } as TFilter;
   }
   if (kind === "boolean") {
     if (value !== "1" && value !== "0") throw refuse(key, "must be 1 (true) or 0 (false)");

@@ -1,0 +1,1095 @@
+import { type AnyFieldApi, useForm, useStore } from "@tanstack/react-form";
+import { useRouter } from "@tanstack/react-router";
+import { ArrowLeftIcon, DownloadIcon, FileIcon, FileStackIcon, Trash2Icon, UploadIcon } from "lucide-react";
+import { type ChangeEvent, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { toast } from "sonner";
+import type { TPublicUser } from "../../../db/contracts/auth";
+import type { TDictionary, TDictionaryOption } from "../../../db/contracts/dictionary";
+import {
+  computeShipmentTotals,
+  DOCUMENT_TYPE_LABELS,
+  GENERATED_DOCUMENT_TYPES,
+  SHIPMENT_STATUS,
+  type TGeneratedDocumentType,
+  type TShipment,
+  type TShipmentDocument,
+  type TShipmentParty,
+} from "../../../db/contracts/shipments";
+import { PageHeader } from "../../components/app/screens";
+import { AutosaveBanner, useAutosave } from "../../components/kit/autosave";
+import type { TFieldConfig } from "../../components/kit/entity-config";
+import { EntityField } from "../../components/kit/entity-fields";
+import { LineEditor } from "../../components/kit/line-editor";
+import { Button } from "../../components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
+import { Checkbox } from "../../components/ui/checkbox";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "../../components/ui/dialog";
+import { Input } from "../../components/ui/input";
+import { Label } from "../../components/ui/label";
+import { NativeSelect, NativeSelectOption } from "../../components/ui/native-select";
+import { Popover, PopoverContent, PopoverTrigger } from "../../components/ui/popover";
+import { Spinner } from "../../components/ui/spinner";
+import { ApiError, type TApi } from "../../lib/api";
+import type { TDictionaryCache } from "../../lib/dictionaries";
+import { formatMoney } from "../../lib/format";
+import { ScreeningSwitch } from "../screening/screening-switch";
+import { PartyPicker, type TPickedParty } from "./party-picker";
+import { DETAIL_FIELDS, MONEY_FIELDS, ShipmentStatus } from "./shipments-screen";
+
+type TItemLine = { product_id: number | ""; quantity: string };
+type TPackageLine = {
+  package_id: number | "";
+  quantity: string;
+  net_weight: string;
+  gross_weight: string;
+  length: string;
+  width: string;
+  height: string;
+};
+
+type TPartyKey = "exporter_of_record_id" | "importer_of_record_id" | "ultimate_consignee_id";
+const PARTIES: { key: TPartyKey; embedded: keyof TShipment; label: string }[] = [
+  { key: "exporter_of_record_id", embedded: "exporter_of_record", label: "Exporter of record" },
+  { key: "importer_of_record_id", embedded: "importer_of_record", label: "Importer of record" },
+  { key: "ultimate_consignee_id", embedded: "ultimate_consignee", label: "Ultimate consignee" },
+];
+
+const TEXT_KEYS = [
+  "name",
+  "ship_date",
+  "consignee_reference_number",
+  "shipper_reference_number",
+  "bol_hawb_tracking",
+  "port_of_export",
+  "port_of_import",
+  "instructions_notes",
+  "user_name",
+  "user_title",
+  "tracking_number_1",
+  "tracking_number_2",
+  "freight",
+  "insurance",
+] as const;
+const ID_KEYS = [
+  "exporter_of_record_id",
+  "importer_of_record_id",
+  "ultimate_consignee_id",
+  "incoterm_id",
+  "carrier_id",
+  "payment_terms_id",
+  "currency_id",
+  "mode_of_transport_id",
+] as const;
+
+type TValues = Record<(typeof TEXT_KEYS)[number], string> &
+  Record<(typeof ID_KEYS)[number], number | ""> & { items: TItemLine[]; packages: TPackageLine[] };
+
+/** A stored measure ("1.500" kg) as the input shows it ("1.5"). */
+const plain = (value: string) => (value.includes(".") ? value.replace(/0+$/, "").replace(/\.$/, "") : value);
+
+/** The form values of a stored shipment (or template). */
+function toValues(source: TShipment): TValues {
+  const record = source as unknown as Record<string, unknown>;
+  const values = {} as Record<string, unknown>;
+  for (const key of TEXT_KEYS)
+    values[key] = record[key] === null || record[key] === undefined ? "" : String(record[key]);
+  for (const key of ID_KEYS) values[key] = (record[key] as number | null) ?? "";
+  values.ship_date = (values.ship_date as string).slice(0, 10);
+  values.items = (source.items as TShipment["items"]).map((i) => ({
+    product_id: i.product_id,
+    quantity: String(i.quantity),
+  }));
+  values.packages = (source.packages as TShipment["packages"]).map((p) => ({
+    package_id: p.package_id,
+    quantity: String(p.quantity),
+    net_weight: plain(p.net_weight),
+    gross_weight: plain(p.gross_weight),
+    length: plain(p.length),
+    width: plain(p.width),
+    height: plain(p.height),
+  }));
+  return values as TValues;
+}
+
+const isComplete = (values: TValues) =>
+  values.items.every((i) => i.product_id !== "") && values.packages.every((p) => p.package_id !== "");
+
+/**
+ * What counts as a change for autosave: every value, except that the lines are left as they were
+ * while a line still lacks its product or package (spec section 4).
+ */
+function changeKey(values: TValues, lastLines: { current: string }): string {
+  const { items, packages, ...rest } = values;
+  if (isComplete(values)) lastLines.current = JSON.stringify({ items, packages });
+  return JSON.stringify(rest) + lastLines.current;
+}
+
+type TProps = {
+  api: TApi;
+  dictionaries: TDictionary;
+  dictionaryCache: TDictionaryCache;
+  user: TPublicUser | null;
+  item: TShipment;
+  /** Each product's unit value, for extended values and totals shown live. */
+  unitValues: Record<string, string>;
+};
+
+/**
+ * The international shipment form (spec section 2, Shipment form): parties with screening, item and
+ * package lines, details, signature, documents and paperwork, freight and insurance. Every change is
+ * autosaved as a draft (spec section 4); a new shipment is created by its first autosave.
+ */
+export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, unitValues }: TProps) {
+  const router = useRouter();
+  const initial = useMemo(() => toValues(item), [item]);
+  const form = useForm({ defaultValues: initial });
+
+  const saved = useRef({
+    id: item.id,
+    updatedAt: item.updated_at,
+    statusId: item.shipping_status_id,
+    generated: item.generate_documents as string[],
+    itemIds: new Map((item.items ?? []).map((i) => [i.product_id, i.id])),
+    packageIds: new Map((item.packages ?? []).map((p) => [p.package_id, p.id])),
+  });
+  const [statusId, setStatusId] = useState(saved.current.statusId);
+  const [documents, setDocuments] = useState<TShipmentDocument[]>(item.documents ?? []);
+  const [selection, setSelection] = useState<string[]>(item.generate_documents ?? []);
+  const [prices, setPrices] = useState<Record<string, string>>(() => {
+    const known = { ...unitValues };
+    for (const line of item.items ?? []) known[String(line.product_id)] = line.unit_value;
+    return known;
+  });
+  const [parties, setParties] = useState<Record<TPartyKey, TPickedParty | TShipmentParty | null>>(
+    () =>
+      Object.fromEntries(
+        PARTIES.map((p) => [p.key, (item[p.embedded] as TShipmentParty | null | undefined) ?? null]),
+      ) as Record<TPartyKey, TShipmentParty | null>,
+  );
+  const partiesRef = useRef(parties);
+  partiesRef.current = parties;
+
+  /** Takes in what the server stored: its updated_at (the base of the next PUT), line ids, documents. */
+  const absorb = (stored: TShipment) => {
+    saved.current.updatedAt = stored.updated_at;
+    saved.current.statusId = stored.shipping_status_id;
+    saved.current.generated = stored.generate_documents;
+    saved.current.itemIds = new Map(stored.items.map((i) => [i.product_id, i.id]));
+    saved.current.packageIds = new Map(stored.packages.map((p) => [p.package_id, p.id]));
+    setStatusId(stored.shipping_status_id);
+    setDocuments(stored.documents);
+  };
+
+  const save = async (extra?: Record<string, unknown>) => {
+    const ref = saved.current;
+    const values = form.state.values;
+    const body: Record<string, unknown> = {
+      ...values,
+      updated_at: ref.updatedAt,
+      ship_date: values.ship_date || null,
+      generate_documents: ref.generated,
+      items: values.items
+        .filter((i) => i.product_id !== "")
+        .map((i) => ({
+          id: ref.itemIds.get(i.product_id as number),
+          product_id: i.product_id,
+          quantity: i.quantity,
+        })),
+      packages: values.packages
+        .filter((p) => p.package_id !== "")
+        .map((p) => ({ id: ref.packageIds.get(p.package_id as number), ...p })),
+      ...extra,
+    };
+    // Autosave keeps new and draft shipments drafts; a shipment in transit or delivered keeps its status.
+    if (ref.statusId === SHIPMENT_STATUS.DRAFT) body.shipping_status_id = SHIPMENT_STATUS.DRAFT;
+    const answer = await api.send<{ item: TShipment }>("PUT", `/shipments/${ref.id}`, body);
+    absorb(answer.item);
+  };
+  const autosave = useAutosave({ save });
+
+  // Every change (as changeKey sees it) restarts the autosave delay.
+  const values = useStore(form.store, (s) => s.values) as TValues;
+  const lastLines = useRef("");
+  const lastKey = useRef<string | null>(null);
+  useEffect(() => {
+    const key = changeKey(values, lastLines);
+    if (lastKey.current === null) {
+      lastKey.current = key;
+      return;
+    }
+    if (key !== lastKey.current) {
+      lastKey.current = key;
+      autosave.markChanged();
+    }
+  }, [values, autosave.markChanged]);
+
+  const totals = computeShipmentTotals({
+    items: values.items.map((i) => ({
+      unit_value: prices[String(i.product_id)] ?? "0",
+      quantity: i.quantity,
+    })),
+    packages: values.packages,
+    freight: values.freight,
+    insurance: values.insurance,
+  });
+
+  const runAction = async (action: () => Promise<void>, failure: string) => {
+    try {
+      await action();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) return; // the conflict banner says it
+      const body = error instanceof ApiError ? (error.body as { status?: { errorMessage?: string } }) : null;
+      const fields = error instanceof ApiError && error.errors ? Object.values(error.errors).flat() : [];
+      toast.error(body?.status?.errorMessage || (error as Error).message || failure, {
+        description: fields.length ? [...new Set(fields)].join(" ") : undefined,
+      });
+    }
+  };
+
+  /** The shipment's id, creating it (by saving now) when it has none yet. */
+  const ensureSaved = async (): Promise<number> => {
+    if (autosave.hasUnsaved()) await autosave.flush();
+    return saved.current.id;
+  };
+
+  const reload = () => router.invalidate();
+
+  const field = (config: TFieldConfig) => (
+    <form.Field key={config.name} name={config.name as keyof TValues}>
+      {(f) => (
+        <EntityField
+          config={config}
+          field={f as unknown as AnyFieldApi}
+          dictionaries={dictionaries}
+          isRequired={Boolean(config.isRequired)}
+        />
+      )}
+    </form.Field>
+  );
+
+  const products = dictionaries.products ?? [];
+  const packageTypes = dictionaries.packages ?? [];
+  const usedPackages = new Set(values.packages.map((p) => p.package_id));
+  const generatedTypes = new Set(
+    documents.filter((d) => d.document_type !== "custom").map((d) => d.document_type),
+  );
+  const isSelectionNew =
+    selection.length !== generatedTypes.size ||
+    selection.some((t) => !generatedTypes.has(t as TGeneratedDocumentType));
+  const signatureUrl = item.user?.signature_url ?? user?.signature_url ?? null;
+
+  return (
+    <section className="mx-auto max-w-5xl space-y-6">
+      <PageHeader title="Create International Shipment">
+        <Button variant="outline" onClick={() => router.history.back()}>
+          <ArrowLeftIcon />
+          Back
+        </Button>
+        <SaveAsTemplate
+          defaultName={values.name}
+          onSave={async (name) => {
+            const id = await ensureSaved();
+            await api.send("POST", `/shipments/${id}/template`, { name });
+            dictionaryCache.forget(["templates"]);
+            toast.success("Template saved", { description: name });
+          }}
+          onFailure={(action) => runAction(action, "Save failed")}
+        />
+      </PageHeader>
+
+      <div className="sticky top-16 z-20 space-y-2">
+        <AutosaveBanner state={autosave.state} onReload={() => void reload()} />
+      </div>
+
+      <Card>
+        <CardContent className="grid gap-4 sm:grid-cols-[1fr_auto_1fr] sm:items-end">
+          {field({
+            name: "name",
+            label: "Shipment name",
+            kind: "text",
+            hint: "Also the name of a template saved from it.",
+          })}
+          <div className="flex items-center gap-2 pb-2 text-sm">
+            <span className="text-muted-foreground">Status</span>
+            <ShipmentStatus statusId={statusId} />
+          </div>
+          <TemplateChooser
+            api={api}
+            isTouched={() => autosave.hasUnsaved() || form.state.isDirty}
+            onLoad={(template) => {
+              const next = toValues(template);
+              next.ship_date = "";
+              for (const [key, value] of Object.entries(next))
+                form.setFieldValue(key as keyof TValues, value as never);
+              setPrices((known) => {
+                const merged = { ...known };
+                for (const line of template.items) merged[String(line.product_id)] = line.unit_value;
+                return merged;
+              });
+              setParties(
+                Object.fromEntries(
+                  PARTIES.map((p) => [p.key, (template[p.embedded] as TShipmentParty | null) ?? null]),
+                ) as Record<TPartyKey, TShipmentParty | null>,
+              );
+              toast.success("Template loaded", { description: template.name });
+            }}
+          />
+        </CardContent>
+      </Card>
+
+      <Step number={1} title="Who are the parties to this shipment?">
+        <div className="grid gap-6 lg:grid-cols-3">
+          {PARTIES.map((party) => (
+            <div key={party.key} className="min-w-0 space-y-2">
+              <form.Field name={party.key}>
+                {(f) => (
+                  <PartyPicker
+                    api={api}
+                    label={party.label}
+                    countries={dictionaries.countries ?? []}
+                    value={(f.state.value as number | "") || null}
+                    party={parties[party.key]}
+                    onChange={(picked) => {
+                      setParties((p) => ({ ...p, [party.key]: picked }));
+                      f.handleChange((picked?.id ?? "") as never);
+                    }}
+                  />
+                )}
+              </form.Field>
+              {values[party.key] !== "" && (
+                <ScreeningSwitch
+                  key={values[party.key]}
+                  api={api}
+                  contactId={values[party.key] as number}
+                  title={`Screening: ${party.label}`}
+                />
+              )}
+            </div>
+          ))}
+        </div>
+      </Step>
+
+      <Step number={2} title="What do you want to ship?">
+        <form.Field name="items" mode="array">
+          {(lines) => (
+            <LineEditor
+              label="Items"
+              rows={values.items}
+              rowKey={(_, i) => i}
+              rowLabel={(_, i) => `item ${i + 1}`}
+              addLabel="Add Item"
+              canAdd={values.items.length < products.length}
+              onAdd={() => lines.pushValue({ product_id: "", quantity: "1" } as never)}
+              onRemove={(i) => lines.removeValue(i)}
+              emptyText={
+                products.length
+                  ? "No items yet: add the products this shipment carries."
+                  : "Add products to your catalogue first."
+              }
+              renderRow={(line, i) => {
+                const taken = new Set(values.items.filter((_, j) => j !== i).map((l) => l.product_id));
+                return (
+                  <>
+                    <LineSelect
+                      form={form}
+                      name={`items[${i}].product_id`}
+                      label={`Item ${i + 1} product`}
+                      visibleLabel="Product"
+                      options={products.filter((p) => !taken.has(p.id))}
+                      className="col-span-2 md:col-span-2 xl:col-span-4"
+                    />
+                    <LineInput
+                      form={form}
+                      name={`items[${i}].quantity`}
+                      label={`Item ${i + 1} quantity`}
+                      visibleLabel="Quantity"
+                      min={1}
+                      step={1}
+                    />
+                    <div className="space-y-2 xl:col-span-3">
+                      <span className="block text-sm font-medium">Extended value</span>
+                      <output
+                        className="block h-9 py-2 text-sm tabular-nums"
+                        aria-label={`Item ${i + 1} extended value`}
+                      >
+                        {line.product_id === "" ? "—" : formatMoney(totals.extended_values[i])}
+                      </output>
+                    </div>
+                  </>
+                );
+              }}
+            />
+          )}
+        </form.Field>
+        <p className="mt-3 text-sm">
+          Total value:{" "}
+          <strong className="tabular-nums" data-testid="total-value">
+            {formatMoney(totals.total_value)}
+          </strong>
+        </p>
+      </Step>
+
+      <Step number={3} title="How do you want to pack this shipment?">
+        <form.Field name="packages" mode="array">
+          {(lines) => (
+            <LineEditor
+              label="Packages"
+              rows={values.packages}
+              rowKey={(_, i) => i}
+              rowLabel={(_, i) => `package ${i + 1}`}
+              addLabel="Add Piece"
+              canAdd={packageTypes.some((p) => !usedPackages.has(p.id))}
+              onAdd={() =>
+                lines.pushValue({
+                  package_id: "",
+                  quantity: "1",
+                  net_weight: "1",
+                  gross_weight: "1",
+                  length: "1",
+                  width: "1",
+                  height: "1",
+                } as never)
+              }
+              onRemove={(i) => lines.removeValue(i)}
+              emptyText="No packages yet: add the pieces this shipment is packed in."
+              renderRow={(line, i) => {
+                const taken = new Set(values.packages.filter((_, j) => j !== i).map((l) => l.package_id));
+                const isOff = line.package_id === "";
+                const n = i + 1;
+                return (
+                  <>
+                    <LineSelect
+                      form={form}
+                      name={`packages[${i}].package_id`}
+                      label={`Package ${n} type`}
+                      visibleLabel="Package type"
+                      options={packageTypes.filter((p) => !taken.has(p.id))}
+                      className="col-span-2"
+                    />
+                    <LineInput
+                      form={form}
+                      name={`packages[${i}].quantity`}
+                      label={`Package ${n} quantity`}
+                      visibleLabel="Quantity"
+                      min={1}
+                      step={1}
+                      disabled={isOff}
+                    />
+                    <LineInput
+                      form={form}
+                      name={`packages[${i}].net_weight`}
+                      label={`Package ${n} net weight (kg)`}
+                      visibleLabel="Net (kg)"
+                      min={0.01}
+                      step={0.01}
+                      disabled={isOff}
+                    />
+                    <LineInput
+                      form={form}
+                      name={`packages[${i}].gross_weight`}
+                      label={`Package ${n} gross weight (kg)`}
+                      visibleLabel="Gross (kg)"
+                      min={0.01}
+                      step={0.01}
+                      disabled={isOff}
+                    />
+                    <LineInput
+                      form={form}
+                      name={`packages[${i}].length`}
+                      label={`Package ${n} length (in)`}
+                      visibleLabel="L (in)"
+                      min={0.01}
+                      step={0.01}
+                    />
+                    <LineInput
+                      form={form}
+                      name={`packages[${i}].width`}
+                      label={`Package ${n} width (in)`}
+                      visibleLabel="W (in)"
+                      min={0.01}
+                      step={0.01}
+                    />
+                    <LineInput
+                      form={form}
+                      name={`packages[${i}].height`}
+                      label={`Package ${n} height (in)`}
+                      visibleLabel="H (in)"
+                      min={0.01}
+                      step={0.01}
+                    />
+                  </>
+                );
+              }}
+            />
+          )}
+        </form.Field>
+        <p className="mt-3 text-sm">
+          Total pieces:{" "}
+          <strong className="tabular-nums" data-testid="total-pieces">
+            {totals.total_pieces}
+          </strong>
+        </p>
+      </Step>
+
+      <Step number={4} title="How do you want to ship this?">
+        <div className="grid gap-5 sm:grid-cols-2">{DETAIL_FIELDS.map(field)}</div>
+      </Step>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h2>Authorized signature</h2>
+          </CardTitle>
+          <CardDescription>From your profile; the paperwork is signed with it.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-5 sm:grid-cols-2">
+          {field({ name: "user_name", label: "Name", kind: "text" })}
+          {field({ name: "user_title", label: "Title", kind: "text" })}
+          <div className="sm:col-span-2">
+            {signatureUrl ? (
+              <img
+                src={signatureUrl}
+                alt="Authorized signature"
+                className="h-20 rounded border bg-white p-2"
+              />
+            ) : (
+              <p className="text-sm text-muted-foreground">
+                No signature image yet: upload one on your{" "}
+                <a className="text-primary underline" href="/user/account">
+                  User Profile
+                </a>
+                .
+              </p>
+            )}
+          </div>
+        </CardContent>
+      </Card>
+
+      <ShipmentDocuments
+        api={api}
+        documents={documents}
+        ensureSaved={ensureSaved}
+        onChanged={(stored, removedType) => {
+          absorb(stored);
+          if (removedType) setSelection((s) => s.filter((t) => t !== removedType));
+        }}
+        runAction={runAction}
+      />
+
+      <Step number={5} title="What documents do you want to create?">
+        <fieldset className="flex flex-wrap gap-6">
+          <legend className="sr-only">Document types</legend>
+          {GENERATED_DOCUMENT_TYPES.map((type) => (
+            <div key={type} className="flex items-center gap-2">
+              <Checkbox
+                id={`doc-${type}`}
+                checked={selection.includes(type)}
+                onCheckedChange={(c) =>
+                  setSelection((s) => (c === true ? [...new Set([...s, type])] : s.filter((t) => t !== type)))
+                }
+              />
+              <Label htmlFor={`doc-${type}`} className="font-normal">
+                {DOCUMENT_TYPE_LABELS[type]}
+              </Label>
+            </div>
+          ))}
+        </fieldset>
+      </Step>
+
+      <Step number={6} title="What do you want to do with the documents?">
+        <GenerateButton
+          isEnabled={isSelectionNew && autosave.state.phase !== "conflict"}
+          onGenerate={() =>
+            runAction(async () => {
+              await autosave.flush({ extra: { generate_documents: selection } });
+              toast.success("Paperwork generated");
+            }, "Save failed")
+          }
+        />
+      </Step>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h2>Freight and insurance</h2>
+          </CardTitle>
+        </CardHeader>
+        <CardContent className="space-y-5">
+          <div className="grid gap-5 sm:grid-cols-2">{MONEY_FIELDS.map(field)}</div>
+          <dl className="grid gap-2 rounded-md border bg-muted/30 p-4 text-sm sm:grid-cols-3">
+            <div>
+              <dt className="text-muted-foreground">Total value</dt>
+              <dd className="text-lg font-semibold tabular-nums">{formatMoney(totals.total_value)}</dd>
+            </div>
+            <div>
+              <dt className="text-muted-foreground">Total invoice value</dt>
+              <dd className="text-lg font-semibold tabular-nums" data-testid="total-invoice-value">
+                {formatMoney(totals.total_invoice_value)}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-muted-foreground">Total pieces</dt>
+              <dd className="text-lg font-semibold tabular-nums">{totals.total_pieces}</dd>
+            </div>
+          </dl>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
+
+/** A numbered step of the form (spec: numbered step headings 1–6). */
+function Step({ number, title, children }: { number: number; title: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2 className="flex items-center gap-3">
+            <span
+              className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-sm text-primary-foreground"
+              aria-hidden
+            >
+              {number}
+            </span>
+            <span>
+              <span className="sr-only">Step {number}: </span>
+              {title}
+            </span>
+          </h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+type TFormLike = {
+  Field: (props: { name: never; children: (field: AnyFieldApi) => ReactNode }) => ReactNode;
+};
+
+/** A line's select (product or package type), labelled for assistive technology per line. */
+function LineSelect({
+  form,
+  name,
+  label,
+  visibleLabel,
+  options,
+  className,
+}: {
+  form: unknown;
+  name: string;
+  label: string;
+  visibleLabel: string;
+  options: TDictionaryOption[];
+  className?: string;
+}) {
+  const Field = (form as TFormLike).Field;
+  return (
+    <Field name={name as never}>
+      {(f) => (
+        <div className={`min-w-0 space-y-2 ${className ?? ""}`}>
+          <Label htmlFor={name}>
+            <span aria-hidden>{visibleLabel}</span>
+            <span className="sr-only">{label}</span>
+          </Label>
+          <NativeSelect
+            id={name}
+            wrapperClassName="w-full"
+            value={f.state.value === "" ? "" : String(f.state.value)}
+            onChange={(e) => f.handleChange(e.target.value === "" ? "" : Number(e.target.value))}
+          >
+            <NativeSelectOption value="">Choose…</NativeSelectOption>
+            {options.map((o) => (
+              <NativeSelectOption key={o.id} value={String(o.id)}>
+                {o.label}
+              </NativeSelectOption>
+            ))}
+          </NativeSelect>
+        </div>
+      )}
+    </Field>
+  );
+}
+
+/** A line's number input (quantity, weight, dimension). */
+function LineInput({
+  form,
+  name,
+  label,
+  visibleLabel,
+  min,
+  step,
+  disabled,
+}: {
+  form: unknown;
+  name: string;
+  label: string;
+  visibleLabel: string;
+  min: number;
+  step: number;
+  disabled?: boolean;
+}) {
+  const Field = (form as TFormLike).Field;
+  return (
+    <Field name={name as never}>
+      {(f) => (
+        <div className="min-w-0 space-y-2">
+          <Label htmlFor={name}>
+            <span aria-hidden>{visibleLabel}</span>
+            <span className="sr-only">{label}</span>
+          </Label>
+          <Input
+            id={name}
+            type="number"
+            inputMode="decimal"
+            min={min}
+            step={step}
+            disabled={disabled}
+            value={String(f.state.value ?? "")}
+            onChange={(e) => f.handleChange(e.target.value)}
+          />
+        </div>
+      )}
+    </Field>
+  );
+}
+
+/**
+ * The template chooser: picking a template after fields were touched asks 'This operation might
+ * overwrite your data. Continue?' (Ok. / Cancel; Cancel resets the choice). Loading replaces the
+ * values, clears ship_date and keeps this shipment's id.
+ */
+function TemplateChooser({
+  api,
+  isTouched,
+  onLoad,
+}: {
+  api: TApi;
+  isTouched: () => boolean;
+  onLoad: (template: TShipment) => void;
+}) {
+  const [templates, setTemplates] = useState<{ id: number; name: string }[] | null>(null);
+  const [choice, setChoice] = useState("");
+  const [isAsking, setIsAsking] = useState(false);
+  const [isLoading, setIsLoading] = useState(false);
+  useEffect(() => {
+    // Spec section 7: templates are the shipments of status template, page 1, size 100.
+    api
+      .get<{ data: { id: number; name: string }[] }>(
+        "/shipments?page=1&per_page=100&filters[status]=template",
+      )
+      .then((page) => setTemplates(page.data))
+      .catch(() => setTemplates([]));
+  }, [api]);
+  const load = async (id: string) => {
+    setIsLoading(true);
+    try {
+      const { item } = await api.get<{ item: TShipment }>(`/shipments/${id}`);
+      onLoad(item);
+    } catch (error) {
+      toast.error("Could not load the template", { description: (error as Error).message });
+    } finally {
+      setIsLoading(false);
+      setChoice("");
+    }
+  };
+  return (
+    <div className="space-y-2">
+      <Label htmlFor="template-chooser">Load a template</Label>
+      <div className="flex items-center gap-2">
+        <NativeSelect
+          id="template-chooser"
+          wrapperClassName="w-full"
+          disabled={templates === null || isLoading}
+          value={choice}
+          onChange={(e) => {
+            const next = e.target.value;
+            setChoice(next);
+            if (!next) return;
+            if (isTouched()) setIsAsking(true);
+            else void load(next);
+          }}
+        >
+          <NativeSelectOption value="">
+            {templates === null ? "Loading…" : templates.length ? "Choose a template…" : "No templates yet"}
+          </NativeSelectOption>
+          {(templates ?? []).map((t) => (
+            <NativeSelectOption key={t.id} value={String(t.id)}>
+              {t.name || `Template #${t.id}`}
+            </NativeSelectOption>
+          ))}
+        </NativeSelect>
+        {isLoading && <Spinner />}
+      </div>
+      <Dialog
+        open={isAsking}
+        onOpenChange={(open) => {
+          if (!open) {
+            setIsAsking(false);
+            setChoice("");
+          }
+        }}
+      >
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Load template</DialogTitle>
+            <DialogDescription>This operation might overwrite your data. Continue?</DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button
+              variant="outline"
+              onClick={() => {
+                setIsAsking(false);
+                setChoice("");
+              }}
+            >
+              Cancel
+            </Button>
+            <Button
+              onClick={() => {
+                setIsAsking(false);
+                void load(choice);
+              }}
+            >
+              Ok.
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}
+
+/** 'Save As Template': asks for the template's name, then stores a copy of this shipment as a template. */
+function SaveAsTemplate({
+  defaultName,
+  onSave,
+  onFailure,
+}: {
+  defaultName: string;
+  onSave: (name: string) => Promise<void>;
+  onFailure: (action: () => Promise<void>) => Promise<void>;
+}) {
+  const [isOpen, setIsOpen] = useState(false);
+  const [name, setName] = useState("");
+  const [isBusy, setIsBusy] = useState(false);
+  return (
+    <>
+      <Button
+        onClick={() => {
+          setName(defaultName);
+          setIsOpen(true);
+        }}
+      >
+        <FileStackIcon />
+        Save As Template
+      </Button>
+      <Dialog open={isOpen} onOpenChange={setIsOpen}>
+        <DialogContent>
+          <form
+            className="space-y-4"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              if (!name.trim()) return;
+              setIsBusy(true);
+              await onFailure(async () => {
+                await onSave(name.trim());
+                setIsOpen(false);
+              });
+              setIsBusy(false);
+            }}
+          >
+            <DialogHeader>
+              <DialogTitle>Save As Template</DialogTitle>
+              <DialogDescription>
+                Parties, items, packages, details, freight and insurance are kept; the ship date, tracking
+                numbers and documents are not.
+              </DialogDescription>
+            </DialogHeader>
+            <div className="space-y-2">
+              <Label htmlFor="template-name">Template name</Label>
+              <Input id="template-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+            </div>
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => setIsOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={!name.trim() || isBusy}>
+                {isBusy && <Spinner />}
+                {isBusy ? "Saving" : "Save"}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}
+
+function GenerateButton({ isEnabled, onGenerate }: { isEnabled: boolean; onGenerate: () => Promise<void> }) {
+  const [isBusy, setIsBusy] = useState(false);
+  return (
+    <div className="space-y-2">
+      <Button
+        disabled={!isEnabled || isBusy}
+        onClick={async () => {
+          setIsBusy(true);
+          await onGenerate();
+          setIsBusy(false);
+        }}
+      >
+        {isBusy && <Spinner />}
+        Generate Paperwork
+      </Button>
+      {!isEnabled && (
+        <p className="text-sm text-muted-foreground">
+          The chosen documents are already generated: change the choice above to generate others.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Generated and custom documents: download, delete ('Are you sure?' Yes/No), upload custom ones. */
+function ShipmentDocuments({
+  api,
+  documents,
+  ensureSaved,
+  onChanged,
+  runAction,
+}: {
+  api: TApi;
+  documents: TShipmentDocument[];
+  ensureSaved: () => Promise<number>;
+  onChanged: (stored: TShipment, removedType?: string) => void;
+  runAction: (action: () => Promise<void>, failure: string) => Promise<void>;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const [isUploading, setIsUploading] = useState(false);
+  const upload = async (event: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(event.target.files ?? [])];
+    event.target.value = "";
+    if (!files.length) return;
+    setIsUploading(true);
+    await runAction(async () => {
+      const id = await ensureSaved();
+      const body = new FormData();
+      for (const file of files) body.append("documents[]", file);
+      let answer: { item?: TShipment; failed?: { name: string; message: string; reason?: string }[] };
+      try {
+        answer = await api.upload(`/shipments/custom-docs/${id}`, body);
+      } catch (error) {
+        answer = error instanceof ApiError ? ((error.body as typeof answer) ?? {}) : {};
+        if (!answer.failed) {
+          for (const file of files)
+            toast.error(`${file.name} file upload failed.`, { description: (error as Error).message });
+          return;
+        }
+      }
+      for (const failure of answer.failed ?? [])
+        toast.error(failure.message ?? `${failure.name} file upload failed.`, {
+          description: failure.reason,
+        });
+      if (answer.item) {
+        onChanged(answer.item);
+        const count = files.length - (answer.failed?.length ?? 0);
+        if (count > 0) toast.success(`${count} file${count === 1 ? "" : "s"} uploaded`);
+      }
+    }, "Upload failed");
+    setIsUploading(false);
+  };
+  const remove = (doc: TShipmentDocument) =>
+    runAction(async () => {
+      const id = await ensureSaved();
+      const { item } = await api.send<{ item: TShipment }>("DELETE", `/shipments/documents/${id}/${doc.id}`);
+      onChanged(item, doc.document_type);
+      toast.success("Operation successful");
+    }, "Operation failed");
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2>Documents</h2>
+        </CardTitle>
+        <CardDescription>Generated paperwork and your own documents for this shipment.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {documents.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No documents yet.</p>
+        ) : (
+          <ul className="divide-y rounded-md border" aria-label="Shipment documents">
+            {documents.map((doc) => (
+              <li key={doc.id} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm">
+                <FileIcon className="size-4 text-muted-foreground" aria-hidden />
+                <span className="min-w-0 flex-1 truncate">
+                  {doc.original_name}{" "}
+                  <span className="text-muted-foreground">
+                    ({DOCUMENT_TYPE_LABELS[doc.document_type] ?? doc.document_type})
+                  </span>
+                </span>
+                <Button asChild variant="ghost" size="sm">
+                  <a href={doc.url} download={doc.original_name} aria-label={`Download ${doc.original_name}`}>
+                    <DownloadIcon />
+                    Download
+                  </a>
+                </Button>
+                <ConfirmDelete name={doc.original_name} onConfirm={() => void remove(doc)} />
+              </li>
+            ))}
+          </ul>
+        )}
+        <input
+          ref={input}
+          type="file"
+          multiple
+          className="sr-only"
+          aria-label="Upload custom documents"
+          tabIndex={-1}
+          onChange={(e) => void upload(e)}
+        />
+        <Button type="button" variant="outline" disabled={isUploading} onClick={() => input.current?.click()}>
+          {isUploading ? <Spinner /> : <UploadIcon />}
+          {isUploading ? "Uploading…" : "Upload custom documents"}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ConfirmDelete({ name, onConfirm }: { name: string; onConfirm: () => void }) {
+  const [isOpen, setIsOpen] = useState(false);
+  return (
+    <Popover open={isOpen} onOpenChange={setIsOpen}>
+      <PopoverTrigger asChild>
+        <Button variant="ghost" size="icon" className="size-8 text-destructive" aria-label={`Delete ${name}`}>
+          <Trash2Icon />
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent className="w-56" align="end">
+        <p className="mb-3 text-sm font-medium">Are you sure?</p>
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" size="sm" onClick={() => setIsOpen(false)}>
+            No
+          </Button>
+          <Button
+            variant="destructive"
+            size="sm"
+            onClick={() => {
+              setIsOpen(false);
+              onConfirm();
+            }}
+          >
+            Yes
+          </Button>
+        </div>
+      </PopoverContent>
+    </Popover>
+  );
+}

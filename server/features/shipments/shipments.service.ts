@@ -1,0 +1,414 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { TDb } from "../../../db/client";
+import {
+  computeShipmentTotals,
+  duplicateLineErrors,
+  GENERATED_DOCUMENT_TYPES,
+  requiredFieldErrors,
+  SHIPMENT_STATUS,
+  STALE_MESSAGE,
+  SUBMITTED_STATUSES,
+  type TGeneratedDocumentType,
+  type TShipment,
+  type TShipmentValues,
+  ZShipmentInput,
+} from "../../../db/contracts/shipments";
+import {
+  carriers,
+  contacts,
+  currencies,
+  documents,
+  incoterms,
+  modes_of_transport,
+  packages,
+  payment_terms,
+  products,
+  shipment_items,
+  shipment_packages,
+  shipments,
+} from "../../../db/schema";
+import type { TAuth } from "../../lib/context";
+import { assertFresh, nextUpdatedAt, StaleRecordError, staleConflict } from "../../lib/entity/concurrency";
+import type { TDbOrTx, TEntityDefinition } from "../../lib/entity/entity";
+import { getRecord, getRow, referenceErrors, saveFailed } from "../../lib/entity/entity.service";
+import { deleteLine, replaceLines } from "../../lib/entity/lines";
+import { notFound, type TFieldErrors } from "../../lib/errors";
+import { toFieldErrors } from "../../lib/validate";
+import { refreshLastShipmentDates } from "./last-shipment-date";
+import { shipmentsEntity } from "./shipments.entity";
+
+type TShipmentRow = typeof shipments.$inferSelect;
+
+/** Top-level ids a PUT may set, and where each must point. */
+const REFERENCES: NonNullable<TEntityDefinition["references"]> = {
+  exporter_of_record_id: {
+    table: contacts,
+    scope: "workspace",
+    message: "Choose the exporter of record from your address book.",
+  },
+  importer_of_record_id: {
+    table: contacts,
+    scope: "workspace",
+    message: "Choose the importer of record from your address book.",
+  },
+  ultimate_consignee_id: {
+    table: contacts,
+    scope: "workspace",
+    message: "Choose the ultimate consignee from your address book.",
+  },
+  incoterm_id: { table: incoterms, scope: "global", message: "Choose an Incoterm from the list." },
+  carrier_id: { table: carriers, scope: "global", message: "Choose a carrier from the list." },
+  payment_terms_id: { table: payment_terms, scope: "global", message: "Choose payment terms from the list." },
+  currency_id: { table: currencies, scope: "global", message: "Choose a currency from the list." },
+  mode_of_transport_id: {
+    table: modes_of_transport,
+    scope: "global",
+    message: "Choose a mode of transport from the list.",
+  },
+};
+
+const PARTIES = ["exporter_of_record_id", "importer_of_record_id", "ultimate_consignee_id"] as const;
+const partiesOf = (row: Pick<TShipmentRow, (typeof PARTIES)[number]>) => PARTIES.map((key) => row[key]);
+
+/** The caller's shipment as the API shows it (embedded objects, lines, documents); 404 when not theirs. */
+export async function getShipment(db: TDb, workspaceId: number, id: number): Promise<TShipment> {
+  return (await getRecord(db, shipmentsEntity, workspaceId, id)) as unknown as TShipment;
+}
+
+/** The row of one of the caller's shipments, or the kit's 404 ('Shipment not found'). */
+async function shipmentRow(db: TDbOrTx, workspaceId: number, id: number): Promise<TShipmentRow> {
+  return (await getRow(db as TDb, shipmentsEntity, workspaceId, id)) as unknown as TShipmentRow;
+}
+
+/** POST /shipments: an empty draft (status 2) signed by the caller. */
+export async function createDraft(db: TDb, auth: TAuth): Promise<TShipment> {
+  const [row] = await db
+    .insert(shipments)
+    .values({
+      workspace_id: auth.workspaceId,
+      user_id: auth.user.id,
+      user_name: `${auth.user.name} ${auth.user.surname}`.trim(),
+      user_title: auth.user.title,
+      shipping_status_id: SHIPMENT_STATUS.DRAFT,
+    })
+    .returning({ id: shipments.id });
+  return getShipment(db, auth.workspaceId, row.id);
+}
+
+/** The workspace's product ids with their unit values, for the form's live totals. */
+export async function unitValues(db: TDb, workspaceId: number): Promise<Record<number, string>> {
+  const rows = await db
+    .select({ id: products.id, unit_value: products.unit_value })
+    .from(products)
+    .where(eq(products.workspace_id, workspaceId));
+  return Object.fromEntries(rows.map((r) => [r.id, r.unit_value]));
+}
+
+/** GET /shipments/create: what a new shipment's form starts from; nothing is stored. */
+export function blankShipment(auth: TAuth) {
+  return {
+    id: null,
+    name: "",
+    exporter_of_record_id: null,
+    importer_of_record_id: null,
+    ultimate_consignee_id: null,
+    freight: "0.00",
+    insurance: "0.00",
+    total_value: "0.00",
+    total_invoice_value: "0.00",
+    ship_date: null,
+    consignee_reference_number: "",
+    shipper_reference_number: "",
+    incoterm_id: null,
+    carrier_id: null,
+    bol_hawb_tracking: "",
+    payment_terms_id: null,
+    currency_id: null,
+    mode_of_transport_id: null,
+    port_of_export: "",
+    port_of_import: "",
+    instructions_notes: "",
+    user_name: `${auth.user.name} ${auth.user.surname}`.trim(),
+    user_title: auth.user.title,
+    shipping_status_id: SHIPMENT_STATUS.DRAFT,
+    tracking_number_1: "",
+    tracking_number_2: "",
+    total_pieces: 0,
+    preview_statement_text: "",
+    generate_documents: [],
+    items: [],
+    packages: [],
+    documents: [],
+  };
+}
+
+/** Called after a save with the document types asked for that have no document yet (issue 10 plugs in here). */
+export type TGenerateDocuments = (shipment: TShipment, types: TGeneratedDocumentType[]) => Promise<void>;
+
+/** Product ids → unit value for the ones of this workspace; package ids that exist. */
+async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmentValues) {
+  const productIds = [...new Set((values.items ?? []).map((line) => line.product_id))];
+  const packageIds = [...new Set((values.packages ?? []).map((line) => line.package_id))];
+  const [productRows, packageRows] = await Promise.all([
+    productIds.length
+      ? db
+          .select({ id: products.id, unit_value: products.unit_value })
+          .from(products)
+          .where(and(eq(products.workspace_id, workspaceId), inArray(products.id, productIds)))
+      : [],
+    packageIds.length
+      ? db.select({ id: packages.id }).from(packages).where(inArray(packages.id, packageIds))
+      : [],
+  ]);
+  const unitValue = new Map(productRows.map((r) => [r.id, r.unit_value]));
+  const packageExists = new Set(packageRows.map((r) => r.id));
+  const errors: TFieldErrors = {};
+  values.items?.forEach((line, index) => {
+    if (!unitValue.has(line.product_id)) {
+      errors[`items.${index}.product_id`] = [
+        `Line ${index + 1}: choose a product from your catalogue (product ${line.product_id} does not exist).`,
+      ];
+    }
+  });
+  values.packages?.forEach((line, index) => {
+    if (!packageExists.has(line.package_id)) {
+      errors[`packages.${index}.package_id`] = [
+        `Line ${index + 1}: choose a package type from the list (package ${line.package_id} does not exist).`,
+      ];
+    }
+  });
+  return { unitValue, errors };
+}
+
+/** The stored item lines with their product's current unit value (a PUT that leaves `items` out keeps them). */
+async function storedItems(tx: TDbOrTx, shipmentId: number) {
+  return tx
+    .select({
+      id: shipment_items.id,
+      product_id: shipment_items.product_id,
+      quantity: shipment_items.quantity,
+      unit_value: products.unit_value,
+    })
+    .from(shipment_items)
+    .innerJoin(products, eq(products.id, shipment_items.product_id))
+    .where(eq(shipment_items.shipment_id, shipmentId))
+    .orderBy(asc(shipment_items.id));
+}
+
+async function storedPackages(tx: TDbOrTx, shipmentId: number) {
+  return tx
+    .select()
+    .from(shipment_packages)
+    .where(eq(shipment_packages.shipment_id, shipmentId))
+    .orderBy(asc(shipment_packages.id));
+}
+
+/** Generated document types that already have a document on the shipment. */
+async function generatedTypes(tx: TDbOrTx, shipmentId: number): Promise<Set<string>> {
+  const rows = await tx
+    .select({ type: documents.document_type })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.shipment_id, shipmentId),
+        inArray(documents.document_type, [...GENERATED_DOCUMENT_TYPES]),
+      ),
+    );
+  return new Set(rows.map((r) => r.type ?? ""));
+}
+
+/**
+ * PUT /shipments/{id}: validates the whole shipment, then in one transaction checks it was not
+ * changed since `updated_at` (409 with the current shipment otherwise), replaces the lines as sent,
+ * stores the server-computed totals and refreshes the parties' last_shipment_date. Required fields
+ * apply when the shipment is (or goes) past draft or asks for paperwork not generated yet.
+ */
+export async function updateShipment(
+  db: TDb,
+  workspaceId: number,
+  id: number,
+  body: unknown,
+  generateDocuments?: TGenerateDocuments,
+): Promise<TShipment> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw saveFailed({ _: ["The request body must be a JSON object."] });
+  }
+  const parsed = ZShipmentInput.safeParse(body);
+  if (!parsed.success) {
+    // A missing or foreign shipment is a 404 whatever the body says.
+    await shipmentRow(db, workspaceId, id);
+    throw saveFailed({ ...duplicateLineErrors(body), ...toFieldErrors(parsed.error) });
+  }
+  const values = parsed.data;
+  const [refErrors, lines] = await Promise.all([
+    referenceErrors(db, REFERENCES, workspaceId, values),
+    lineReferences(db, workspaceId, values),
+    shipmentRow(db, workspaceId, id),
+  ]);
+  const errors = { ...refErrors, ...lines.errors };
+  if (Object.keys(errors).length) throw saveFailed(errors);
+
+  let requested: TGeneratedDocumentType[] = [];
+  try {
+    await db.transaction(async (tx) => {
+      const row = await shipmentRow(tx, workspaceId, id);
+      assertFresh(row, values.updated_at);
+      const items = values.items
+        ? values.items.map((line) => ({ ...line, unit_value: lines.unitValue.get(line.product_id) ?? "0" }))
+        : await storedItems(tx, id);
+      const packageLines = values.packages ?? (await storedPackages(tx, id));
+      const totals = computeShipmentTotals({
+        items,
+        packages: packageLines,
+        freight: values.freight,
+        insurance: values.insurance,
+      });
+      const status = values.shipping_status_id ?? row.shipping_status_id;
+      const existing = await generatedTypes(tx, id);
+      requested = values.generate_documents.filter((type) => !existing.has(type));
+      if (SUBMITTED_STATUSES.includes(status) || requested.length) {
+        const missing = requiredFieldErrors({
+          ...values,
+          item_count: items.length,
+          total_value: totals.total_value,
+        });
+        if (Object.keys(missing).length) throw saveFailed(missing);
+      }
+      await replaceLines(
+        tx,
+        shipment_items,
+        shipment_items.shipment_id,
+        id,
+        items.map((line, index) => ({
+          id: line.id ?? null,
+          product_id: line.product_id,
+          quantity: Number(line.quantity),
+          extended_value: totals.extended_values[index],
+        })),
+      );
+      if (values.packages) {
+        await replaceLines(
+          tx,
+          shipment_packages,
+          shipment_packages.shipment_id,
+          id,
+          values.packages.map((line) => ({ ...line, id: line.id ?? null })),
+        );
+      }
+      const { updated_at: _sent, items: _items, packages: _packages, ...fields } = values;
+      await tx
+        .update(shipments)
+        .set({
+          ...fields,
+          shipping_status_id: status,
+          total_value: totals.total_value,
+          total_invoice_value: totals.total_invoice_value,
+          total_pieces: totals.total_pieces,
+          updated_at: nextUpdatedAt(row.updated_at),
+        })
+        .where(and(eq(shipments.id, id), eq(shipments.workspace_id, workspaceId)));
+      await refreshLastShipmentDates(tx, workspaceId, [...partiesOf(row), ...partiesOf(values)]);
+    });
+  } catch (error) {
+    if (error instanceof StaleRecordError) {
+      throw staleConflict(STALE_MESSAGE, await getShipment(db, workspaceId, id));
+    }
+    throw error;
+  }
+  const saved = await getShipment(db, workspaceId, id);
+  if (!requested.length || !generateDocuments) return saved;
+  await generateDocuments(saved, requested);
+  return getShipment(db, workspaceId, id);
+}
+
+/**
+ * POST /shipments/{id}/template: a copy saved as a template (status 1) with parties, lines, details,
+ * freight and insurance, but without ship date, tracking numbers and documents.
+ */
+export async function saveAsTemplate(db: TDb, auth: TAuth, id: number, name: string): Promise<TShipment> {
+  const templateId = await db.transaction(async (tx) => {
+    const source = await shipmentRow(tx, auth.workspaceId, id);
+    const {
+      id: _id,
+      created_at: _created,
+      updated_at: _updated,
+      ship_date: _shipDate,
+      tracking_number_1: _t1,
+      tracking_number_2: _t2,
+      bol_hawb_tracking: _bol,
+      generate_documents: _docs,
+      ...copied
+    } = source;
+    const [row] = await tx
+      .insert(shipments)
+      .values({ ...copied, name, shipping_status_id: SHIPMENT_STATUS.TEMPLATE, generate_documents: [] })
+      .returning({ id: shipments.id });
+    const [items, packageLines] = await Promise.all([
+      tx
+        .select()
+        .from(shipment_items)
+        .where(eq(shipment_items.shipment_id, id))
+        .orderBy(asc(shipment_items.id)),
+      storedPackages(tx, id),
+    ]);
+    if (items.length) {
+      await tx
+        .insert(shipment_items)
+        .values(items.map(({ id: _, ...line }) => ({ ...line, shipment_id: row.id })));
+    }
+    if (packageLines.length) {
+      await tx
+        .insert(shipment_packages)
+        .values(packageLines.map(({ id: _, ...line }) => ({ ...line, shipment_id: row.id })));
+    }
+    return row.id;
+  });
+  return getShipment(db, auth.workspaceId, templateId);
+}
+
+/**
+ * DELETE /shipments/items|packages/{shipmentId}/{lineId}: removes one line of the caller's shipment
+ * and stores the recomputed totals; 404 when the shipment or the line is not theirs.
+ */
+export async function removeLine(
+  db: TDb,
+  workspaceId: number,
+  shipmentId: number,
+  kind: "items" | "packages",
+  lineId: number,
+): Promise<TShipment> {
+  await db.transaction(async (tx) => {
+    const row = await shipmentRow(tx, workspaceId, shipmentId);
+    const table = kind === "items" ? shipment_items : shipment_packages;
+    const parent = kind === "items" ? shipment_items.shipment_id : shipment_packages.shipment_id;
+    if (!(await deleteLine(tx, table, parent, shipmentId, lineId))) {
+      throw notFound(kind === "items" ? "This item line does not exist" : "This package line does not exist");
+    }
+    const [items, packageLines] = await Promise.all([
+      storedItems(tx, shipmentId),
+      storedPackages(tx, shipmentId),
+    ]);
+    const totals = computeShipmentTotals({
+      items,
+      packages: packageLines,
+      freight: row.freight,
+      insurance: row.insurance,
+    });
+    for (const [index, line] of items.entries()) {
+      await tx
+        .update(shipment_items)
+        .set({ extended_value: totals.extended_values[index] })
+        .where(eq(shipment_items.id, line.id));
+    }
+    await tx
+      .update(shipments)
+      .set({
+        total_value: totals.total_value,
+        total_invoice_value: totals.total_invoice_value,
+        total_pieces: totals.total_pieces,
+        updated_at: nextUpdatedAt(row.updated_at),
+      })
+      .where(eq(shipments.id, shipmentId));
+  });
+  return getShipment(db, workspaceId, shipmentId);
+}
