@@ -367,6 +367,105 @@ describe("generation", () => {
   });
 });
 
+describe("through the shipment form's save (PUT /api/shipments/{id} with generate_documents)", () => {
+  async function current(owner: TWho, id: number) {
+    const res = await call(ctx, owner.auth, "GET", `/api/shipments/${id}`);
+    return (
+      (await res.json()) as {
+        item: Record<string, unknown> & {
+          documents: { id: number; document_type: string; original_name: string }[];
+          generate_documents: string[];
+          updated_at: string;
+        };
+      }
+    ).item;
+  }
+  async function save(owner: TWho, id: number, changes: Record<string, unknown>) {
+    const { items: _items, packages: _packages, ...stored } = await current(owner, id);
+    const res = await call(ctx, owner.auth, "PUT", `/api/shipments/${id}`, { ...stored, ...changes });
+    return {
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown> & { item: Awaited<ReturnType<typeof current>> },
+    };
+  }
+
+  test("saving a new selection generates it; deleting a document unselects it; generating again makes a new file", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner);
+    const first = await save(owner, shipment.id, {
+      generate_documents: ["commercial_invoice", "proforma_invoice", "packing_list"],
+      aes_citation: "x20261120123456",
+    });
+    expect(first.status).toBe(200);
+    expect(first.body.item.aes_citation).toBe("X20261120123456");
+    expect(first.body.item.documents.map((d) => d.original_name).sort()).toEqual([
+      "commercial-invoice-SREF-1001.pdf",
+      "packing-list-SREF-1001.pdf",
+      "proforma-invoice-PF-2026-0001.pdf",
+    ]);
+    const invoice = first.body.item.documents.find((d) => d.document_type === "commercial_invoice")!;
+    const file = await call(ctx, owner.auth, "GET", `/api/paperwork/documents/${invoice.id}/download`);
+    expect((await readPdfText(new Uint8Array(await file.arrayBuffer()))).text).toContain(
+      "AES X20261120123456",
+    );
+
+    // The same selection again generates nothing new.
+    const again = await save(owner, shipment.id, {});
+    expect(again.body.item.documents.length).toBe(3);
+
+    const del = await call(
+      ctx,
+      owner.auth,
+      "DELETE",
+      `/api/shipments/documents/${shipment.id}/${invoice.id}`,
+    );
+    expect(del.status).toBe(200);
+    const afterDelete = await current(owner, shipment.id);
+    expect(afterDelete.generate_documents.sort()).toEqual(["packing_list", "proforma_invoice"]);
+    const regenerated = await save(owner, shipment.id, {
+      generate_documents: ["commercial_invoice", "proforma_invoice", "packing_list"],
+    });
+    const newInvoice = regenerated.body.item.documents.find((d) => d.document_type === "commercial_invoice")!;
+    expect(newInvoice.id).not.toBe(invoice.id);
+    expect(newInvoice.original_name).toBe("commercial-invoice-SREF-1001.pdf");
+  });
+
+  test("a refused generation keeps the save, answers the stored shipment and drops the refused types", async () => {
+    const owner = await signUp(ctx);
+    const exporter = await createContact(owner, { company: "Acme Export Inc.", country_id: USA });
+    const importer = await createContact(owner, { company: "Rosoboronexport" });
+    const product = await createProduct(owner, { US_ECCN: "EAR99" });
+    const shipment = await createShipment(owner, {
+      exporter: exporter.id,
+      importer: importer.id,
+      items: [{ product, quantity: 1 }],
+    });
+    const refused = await save(owner, shipment.id, {
+      generate_documents: ["commercial_invoice"],
+      port_of_export: "Oakland, CA",
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.paperwork).toBe(true);
+    expect(String(refused.body.message)).toContain("Rosoboronexport");
+    expect(refused.body.item.generate_documents).toEqual([]);
+    const stored = await current(owner, shipment.id);
+    expect(stored.port_of_export).toBe("Oakland, CA");
+    expect(stored.updated_at).toBe(refused.body.item.updated_at);
+    expect(stored.generate_documents).toEqual([]);
+    expect(stored.documents).toEqual([]);
+    // The next autosave, based on the answered item, is not stale and tries nothing.
+    const next = await save(owner, shipment.id, { port_of_import: "Gdańsk" });
+    expect(next.status).toBe(200);
+  });
+
+  test("an invalid AES citation is a 422 naming the field", async () => {
+    const { shipment } = await readyShipment(who);
+    const res = await save(who, shipment.id, { aes_citation: "AES 123" });
+    expect(res.status).toBe(422);
+    expect(Object.keys((res.body as unknown as { errors: Record<string, unknown> }).errors)).toContain("aes_citation");
+  });
+});
+
 describe("compliance gate", () => {
   test("a party that failed screening blocks with 409 naming it; after an override generation works", async () => {
     const owner = await signUp(ctx);
