@@ -122,19 +122,21 @@ export function PaperworkPanel({
           <ShieldAlertIcon aria-hidden />
           <AlertTitle>Paperwork is blocked by restricted-party screening</AlertTitle>
           <AlertDescription>
-            <p>Every party must be cleared on the screening screen before documents can be generated:</p>
-            <ul className="list-disc pl-5">
-              {readiness.parties
-                .filter((p) => !p.cleared)
-                .map((p) => (
-                  <li key={p.field}>
-                    {p.label} {p.company}: {p.status === "failed" ? "FAILED screening" : "not screened yet"}
-                  </li>
-                ))}
-            </ul>
-            <a className="underline" href="/restricted-party-screening">
-              Open the screening screen
-            </a>
+            <div className="space-y-1 text-red-800">
+              <p>Every party must be cleared on the screening screen before documents can be generated:</p>
+              <ul className="list-disc pl-5">
+                {readiness.parties
+                  .filter((p) => !p.cleared)
+                  .map((p) => (
+                    <li key={p.field}>
+                      {p.label} {p.company}: {p.status === "failed" ? "FAILED screening" : "not screened yet"}
+                    </li>
+                  ))}
+              </ul>
+              <a className="font-medium text-red-800 underline" href="/restricted-party-screening">
+                Open the screening screen
+              </a>
+            </div>
           </AlertDescription>
         </Alert>
       )}
