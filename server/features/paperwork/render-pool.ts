@@ -3,16 +3,21 @@
 import type { TPaperworkType } from "../../../db/contracts/paperwork";
 import { renderPaperwork, type TPaperworkModel } from "./paperwork.render";
 
-type TPending = { resolve: (bytes: Uint8Array) => void; reject: (error: Error) => void };
+type TPending = {
+  type: TPaperworkType;
+  model: TPaperworkModel;
+  resolve: (bytes: Uint8Array) => void;
+  reject: (error: Error) => void;
+};
 
 let worker: Worker | null = null;
 let workerFailed = false;
 let nextId = 1;
 const pending = new Map<number, TPending>();
 
-function failAll(error: Error) {
-  for (const job of pending.values()) job.reject(error);
-  pending.clear();
+/** Draws the worker's unfinished jobs here instead (a worker that cannot load, e.g. a missing file). */
+function renderHere(jobs: TPending[]) {
+  for (const job of jobs) renderPaperwork(job.type, job.model).then(job.resolve, job.reject);
 }
 
 function startWorker(): Worker | null {
@@ -26,11 +31,14 @@ function startWorker(): Worker | null {
       if (event.data.bytes) job.resolve(new Uint8Array(event.data.bytes));
       else job.reject(new Error(event.data.error ?? "The document could not be drawn"));
     };
-    started.onerror = (event) => {
-      // A broken worker takes its queued jobs with it; the next call starts a fresh one.
-      failAll(new Error(`The paperwork worker failed: ${event.message}`));
+    started.onerror = () => {
+      // The worker could not start or crashed: from now on draw here, including what it still held.
+      workerFailed = true;
       started.terminate();
       if (worker === started) worker = null;
+      const jobs = [...pending.values()];
+      pending.clear();
+      renderHere(jobs);
     };
     (started as Worker & { unref(): void }).unref();
     worker = started;
@@ -49,7 +57,7 @@ export async function renderInPool(type: TPaperworkType, model: TPaperworkModel)
   }
   const id = nextId++;
   return new Promise<Uint8Array>((resolve, reject) => {
-    pending.set(id, { resolve, reject });
+    pending.set(id, { type, model, resolve, reject });
     active.postMessage({ id, type, model });
   });
 }
