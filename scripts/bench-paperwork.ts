@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { renderPaperwork } from "../server/features/paperwork/paperwork.render";
 import { paperModel } from "../server/features/paperwork/test-model";
-import { ensureClientBuild, startServer } from "./lib";
+import { ensureClientBuild, ROOT, startServer } from "./lib";
 
 const RUNS = 50;
 const LINES = 100;
@@ -45,6 +45,12 @@ line("  PDF size", `${(size / 1024).toFixed(0)} KB`, "< 300 KB");
 // 2. Through the server: list latency while 10 generations run.
 await ensureClientBuild();
 const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-paperwork-"));
+// Migrate and seed first (no time limit), so the server's start fits its health-check window on a busy machine.
+const migrate = Bun.spawnSync([process.execPath, path.join(ROOT, "server", "main.ts"), "migrate"], {
+  env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+  stderr: "inherit",
+});
+if (migrate.exitCode !== 0) throw new Error("migrate failed");
 const server = await startServer({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "10000" });
 try {
   const base = server.url;
