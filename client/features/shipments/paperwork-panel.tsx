@@ -114,7 +114,7 @@ export function PaperworkPanel({
   const missing = Object.keys(readiness?.missing ?? {});
 
   return (
-    <div className="space-y-5" data-testid="paperwork-panel">
+    <div className="mb-6 space-y-5" data-testid="paperwork-panel">
       {loadError && <p className="text-sm text-destructive">Could not check the paperwork: {loadError}</p>}
       {!readiness && !loadError && <p className="text-sm text-muted-foreground">Checking the paperwork…</p>}
       {readiness?.blocked && (
