@@ -82,8 +82,8 @@ export async function waitForHealth(url: string, timeoutMs = 30_000): Promise<vo
  */
 export async function startServer(
   env: Record<string, string | undefined>,
-  options: { logs?: "inherit" | "ignore" } = {},
-): Promise<{ url: string; stop: () => Promise<number> }> {
+  options: { logs?: "inherit" | "ignore"; healthTimeoutMs?: number } = {},
+): Promise<{ url: string; stop: () => Promise<number>; pid: number }> {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const server = Bun.spawn([process.execPath, path.join(ROOT, "server", "main.ts"), "serve"], {
@@ -103,10 +103,10 @@ export async function startServer(
     return server.exited;
   };
   try {
-    await waitForHealth(url);
+    await waitForHealth(url, options.healthTimeoutMs);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url, stop, pid: server.pid };
 }

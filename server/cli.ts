@@ -21,6 +21,7 @@ import { watchListVersions } from "./features/screening/list-watch";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
 import { RescreenJob, staleContactIds } from "./features/screening/rescreen";
+import { SEED_DEMO_HELP, seedDemoCommand } from "./features/shipments/seed-demo.cli";
 import type { TAssetStore } from "./lib/assets";
 import { createLogger } from "./lib/logger";
 import { purgeRateLimits } from "./lib/rate-limit";
@@ -49,6 +50,8 @@ Commands:
   screening-lists   Import a newer restricted-party list or show the loaded ones
                     (tradewinds screening-lists import <file> [--format csl|ofac-sdn|dpl];
                     tradewinds screening-lists status)
+  seed-demo         Create a demo workspace with a printed login and realistic data
+                    (tradewinds seed-demo [--shipments N] [--seed S]; see tradewinds seed-demo --help)
 
 Options:
   --help            Show this help
@@ -81,6 +84,10 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
     console.log(LISTS_HELP);
     return rest.length === 0 ? 2 : 0;
   }
+  if (command === "seed-demo" && rest.some((a) => a === "--help" || a === "-h")) {
+    console.log(SEED_DEMO_HELP);
+    return 0;
+  }
   let env: TEnv;
   try {
     env = loadEnv();
@@ -107,6 +114,14 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
         logger: createLogger(env.logLevel === "info" ? "warn" : env.logLevel),
         threshold: env.screeningThreshold,
       });
+    } finally {
+      database.close();
+    }
+  }
+  if (command === "seed-demo") {
+    const database = await prepareDatabase(env, runtime);
+    try {
+      return await seedDemoCommand(rest, database);
     } finally {
       database.close();
     }

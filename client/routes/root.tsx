@@ -136,7 +136,7 @@ function Frame({ children }: { children: React.ReactNode }) {
       />
       <div className="flex min-w-0 flex-1 flex-col">
         <AppHeader title={title} />
-        <main className="flex-1 p-6" data-print-main>
+        <main className="min-w-0 flex-1 p-4 md:p-6" data-print-main>
           {children}
         </main>
       </div>

@@ -188,6 +188,11 @@ const editShipmentRoute = createRoute({
     return { item: loaded.item, unitValues: loaded.unit_values ?? {}, dictionaries };
   },
   staticData: { title: "Edit Shipment" },
+  pendingComponent: () => (
+    <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+      <Spinner /> Loading the shipment…
+    </p>
+  ),
   head: title("Edit Shipment"),
   notFoundComponent: ShipmentNotFound,
   errorComponent: ({ error }) => <ErrorPanel error={error} />,

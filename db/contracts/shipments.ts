@@ -27,7 +27,7 @@
  *   Leaving draft (status 3–6) or asking for documents not generated yet → the required fields
  *   (requiredFieldErrors) are checked too, all at once.
  *   Paperwork hook: createApp({ shipments: { generateDocuments } }) → createShipmentRoutes — when set,
- *   it is called after the save with (shipment, types) for the `generate_documents` types that have no
+ *   it is called after the save with (c, shipment, types) for the `generate_documents` types that have no
  *   document yet; it stores the documents (document_type = the type) and the answer is the re-read
  *   shipment. Without a generator only the selection is stored. Send in generate_documents the types
  *   the user asked to generate (Generate Paperwork), not every ticked box on each autosave: asking for
@@ -512,7 +512,7 @@ export const SHIPMENT_LIST_COLUMNS = {
   tracking_number_1: { sortable: true, filter: "text" },
   tracking_number_2: { sortable: true, filter: "text" },
   status: { sortable: true, filter: "status" },
-  instructions_notes: { sortable: true, filter: "text" },
+  instructions_notes: { filter: "text" },
   total_value: { sortable: true },
   updated_at: { sortable: true, filter: "date" },
 } as const;

@@ -59,7 +59,7 @@ export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSideba
       aria-label="Sidebar"
       className={cn(
         "sticky top-0 flex h-dvh shrink-0 flex-col border-r bg-sidebar text-sidebar-foreground transition-[width] duration-200",
-        isCollapsed ? "w-16" : "w-64",
+        isCollapsed ? "w-16" : "w-16 md:w-64",
       )}
     >
       <div className="flex h-14 items-center gap-2 border-b px-3">
@@ -69,7 +69,9 @@ export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSideba
           aria-label="Tradewinds home"
         >
           <img src="/logo.svg" alt="" width={28} height={28} className="size-7 shrink-0" />
-          {!isCollapsed && <span className="truncate text-base tracking-tight">Tradewinds</span>}
+          {!isCollapsed && (
+            <span className="truncate text-base tracking-tight max-md:hidden">Tradewinds</span>
+          )}
         </Link>
       </div>
       <nav
@@ -79,7 +81,7 @@ export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSideba
         {groups.map((group) => (
           <div key={group.label} className="mb-3">
             {!isCollapsed && (
-              <p className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-muted-foreground">
+              <p className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-muted-foreground max-md:sr-only">
                 {group.label}
               </p>
             )}
@@ -98,7 +100,7 @@ export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSideba
                       className="flex items-center gap-3 rounded-md px-2 py-2 text-sm hover:bg-sidebar-accent hover:text-sidebar-accent-foreground data-[status=active]:bg-sidebar-accent data-[status=active]:font-medium"
                     >
                       <Icon className="size-4 shrink-0" />
-                      {!isCollapsed && <span className="truncate">{link.label}</span>}
+                      {!isCollapsed && <span className="truncate max-md:sr-only">{link.label}</span>}
                     </Link>
                   </li>
                 );
@@ -117,7 +119,7 @@ export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSideba
           aria-label={isCollapsed ? "Expand sidebar" : "Collapse sidebar"}
         >
           {isCollapsed ? <PanelLeftOpenIcon /> : <PanelLeftCloseIcon />}
-          {!isCollapsed && <span>Collapse</span>}
+          {!isCollapsed && <span className="max-md:sr-only">Collapse</span>}
         </Button>
       </div>
     </aside>

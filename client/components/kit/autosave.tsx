@@ -1,5 +1,5 @@
 import { CheckCircle2Icon, RefreshCwIcon, TriangleAlertIcon } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ApiError } from "../../lib/api";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
@@ -29,152 +29,157 @@ export function formatAutosaveTime(date: Date): string {
   )}:${pad(date.getMinutes())}`;
 }
 
+export type TAutosaver = {
+  /** Records a change and (re)starts the delay. */
+  markChanged: () => void;
+  /**
+   * Saves now if anything is unsaved (after a running save ends), or always when `extra` is given:
+   * for explicit actions such as generating paperwork. Rejects with the save's error.
+   */
+  flush: (options?: { extra?: Record<string, unknown> }) => Promise<void>;
+  /** True while a change has not reached the server. */
+  hasUnsaved: () => boolean;
+  /** Leaving the page: a pending autosave is cancelled and nothing fires any more. */
+  dispose: () => void;
+};
+
 /**
- * Autosave as spec section 4 says: a save fires AUTOSAVE_DELAY_MS after the last change, only when a
- * change is newer than the last save, never while one is running (a change made during a save is
- * saved after it), and nothing fires once the page is left. A 409 (the record changed elsewhere)
- * stops autosaving until the page reloads the record. The page asks before closing while a change is
- * unsaved.
+ * Autosave as spec section 4 says: a save fires `delayMs` after the last change, only when a change
+ * is newer than the last save, never while one is running (a change made during a save is saved
+ * after it, after the delay), and nothing fires once disposed (the page was left). A 409 (the record
+ * changed elsewhere) stops autosaving: the page reloads the record and starts a new autosaver.
+ * The result banner goes back to idle after AUTOSAVE_BANNER_MS.
+ */
+export function createAutosaver({
+  save,
+  onState,
+  delayMs = AUTOSAVE_DELAY_MS,
+  bannerMs = AUTOSAVE_BANNER_MS,
+}: {
+  save: (extra?: Record<string, unknown>) => Promise<void>;
+  onState: (state: TAutosaveState) => void;
+  delayMs?: number;
+  bannerMs?: number;
+}): TAutosaver {
+  // Counters instead of clocks: "newer than the last save" must hold even within one millisecond.
+  let changeSeq = 0;
+  let savedSeq = 0;
+  let running: Promise<void> | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let hideTimer: ReturnType<typeof setTimeout> | undefined;
+  let isDisposed = false;
+  let isStopped = false;
+  let state: TAutosaveState = { phase: "idle", lastSavedAt: null };
+
+  const emit = (next: TAutosaveState) => {
+    state = next;
+    clearTimeout(hideTimer);
+    if (isDisposed) return;
+    onState(next);
+    if (next.phase === "saved" || next.phase === "failed") {
+      hideTimer = setTimeout(() => {
+        if (!isDisposed && state === next) emit({ ...next, phase: "idle" });
+      }, bannerMs);
+    }
+  };
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run().catch(() => undefined), delayMs);
+  };
+
+  async function run(extra?: Record<string, unknown>): Promise<void> {
+    if (isDisposed || isStopped || running) return; // skipped while a save runs; it re-checks when it ends
+    if (changeSeq <= savedSeq && !extra) return;
+    const seq = changeSeq;
+    emit({ phase: "saving", lastSavedAt: state.lastSavedAt });
+    const attempt = (async () => {
+      try {
+        await save(extra);
+        savedSeq = Math.max(savedSeq, seq);
+        emit({ phase: "saved", lastSavedAt: new Date() });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 409) {
+          isStopped = true;
+          emit({ phase: "conflict", lastSavedAt: state.lastSavedAt, conflictMessage: error.message });
+        } else {
+          const detail =
+            error instanceof ApiError && error.errors
+              ? Object.entries(error.errors)
+                  .map(([field, messages]) => `${field}: ${messages.join(" ")}`)
+                  .join("; ")
+              : undefined;
+          emit({ phase: "failed", lastSavedAt: state.lastSavedAt, failureDetail: detail });
+        }
+        throw error;
+      }
+    })();
+    running = attempt.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await attempt;
+    } finally {
+      running = null;
+      // A change made while this save ran is newer than it: save it too, after the usual delay. A
+      // failed save is not retried on its own (a 422 would fail again); the next change retries.
+      if (!isDisposed && !isStopped && changeSeq > seq) schedule();
+    }
+  }
+
+  return {
+    markChanged() {
+      changeSeq += 1;
+      if (!isDisposed && !isStopped) schedule();
+    },
+    async flush(options = {}) {
+      clearTimeout(timer);
+      if (running) await running;
+      if (isStopped)
+        throw new ApiError(409, state.conflictMessage ?? "The record was changed somewhere else.", null);
+      await run(options.extra);
+    },
+    hasUnsaved: () => changeSeq > savedSeq || running !== null,
+    dispose() {
+      isDisposed = true;
+      clearTimeout(timer);
+      clearTimeout(hideTimer);
+    },
+  };
+}
+
+/**
+ * The autosaver for a screen's life, its banner state, and the browser's "leave page?" question while
+ * a change is unsaved. Leaving the page (unmount) cancels a pending autosave.
  */
 export function useAutosave({
   save,
-  isEnabled = true,
   delayMs = AUTOSAVE_DELAY_MS,
 }: {
   /** Sends the current values (plus what an explicit action adds); throws (an ApiError) on failure. */
   save: (extra?: Record<string, unknown>) => Promise<void>;
-  isEnabled?: boolean;
   delayMs?: number;
 }) {
   const [state, setState] = useState<TAutosaveState>({ phase: "idle", lastSavedAt: null });
-  // Counters instead of clocks: "newer than the last save" must hold even within one millisecond.
-  const changeSeq = useRef(0);
-  const savedSeq = useRef(0);
-  const running = useRef<Promise<void> | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const isLeft = useRef(false);
-  const isStopped = useRef(false);
-  const lastSavedAt = useRef<Date | null>(null);
   const saveRef = useRef(save);
   saveRef.current = save;
-
-  const showResult = useCallback((next: TAutosaveState) => {
-    setState(next);
-    clearTimeout(hideTimer.current);
-    if (next.phase === "saved" || next.phase === "failed") {
-      hideTimer.current = setTimeout(() => {
-        if (!isLeft.current) setState((s) => (s.phase === next.phase ? { ...s, phase: "idle" } : s));
-      }, AUTOSAVE_BANNER_MS);
-    }
-  }, []);
-
-  const run = useCallback(
-    async (extra?: Record<string, unknown>): Promise<void> => {
-      if (isLeft.current || isStopped.current) return;
-      if (running.current) return; // skipped while a save runs; the save re-checks when it ends
-      if (changeSeq.current <= savedSeq.current && !extra) return;
-      const seq = changeSeq.current;
-      setState((s) => ({ ...s, phase: "saving" }));
-      clearTimeout(hideTimer.current);
-      const attempt = (async () => {
-        try {
-          await saveRef.current(extra);
-          savedSeq.current = Math.max(savedSeq.current, seq);
-          lastSavedAt.current = new Date();
-          if (!isLeft.current) showResult({ phase: "saved", lastSavedAt: lastSavedAt.current });
-        } catch (error) {
-          if (error instanceof ApiError && error.status === 409) {
-            isStopped.current = true;
-            if (!isLeft.current)
-              setState({
-                phase: "conflict",
-                lastSavedAt: lastSavedAt.current,
-                conflictMessage: error.message,
-              });
-          } else if (!isLeft.current) {
-            const detail =
-              error instanceof ApiError && error.errors
-                ? Object.entries(error.errors)
-                    .map(([field, messages]) => `${field}: ${messages.join(" ")}`)
-                    .join("; ")
-                : undefined;
-            showResult({ phase: "failed", lastSavedAt: lastSavedAt.current, failureDetail: detail });
-          }
-          throw error;
-        }
-      })();
-      running.current = attempt.then(
-        () => undefined,
-        () => undefined,
-      );
-      try {
-        await attempt;
-      } finally {
-        running.current = null;
-        // A change made while this save ran is newer than it: save it too, after the usual delay.
-        if (!isLeft.current && !isStopped.current && changeSeq.current > savedSeq.current) {
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => void run().catch(() => undefined), delayMs);
-        }
-      }
-    },
-    [delayMs, showResult],
+  const [autosaver] = useState(() =>
+    createAutosaver({ save: (extra) => saveRef.current(extra), onState: setState, delayMs }),
   );
-
-  /** Records a change and (re)starts the delay. */
-  const markChanged = useCallback(() => {
-    changeSeq.current += 1;
-    if (!isEnabled || isStopped.current) return;
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => void run().catch(() => undefined), delayMs);
-  }, [delayMs, isEnabled, run]);
-
-  /**
-   * Saves now if anything is unsaved (after a running save ends): for explicit actions such as
-   * generating paperwork or saving a template. Rejects with the save's error.
-   */
-  const flush = useCallback(
-    async (options: { force?: boolean; extra?: Record<string, unknown> } = {}) => {
-      clearTimeout(timer.current);
-      if (running.current) await running.current;
-      if (isStopped.current) throw new ApiError(409, "This shipment was changed somewhere else.", null);
-      if (options.force && changeSeq.current <= savedSeq.current) changeSeq.current = savedSeq.current + 1;
-      await run(options.extra);
-    },
-    [run],
-  );
-
-  /** True while a change has not reached the server. */
-  const hasUnsaved = useCallback(() => changeSeq.current > savedSeq.current || running.current !== null, []);
-
-  /** After the record was reloaded from the server: nothing is unsaved and autosaving resumes. */
-  const resetTo = useCallback(() => {
-    clearTimeout(timer.current);
-    savedSeq.current = changeSeq.current;
-    isStopped.current = false;
-    setState({ phase: "idle", lastSavedAt: lastSavedAt.current });
-  }, []);
-
   useEffect(() => {
-    isLeft.current = false;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!hasUnsaved()) return;
+      if (!autosaver.hasUnsaved()) return;
       event.preventDefault();
       // Older browsers show the prompt only when returnValue is set.
       event.returnValue = "";
     };
     window.addEventListener("beforeunload", onBeforeUnload);
     return () => {
-      // Leaving the page cancels a pending autosave (spec section 4).
-      isLeft.current = true;
-      clearTimeout(timer.current);
-      clearTimeout(hideTimer.current);
+      autosaver.dispose();
       window.removeEventListener("beforeunload", onBeforeUnload);
     };
-  }, [hasUnsaved]);
-
-  return { state, markChanged, flush, hasUnsaved, resetTo };
+  }, [autosaver]);
+  return { state, ...autosaver };
 }
 
 /**

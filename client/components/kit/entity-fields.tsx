@@ -1,5 +1,6 @@
 import type { AnyFieldApi } from "@tanstack/react-form";
 import { Link } from "@tanstack/react-router";
+import { decimalToScaled, isDecimal, scaledToDecimal } from "../../../db/contracts/decimal";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import { Checkbox } from "../ui/checkbox";
 import { Field, FieldError, FieldLabel } from "../ui/field";
@@ -14,6 +15,18 @@ function withSeparators(value: string): string {
   const [whole, frac] = value.split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return frac === undefined ? grouped : `${grouped}.${frac}`;
+}
+
+/**
+ * A money amount moved by `step` in exact cents ("1,234.5" + 0.1 → "1234.60"), not below `min`;
+ * null when the current text is not an amount.
+ */
+export function steppedMoney(text: string, step: number, direction: 1 | -1, min?: number): string | null {
+  const plain = text.replace(/[,\s$]/g, "") || "0";
+  if (!isDecimal(plain, 2)) return null;
+  let cents = decimalToScaled(plain, 2) + direction * decimalToScaled(step, 2);
+  if (min !== undefined) cents = Math.max(cents, decimalToScaled(min, 2));
+  return scaledToDecimal(cents, 2);
 }
 
 /** One configured field: label (with * when required), the right input, and its errors. */
@@ -136,6 +149,19 @@ export function EntityField({
           className="pl-7"
           value={withSeparators(String(value ?? ""))}
           onChange={(e) => field.handleChange(e.target.value.replace(/[,\s$]/g, ""))}
+          onKeyDown={(e) => {
+            // Arrow keys step the amount like a number input would (spec: freight by 0.1, others by 1).
+            if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
+            const next = steppedMoney(
+              String(value ?? ""),
+              config.step ?? 1,
+              e.key === "ArrowUp" ? 1 : -1,
+              config.min,
+            );
+            if (next === null) return;
+            e.preventDefault();
+            field.handleChange(next);
+          }}
         />
       </div>
     );

@@ -651,6 +651,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
       <Step number={6} title="What do you want to do with the documents?">
         <GenerateButton
           isEnabled={isSelectionNew && autosave.state.phase !== "conflict"}
+          hasChoice={selection.length > 0}
           onGenerate={() =>
             runAction(async () => {
               paperworkError.current = null;
@@ -987,7 +988,15 @@ function SaveAsTemplate({
   );
 }
 
-function GenerateButton({ isEnabled, onGenerate }: { isEnabled: boolean; onGenerate: () => Promise<void> }) {
+function GenerateButton({
+  isEnabled,
+  hasChoice,
+  onGenerate,
+}: {
+  isEnabled: boolean;
+  hasChoice: boolean;
+  onGenerate: () => Promise<void>;
+}) {
   const [isBusy, setIsBusy] = useState(false);
   return (
     <div className="space-y-2">
@@ -1004,7 +1013,9 @@ function GenerateButton({ isEnabled, onGenerate }: { isEnabled: boolean; onGener
       </Button>
       {!isEnabled && (
         <p className="text-sm text-muted-foreground">
-          The chosen documents are already generated: change the choice above to generate others.
+          {hasChoice
+            ? "The chosen documents are already generated: change the choice above to generate others."
+            : "Choose the documents to create above."}
         </p>
       )}
     </div>

@@ -25,6 +25,18 @@ export function partyText(party: TShipmentParty | null | undefined): string {
   return [party.company, party.city, party.country].filter(Boolean).join(", ");
 }
 
+/** A party in a list cell: the company, with city and country underneath. */
+function PartyCell({ party }: { party: TShipmentParty | null }) {
+  if (!party) return <span className="text-muted-foreground">—</span>;
+  const place = [party.city, party.country].filter(Boolean).join(", ");
+  return (
+    <div className="whitespace-normal">
+      <div>{party.company}</div>
+      {place && <div className="text-xs text-muted-foreground">{place}</div>}
+    </div>
+  );
+}
+
 /**
  * A status as the spec shows it: upper case in its colour; a shipment without a status shows DRAFT.
  * The title (tooltip) is the dictionary's own spelling ('Draft').
@@ -245,10 +257,10 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     },
     {
       key: "shipper_reference_number",
-      header: "Shipper reference",
+      header: "Shipper ref.",
       sortable: true,
       filter: "text",
-      className: "min-w-40",
+      className: "min-w-36",
       cell: (row) => (
         <div className="space-y-0.5">
           <div className="font-medium">{row.shipper_reference_number || "—"}</div>
@@ -273,7 +285,8 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
       sortable: true,
       filter: "choice",
       filterOptions: (d) => (d.contacts ?? []).map((c) => ({ value: String(c.id), label: c.label })),
-      cell: (row) => partyText(row.importer_of_record) || "—",
+      className: "min-w-36",
+      cell: (row) => <PartyCell party={row.importer_of_record} />,
     },
     {
       key: "exporter_of_record_id",
@@ -281,7 +294,8 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
       sortable: true,
       filter: "choice",
       filterOptions: (d) => (d.contacts ?? []).map((c) => ({ value: String(c.id), label: c.label })),
-      cell: (row) => partyText(row.exporter_of_record) || "—",
+      className: "min-w-36",
+      cell: (row) => <PartyCell party={row.exporter_of_record} />,
     },
     {
       key: "carrier_id",
@@ -291,8 +305,20 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
       filterOptions: (d) => (d.carriers ?? []).map((c) => ({ value: String(c.id), label: c.label })),
       cell: (row, d) => row.carrier?.name ?? (labelOf(d.carriers, row.carrier_id) || "—"),
     },
-    { key: "tracking_number_1", header: "Tracking number 1", sortable: true, filter: "text" },
-    { key: "tracking_number_2", header: "Tracking number 2", sortable: true, filter: "text" },
+    {
+      key: "tracking_number_1",
+      header: "Tracking 1",
+      sortable: true,
+      filter: "text",
+      className: "max-w-36 break-all",
+    },
+    {
+      key: "tracking_number_2",
+      header: "Tracking 2",
+      sortable: true,
+      filter: "text",
+      className: "max-w-36 break-all",
+    },
     {
       key: "status",
       header: "Status",
@@ -306,7 +332,7 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
       header: "Notes",
       sortable: true,
       filter: "text",
-      className: "max-w-48 truncate",
+      className: "max-w-40 truncate",
     },
     {
       key: "documents",

@@ -67,6 +67,7 @@ function contentDisposition(name: string): string {
  * document types asked for that have no document yet. Without it only the selection is stored.
  */
 export type TShipmentRouteOptions = {
+  /** The paperwork generator (issue 10): stores a document per type, e.g. with attachDocuments-like storage through c.var. */
   generateDocuments?: (
     c: Context<TAppEnv>,
     ...args: Parameters<TGenerateDocuments>
@@ -74,6 +75,7 @@ export type TShipmentRouteOptions = {
 };
 
 export function createShipmentRoutes(options: TShipmentRouteOptions = {}) {
+  const { generateDocuments } = options;
   const formDictionaries = (c: Context<TAppEnv>) =>
     loadDictionaries(c.var.db, shipmentsEntity.editDictionaries, authOf(c).workspaceId);
   const kitReads = createEntityRoutes(shipmentsEntity, { isReadOnly: true });
@@ -111,9 +113,7 @@ export function createShipmentRoutes(options: TShipmentRouteOptions = {}) {
           authOf(c).workspaceId,
           idParam(c, "id"),
           await readJson(c),
-          options.generateDocuments
-            ? (shipment, types) => options.generateDocuments!(c, shipment, types)
-            : undefined,
+          generateDocuments && ((shipment, types) => generateDocuments(c, shipment, types)),
         );
         return c.json({ item, status: ok });
       })

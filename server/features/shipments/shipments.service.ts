@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
+import { isDecimal } from "../../../db/contracts/decimal";
 import {
   computeShipmentTotals,
   duplicateLineErrors,
@@ -30,7 +31,7 @@ import {
 import type { TAuth } from "../../lib/context";
 import { assertFresh, nextUpdatedAt, StaleRecordError, staleConflict } from "../../lib/entity/concurrency";
 import type { TDbOrTx, TEntityDefinition } from "../../lib/entity/entity";
-import { getRecord, getRow, referenceErrors, saveFailed } from "../../lib/entity/entity.service";
+import { getRecord, getRow, referenceErrors, saveFailed, touchCounts } from "../../lib/entity/entity.service";
 import { deleteLine, replaceLines } from "../../lib/entity/lines";
 import { notFound, type TFieldErrors } from "../../lib/errors";
 import { toFieldErrors } from "../../lib/validate";
@@ -38,6 +39,8 @@ import { refreshLastShipmentDates } from "./last-shipment-date";
 import { shipmentsEntity } from "./shipments.entity";
 
 type TShipmentRow = typeof shipments.$inferSelect;
+
+const TOTAL_TOO_LARGE = "The invoice total is too large to store: check the quantities and unit values.";
 
 /** Top-level ids a PUT may set, and where each must point. */
 const REFERENCES: NonNullable<TEntityDefinition["references"]> = {
@@ -92,6 +95,7 @@ export async function createDraft(db: TDb, auth: TAuth): Promise<TShipment> {
       shipping_status_id: SHIPMENT_STATUS.DRAFT,
     })
     .returning({ id: shipments.id });
+  touchCounts(db, shipmentsEntity, auth.workspaceId);
   return getShipment(db, auth.workspaceId, row.id);
 }
 
@@ -146,7 +150,11 @@ export function blankShipment(auth: TAuth) {
   };
 }
 
-/** Called after a save with the document types asked for that have no document yet (issue 10 plugs in here). */
+/**
+ * Called after a save with the document types asked for that have no document yet (issue 10 plugs
+ * in here). It runs after the shipment is committed: an error it throws is the PUT's answer (an
+ * AppError keeps its status), and the saved shipment stays saved.
+ */
 export type TGenerateDocuments = (shipment: TShipment, types: TGeneratedDocumentType[]) => Promise<void>;
 
 /** Product ids → unit value for the ones of this workspace; package ids that exist. */
@@ -244,11 +252,19 @@ export async function updateShipment(
     throw saveFailed({ ...duplicateLineErrors(body), ...toFieldErrors(parsed.error) });
   }
   const values = parsed.data;
-  const [refErrors, lines] = await Promise.all([
-    referenceErrors(db, REFERENCES, workspaceId, values),
-    lineReferences(db, workspaceId, values),
+  const [stored, lines] = await Promise.all([
     shipmentRow(db, workspaceId, id),
+    lineReferences(db, workspaceId, values),
   ]);
+  // Only ids that differ from the stored ones are looked up: an autosave rarely changes a party or
+  // the carrier, and the stored ones were checked when they were saved. (A write in between moves
+  // updated_at, so the transaction below answers 409 before anything unchecked could be stored.)
+  const changed = Object.fromEntries(
+    Object.keys(REFERENCES)
+      .filter((key) => values[key as keyof TShipmentValues] !== stored[key as keyof TShipmentRow])
+      .map((key) => [key, REFERENCES[key]]),
+  );
+  const refErrors = await referenceErrors(db, changed, workspaceId, values);
   const errors = { ...refErrors, ...lines.errors };
   if (Object.keys(errors).length) throw saveFailed(errors);
 
@@ -267,8 +283,11 @@ export async function updateShipment(
         freight: values.freight,
         insurance: values.insurance,
       });
+      if (!isDecimal(totals.total_invoice_value, 2)) {
+        throw saveFailed({ total_value: [TOTAL_TOO_LARGE] });
+      }
       const status = values.shipping_status_id ?? row.shipping_status_id;
-      const existing = await generatedTypes(tx, id);
+      const existing = values.generate_documents.length ? await generatedTypes(tx, id) : new Set<string>();
       requested = values.generate_documents.filter((type) => !existing.has(type));
       if (SUBMITTED_STATUSES.includes(status) || requested.length) {
         const missing = requiredFieldErrors({
@@ -311,8 +330,15 @@ export async function updateShipment(
           updated_at: nextUpdatedAt(row.updated_at),
         })
         .where(and(eq(shipments.id, id), eq(shipments.workspace_id, workspaceId)));
-      await refreshLastShipmentDates(tx, workspaceId, [...partiesOf(row), ...partiesOf(values)]);
+      const isDateRelevant =
+        row.ship_date !== values.ship_date ||
+        row.shipping_status_id !== status ||
+        PARTIES.some((key) => row[key] !== values[key]);
+      if (isDateRelevant) {
+        await refreshLastShipmentDates(tx, workspaceId, [...partiesOf(row), ...partiesOf(values)]);
+      }
     });
+    touchCounts(db, shipmentsEntity, workspaceId);
   } catch (error) {
     if (error instanceof StaleRecordError) {
       throw staleConflict(STALE_MESSAGE, await getShipment(db, workspaceId, id));
@@ -372,6 +398,7 @@ export async function saveAsTemplate(db: TDb, auth: TAuth, id: number, name: str
     }
     return row.id;
   });
+  touchCounts(db, shipmentsEntity, auth.workspaceId);
   return getShipment(db, auth.workspaceId, templateId);
 }
 

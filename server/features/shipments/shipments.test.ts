@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { RETENTION_MESSAGE, STALE_MESSAGE, type TShipment } from "../../../db/contracts/shipments";
+import {
+  RETENTION_MESSAGE,
+  SHIPMENT_LIST_COLUMNS,
+  STALE_MESSAGE,
+  type TShipment,
+} from "../../../db/contracts/shipments";
 import { documents, shipment_items, shipments } from "../../../db/schema";
 import { localDiskStorage } from "../../lib/storage";
 import { buildContact, buildProduct, call, signUp } from "../../test/factories";
 import { appOver, createTestContext, type TTestContext } from "../../test/setup";
-import { ELF, PNG } from "../documents/test-files";
+import { attachDocuments } from "../documents/documents.service";
+import { ELF, PDF, PNG } from "../documents/test-files";
+import { shipmentsEntity } from "./shipments.entity";
 
 type TWho = Awaited<ReturnType<typeof signUp>>;
 type TSaved = { item: TShipment; status: { error: boolean; errorMessage?: string } };
@@ -399,6 +406,64 @@ describe("PUT: 422s name the field and the line", () => {
   });
 });
 
+describe("the paperwork hook (issue 10 plugs its generator in here)", () => {
+  test("is called after the save with only the types that have no document yet; its documents come back", async () => {
+    const calls: string[][] = [];
+    const app = appOver(ctx, {
+      shipments: {
+        async generateDocuments(c, shipment, types) {
+          calls.push(types);
+          await attachDocuments(
+            c.var,
+            {
+              ownerColumn: "shipment_id",
+              ownerId: shipment.id,
+              workspaceId: owner.user.workspace_id,
+              documentType: types[0],
+            },
+            [new File([new Uint8Array(PDF)], `${types[0]}.pdf`, { type: "application/pdf" })],
+          );
+        },
+      },
+    });
+    const send = (id: number, body: unknown) =>
+      app.request(`/api/shipments/${id}`, {
+        method: "PUT",
+        headers: { ...owner.auth, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const draft = await newDraft();
+    const first = await send(draft.id, fullBody(draft, { generate_documents: ["packing_list"] }));
+    expect(first.status).toBe(200);
+    const saved = ((await first.json()) as TSaved).item;
+    expect(calls).toEqual([["packing_list"]]);
+    expect(saved.documents.map((d) => d.document_type)).toEqual(["packing_list"]);
+    const second = await send(
+      draft.id,
+      fullBody(saved, { generate_documents: ["packing_list", "commercial_invoice"] }),
+    );
+    expect(second.status).toBe(200);
+    expect(calls).toEqual([["packing_list"], ["commercial_invoice"]]);
+    // Nothing new asked: no call.
+    const third = ((await second.json()) as TSaved).item;
+    expect((await send(draft.id, fullBody(third, { name: "again" }))).status).toBe(200);
+    expect(calls).toHaveLength(2);
+  });
+});
+
+describe("totals beyond what can be stored", () => {
+  test("are a 422 naming total_value, not a crash", async () => {
+    const huge = await created(owner, "/api/products", buildProduct(77, { unit_value: "9999999999999.99" }));
+    const draft = await newDraft();
+    const res = await put(draft.id, fullBody(draft, { items: [{ product_id: huge, quantity: 1_000_000 }] }));
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { errors: Record<string, string[]> }).errors.total_value[0]).toContain(
+      "too large",
+    );
+    expect(await get(draft.id)).toEqual(draft);
+  });
+});
+
 describe("no lost updates", () => {
   test("a PUT based on an old updated_at is a 409 with the current shipment, and changes nothing", async () => {
     const draft = await newDraft();
@@ -523,6 +588,41 @@ describe("list", () => {
     expect(res.status).toBe(422);
     expect((await call(ctx, owner.auth, "GET", "/api/shipments?sort_bogus=asc")).status).toBe(422);
     expect((await list("")).data.every((d) => d.shipping_status_id !== 1)).toBe(true);
+  });
+});
+
+describe("list totals", () => {
+  test("follow every create, status change and delete at once (the count cache is retired by writes)", async () => {
+    const total = async (query = "") =>
+      ((await (await call(ctx, owner.auth, "GET", `/api/shipments?${query}`)).json()) as { total: number })
+        .total;
+    const before = await total();
+    const beforeDelayed = await total("filters[status]=5");
+    const draft = await newDraft();
+    expect(await total()).toBe(before + 1);
+    await put(draft.id, fullBody(draft, { shipping_status_id: 5 }));
+    expect(await total("filters[status]=5")).toBe(beforeDelayed + 1);
+    await call(ctx, owner.auth, "DELETE", `/api/shipments/${draft.id}`);
+    expect(await total()).toBe(before);
+    expect(await total("filters[status]=5")).toBe(beforeDelayed);
+  });
+});
+
+describe("the contract's list columns", () => {
+  test("are exactly the ones the server sorts and filters by", () => {
+    const served = Object.fromEntries(
+      Object.entries(shipmentsEntity.columns).map(([key, c]) => [
+        key,
+        { sortable: Boolean(c.sortable), filter: c.filter === "custom" ? "status" : c.filter },
+      ]),
+    );
+    const promised = Object.fromEntries(
+      Object.entries(SHIPMENT_LIST_COLUMNS).map(([key, c]) => [
+        key,
+        { sortable: "sortable" in c && c.sortable, filter: "filter" in c ? (c.filter as string) : undefined },
+      ]),
+    );
+    expect(promised).toEqual(served);
   });
 });
 

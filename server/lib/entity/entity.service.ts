@@ -3,6 +3,7 @@ import type { TDb } from "../../../db/client";
 import type { TAuth } from "../context";
 import { AppError, notFound, type TFieldErrors } from "../errors";
 import { summarize, toFieldErrors } from "../validate";
+import { CountCache } from "./count-cache";
 import { defaultToItem, type TDbOrTx, type TEntityDefinition, type TRow } from "./entity";
 import type { TListQuery } from "./list-query";
 
@@ -78,6 +79,28 @@ function listOrder(def: TEntityDefinition, query: TListQuery): SQL[] {
   return [direction(column), direction(def.table.id)];
 }
 
+/** One count cache per database and entity (tests run many databases side by side). */
+const countCaches = new WeakMap<object, Map<TEntityDefinition, CountCache>>();
+function countCacheOf(db: TDbOrTx, def: TEntityDefinition): CountCache | null {
+  if (!def.countCacheMs) return null;
+  let byDef = countCaches.get(db);
+  if (!byDef) {
+    byDef = new Map();
+    countCaches.set(db, byDef);
+  }
+  let cache = byDef.get(def);
+  if (!cache) {
+    cache = new CountCache(def.countCacheMs);
+    byDef.set(def, cache);
+  }
+  return cache;
+}
+
+/** Retires the cached list totals of a workspace after a write the kit did not make itself. */
+export function touchCounts(db: TDbOrTx, def: TEntityDefinition, workspaceId: number): void {
+  countCacheOf(db, def)?.touch(workspaceId);
+}
+
 /** One page of the caller's rows with the totals the table kit shows. */
 export async function listRecords(
   db: TDb,
@@ -86,7 +109,10 @@ export async function listRecords(
   query: TListQuery,
 ): Promise<TListResult> {
   const where = listWhere(def, workspaceId, query);
-  const [rows, [{ total }]] = await Promise.all([
+  const countQuery = db.select({ total: count() }).from(def.table).where(where);
+  const countRows = async () => (await countQuery)[0].total;
+  const cache = countCacheOf(db, def);
+  const [rows, total] = await Promise.all([
     db
       .select()
       .from(def.table)
@@ -94,7 +120,7 @@ export async function listRecords(
       .orderBy(...listOrder(def, query))
       .limit(query.perPage)
       .offset((query.page - 1) * query.perPage),
-    db.select({ total: count() }).from(def.table).where(where),
+    cache ? cache.get(workspaceId, JSON.stringify(countQuery.toSQL()), countRows) : countRows(),
   ]);
   return {
     data: await toItems(db, def, rows as TRow[]),
@@ -198,6 +224,7 @@ export async function createRecord(db: TDb, def: TEntityDefinition, auth: TAuth,
     .insert(def.table)
     .values({ ...values, ...def.onCreate?.(auth), workspace_id: auth.workspaceId })
     .returning();
+  touchCounts(db, def, auth.workspaceId);
   return (await toItems(db, def, [row as TRow]))[0];
 }
 
@@ -216,6 +243,7 @@ export async function updateRecord(
     .set({ ...values, updated_at: new Date().toISOString() })
     .where(and(eq(def.table.id, id), eq(def.table.workspace_id, workspaceId)))
     .returning();
+  touchCounts(db, def, workspaceId);
   return (await toItems(db, def, [row as TRow]))[0];
 }
 
@@ -234,7 +262,7 @@ export async function deleteRecord(
 ) {
   // libsql's transactions take the write lock when they begin (BEGIN IMMEDIATE), and within this
   // process every write queues behind them (db/write-lock.ts).
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const row = await getRow(tx as unknown as TDb, def, workspaceId, id);
     const reasons = (await def.dependants?.(tx, workspaceId, id)) ?? [];
     if (reasons.length && !force) {
@@ -251,4 +279,6 @@ export async function deleteRecord(
     await def.afterDelete?.(tx, workspaceId, row);
     return { row, storageKeys };
   });
+  touchCounts(db, def, workspaceId);
+  return result;
 }

@@ -74,6 +74,11 @@ export type TEntityDefinition<TValues extends Record<string, unknown> = Record<s
   afterDelete?: (tx: TDbOrTx, workspaceId: number, row: TRow) => Promise<void>;
   /** Stored files that belong to the row, removed from storage once the row is deleted. */
   storageKeys?: (db: TDbOrTx, id: number) => Promise<string[]>;
+  /**
+   * Keep list totals for this many milliseconds (per workspace and query), retired at once by any
+   * write through the kit or touchCounts(). For big tables whose count dominates a list request.
+   */
+  countCacheMs?: number;
   /** Values a create form starts with (GET /{entity}/edit). */
   createDefaults?: (db: TDbOrTx, workspaceId: number) => Promise<Record<string, unknown>>;
 };
