@@ -98,7 +98,9 @@ function libsqlNativePlugin(): BunPlugin {
 
 const started = performance.now();
 const result = await Bun.build({
-  entrypoints: [entry],
+  // The paperwork worker is its own entry point so the executable carries it (server/features/paperwork/render-pool.ts
+  // falls back to drawing on the main thread if it still cannot start).
+  entrypoints: [entry, path.join(ROOT, "server", "features", "paperwork", "render.worker.ts")],
   compile: { outfile: OUTFILE, autoloadDotenv: false, autoloadBunfig: false },
   target: "bun",
   minify: true,

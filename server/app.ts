@@ -9,6 +9,8 @@ import { createDocumentRoutes } from "./features/documents/documents.routes";
 import { DOCUMENT_OWNERS } from "./features/documents/documents.service";
 import { healthRoutes } from "./features/health/health.routes";
 import { licensesEntity } from "./features/licenses/licenses.entity";
+import { generateOnShipmentSave } from "./features/paperwork/paperwork.hooks";
+import { paperworkRoutes } from "./features/paperwork/paperwork.routes";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
 import { productsEntity } from "./features/products/products.entity";
 import { screenAfterImport, screenOnContactSave } from "./features/screening/screening.hooks";
@@ -115,11 +117,15 @@ export function createApp(deps: TAppDeps) {
       createContactRoutes({ afterSave: screenOnContactSave, afterImport: screenAfterImport }),
     )
     .route("/screenings", screeningRoutes)
+    .route("/paperwork", paperworkRoutes)
     .route("/products", createEntityRoutes(productsEntity))
     .route("/licenses", createEntityRoutes(licensesEntity))
     .route("/wikis", createEntityRoutes(wikisEntity))
     .route("/shipping-documents", createEntityRoutes(shippingFormsEntity))
-    .route("/shipments", createShipmentRoutes(deps.shipments));
+    .route(
+      "/shipments",
+      createShipmentRoutes({ generateDocuments: generateOnShipmentSave, ...deps.shipments }),
+    );
   api.notFound((c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.

@@ -53,6 +53,7 @@
 import { z } from "zod";
 import { decimalToScaled } from "./decimal";
 import { decimal, NOT_ID, optionalId, optionalText, REQUIRED, requiredId } from "./fields";
+import { ZAesCitation } from "./paperwork";
 
 // ---------------------------------------------------------------------------------------------
 // Status
@@ -203,6 +204,10 @@ export const ZShipmentInput = z
     tracking_number_1: optionalText(64),
     tracking_number_2: optionalText(64),
     preview_statement_text: optionalText(2000),
+    /** Paperwork (issue 10): the AES/EEI citation (ITN or NOEEI legend); left out, the stored one stays. */
+    aes_citation: ZAesCitation.optional(),
+    /** Proforma 'Valid until' (YYYY-MM-DD); null or "" means ship date + 30 days; left out, unchanged. */
+    proforma_valid_until: optionalDate().optional(),
     generate_documents: z
       .array(
         z.enum(GENERATED_DOCUMENT_TYPES, { error: `Choose from ${GENERATED_DOCUMENT_TYPES.join(", ")}.` }),
@@ -452,6 +457,12 @@ export type TShipmentFields = {
   tracking_number_2: string;
   total_pieces: number;
   preview_statement_text: string;
+  /** Paperwork (issue 10). */
+  aes_citation: string;
+  proforma_valid_until: string | null;
+  /** The invoice's series number when there is no shipper reference (set at first generation). */
+  invoice_number: string;
+  proforma_number: string;
   generate_documents: TGeneratedDocumentType[];
   created_at: string;
   updated_at: string;

@@ -18,6 +18,11 @@ export const workspaces = sqliteTable(
     name: text().notNull(),
     /** The user who registered it; null once that user is deleted (the workspace outlives them). */
     owner_user_id: integer().references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
+    /**
+     * Paper size of the generated paperwork: 'letter' (US default) or 'a4'. Checked by the API's
+     * contract, not a CHECK: adding one would make SQLite rebuild this table, whose children cascade.
+     */
+    paper_size: text().notNull().default("letter"),
     created_at: createdAt(),
   },
   (t) => [index("workspaces_owner_idx").on(t.owner_user_id)],

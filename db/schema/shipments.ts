@@ -55,6 +55,15 @@ export const shipments = sqliteTable(
     preview_statement_text: text().notNull().default(""),
     /** JSON array of the document types the user asked to generate. */
     generate_documents: text({ mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    // Paperwork (issue 10).
+    /** AES/EEI filing citation: an ITN (X + 14 digits) or a NOEEI § 30.36–30.40 legend; "" when not set. */
+    aes_citation: text().notNull().default(""),
+    /** Proforma 'Valid until' (YYYY-MM-DD); null means ship date + 30 days. */
+    proforma_valid_until: text(),
+    /** Sequence number given to the invoice when the shipper reference is empty (kept for regenerations). */
+    invoice_number: text().notNull().default(""),
+    /** The proforma's own series number, given at its first generation. */
+    proforma_number: text().notNull().default(""),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

@@ -25,9 +25,12 @@ export function contentSecurityPolicy(nonce: string): string {
 export const securityHeaders = (): MiddlewareHandler<TAppEnv> => async (c, next) => {
   c.set("nonce", encodeBase64(crypto.getRandomValues(new Uint8Array(16))));
   await next();
-  c.header("Content-Security-Policy", contentSecurityPolicy(c.var.nonce));
+  // A response that set its own policy keeps it (the inline PDF preview must be viewable and framable by us).
+  if (!c.res.headers.has("Content-Security-Policy")) {
+    c.header("Content-Security-Policy", contentSecurityPolicy(c.var.nonce));
+    c.header("X-Frame-Options", "DENY");
+  }
   c.header("X-Content-Type-Options", "nosniff");
   c.header("Referrer-Policy", "strict-origin-when-cross-origin");
-  c.header("X-Frame-Options", "DENY");
   c.header("Cross-Origin-Opener-Policy", "same-origin");
 };

@@ -1,7 +1,15 @@
 import { type AnyFieldApi, useForm, useStore } from "@tanstack/react-form";
 import { useRouter } from "@tanstack/react-router";
-import { ArrowLeftIcon, DownloadIcon, FileIcon, FileStackIcon, Trash2Icon, UploadIcon } from "lucide-react";
-import { type ChangeEvent, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import {
+  ArrowLeftIcon,
+  DownloadIcon,
+  EyeIcon,
+  FileIcon,
+  FileStackIcon,
+  Trash2Icon,
+  UploadIcon,
+} from "lucide-react";
+import { type ChangeEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { TPublicUser } from "../../../db/contracts/auth";
 import type { TDictionary, TDictionaryOption } from "../../../db/contracts/dictionary";
@@ -40,6 +48,7 @@ import { ApiError, type TApi } from "../../lib/api";
 import type { TDictionaryCache } from "../../lib/dictionaries";
 import { formatMoney } from "../../lib/format";
 import { ScreeningSwitch } from "../screening/screening-switch";
+import { PaperworkPanel, type TPaperworkValues } from "./paperwork-panel";
 import { PartyPicker, type TPickedParty } from "./party-picker";
 import { DETAIL_FIELDS, MONEY_FIELDS, ShipmentStatus } from "./shipments-screen";
 
@@ -76,6 +85,10 @@ const TEXT_KEYS = [
   "tracking_number_2",
   "freight",
   "insurance",
+  // Paperwork (issue 10): saved with the form like every other field.
+  "aes_citation",
+  "proforma_valid_until",
+  "preview_statement_text",
 ] as const;
 const ID_KEYS = [
   "exporter_of_record_id",
@@ -161,6 +174,10 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
   });
   const [statusId, setStatusId] = useState(saved.current.statusId);
   const [documents, setDocuments] = useState<TShipmentDocument[]>(item.documents ?? []);
+  // Changes whenever the server stored something: the paperwork panel re-checks then.
+  const [version, setVersion] = useState(`${item.updated_at}:${(item.documents ?? []).length}`);
+  // A generation the server refused (422 missing fields, 409 screening gate) while the save itself stood.
+  const paperworkError = useRef<ApiError | null>(null);
   const [selection, setSelection] = useState<string[]>(item.generate_documents ?? []);
   const [prices, setPrices] = useState<Record<string, string>>(() => {
     const known = { ...unitValues };
@@ -185,6 +202,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
     saved.current.packageIds = new Map(stored.packages.map((p) => [p.package_id, p.id]));
     setStatusId(stored.shipping_status_id);
     setDocuments(stored.documents);
+    setVersion(`${stored.updated_at}:${stored.documents.length}`);
   };
 
   const save = async (extra?: Record<string, unknown>) => {
@@ -209,7 +227,18 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
     };
     // Autosave keeps new and draft shipments drafts; a shipment in transit or delivered keeps its status.
     if (ref.statusId === SHIPMENT_STATUS.DRAFT) body.shipping_status_id = SHIPMENT_STATUS.DRAFT;
-    const answer = await api.send<{ item: TShipment }>("PUT", `/shipments/${ref.id}`, body);
+    let answer: { item: TShipment };
+    try {
+      answer = await api.send<{ item: TShipment }>("PUT", `/shipments/${ref.id}`, body);
+    } catch (error) {
+      const refused =
+        error instanceof ApiError ? (error.body as { paperwork?: boolean; item?: TShipment }) : null;
+      if (!refused?.paperwork || !refused.item) throw error;
+      // The shipment was saved; only its paperwork was refused. Keep working from what was stored.
+      paperworkError.current = error as ApiError;
+      absorb(refused.item);
+      return;
+    }
     absorb(answer.item);
   };
   const autosave = useAutosave({ save });
@@ -239,6 +268,11 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
     freight: values.freight,
     insurance: values.insurance,
   });
+
+  const setPaperworkValue = useCallback(
+    (name: keyof TPaperworkValues, value: string) => form.setFieldValue(name, value),
+    [form],
+  );
 
   const runAction = async (action: () => Promise<void>, failure: string) => {
     try {
@@ -584,6 +618,17 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
       />
 
       <Step number={5} title="What documents do you want to create?">
+        <PaperworkPanel
+          api={api}
+          shipmentId={saved.current.id}
+          version={version}
+          values={{
+            aes_citation: values.aes_citation,
+            proforma_valid_until: values.proforma_valid_until,
+            preview_statement_text: values.preview_statement_text,
+          }}
+          onChange={setPaperworkValue}
+        />
         <fieldset className="flex flex-wrap gap-6">
           <legend className="sr-only">Document types</legend>
           {GENERATED_DOCUMENT_TYPES.map((type) => (
@@ -609,7 +654,16 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
           hasChoice={selection.length > 0}
           onGenerate={() =>
             runAction(async () => {
+              paperworkError.current = null;
               await autosave.flush({ extra: { generate_documents: selection } });
+              const refused = paperworkError.current as ApiError | null;
+              if (refused) {
+                const fields = refused.errors ? Object.values(refused.errors).flat() : [];
+                toast.error(refused.message || "The paperwork could not be generated", {
+                  description: fields.length ? [...new Set(fields)].join(" ") : undefined,
+                });
+                return;
+              }
               toast.success("Paperwork generated");
             }, "Save failed")
           }
@@ -1045,6 +1099,19 @@ function ShipmentDocuments({
                     ({DOCUMENT_TYPE_LABELS[doc.document_type] ?? doc.document_type})
                   </span>
                 </span>
+                {doc.extension === "pdf" && (
+                  <Button asChild variant="ghost" size="sm">
+                    <a
+                      href={`/api/paperwork/documents/${doc.id}/preview`}
+                      target="_blank"
+                      rel="noopener"
+                      aria-label={`Preview ${doc.original_name}`}
+                    >
+                      <EyeIcon />
+                      Preview
+                    </a>
+                  </Button>
+                )}
                 <Button asChild variant="ghost" size="sm">
                   <a href={doc.url} download={doc.original_name} aria-label={`Download ${doc.original_name}`}>
                     <DownloadIcon />

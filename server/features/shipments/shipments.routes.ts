@@ -195,6 +195,25 @@ export function createShipmentRoutes(options: TShipmentRouteOptions = {}) {
           .delete(documents)
           .where(and(eq(documents.id, row.id), eq(documents.workspace_id, workspaceId)));
         await deleteOwnerFiles(c.var, [row.storage_key]);
+        // Deleting generated paperwork removes its type from the selection (spec section 2), so the next
+        // save does not silently generate it again.
+        if (row.document_type && row.document_type !== "custom") {
+          const [shipment] = await c.var.db
+            .select({ generate_documents: shipments.generate_documents })
+            .from(shipments)
+            .where(and(eq(shipments.id, shipmentId), eq(shipments.workspace_id, workspaceId)));
+          const [same] = await c.var.db
+            .select({ id: documents.id })
+            .from(documents)
+            .where(and(eq(documents.shipment_id, shipmentId), eq(documents.document_type, row.document_type)))
+            .limit(1);
+          if (shipment && !same) {
+            await c.var.db
+              .update(shipments)
+              .set({ generate_documents: shipment.generate_documents.filter((t) => t !== row.document_type) })
+              .where(eq(shipments.id, shipmentId));
+          }
+        }
         return c.json({ item: await getShipment(c.var.db, workspaceId, shipmentId), status: ok });
       })
       /** POST /custom-docs/{shipmentId} multipart documents[] → {item, documents, failed, status}. */

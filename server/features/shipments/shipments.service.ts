@@ -139,6 +139,10 @@ export function blankShipment(auth: TAuth) {
     tracking_number_2: "",
     total_pieces: 0,
     preview_statement_text: "",
+    aes_citation: "",
+    proforma_valid_until: null,
+    invoice_number: "",
+    proforma_number: "",
     generate_documents: [],
     items: [],
     packages: [],
@@ -363,6 +367,11 @@ export async function saveAsTemplate(db: TDb, auth: TAuth, id: number, name: str
       tracking_number_2: _t2,
       bol_hawb_tracking: _bol,
       generate_documents: _docs,
+      // Paperwork identifies one shipment: a template carries no filing citation or document numbers.
+      aes_citation: _aes,
+      proforma_valid_until: _validUntil,
+      invoice_number: _invoiceNumber,
+      proforma_number: _proformaNumber,
       ...copied
     } = source;
     const [row] = await tx

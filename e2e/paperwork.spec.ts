@@ -1,0 +1,190 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test, waitForHydration } from "./fixtures";
+
+// PDFs are drawn on a shared, loaded machine: give each test room.
+test.describe.configure({ timeout: 180_000 });
+
+const origin = () => ({ origin: process.env.E2E_BASE_URL! });
+const POLAND = 176;
+const USA = 236;
+const DAP = 5;
+const USD = 1;
+
+/** A complete shipment (parties, a controlled and a plain item, a package) created through the API. */
+async function seedShipment(page: Page, importerName = "Müller Handels GmbH"): Promise<number> {
+  await page.goto("/home");
+  const contact = async (company: string, country_id: number) => {
+    const res = await page.request.post("/api/contacts", {
+      headers: origin(),
+      data: {
+        company,
+        partner_type_id: 1,
+        tax_id: `T-${company.length}`,
+        contact_1: "Dana",
+        phone_1: "+1 555 0100",
+        email_1: `dana@${company.toLowerCase().replace(/\W+/g, "")}.example`,
+        country_id,
+      },
+    });
+    expect(res.status()).toBe(201);
+    return ((await res.json()) as { item: { id: number } }).item.id;
+  };
+  const product = async (name: string, number: string, eccn: string, unitValue: string) => {
+    const res = await page.request.post("/api/products", {
+      headers: origin(),
+      data: {
+        name,
+        product_number: number,
+        description: `${name} for export`,
+        country_of_origin_id: USA,
+        US_ECCN: eccn,
+        HTS: "8517.62.0090",
+        unit_value: unitValue,
+        net_weight: "1.5",
+      },
+    });
+    expect(res.status()).toBe(201);
+    return ((await res.json()) as { item: { id: number } }).item.id;
+  };
+  const exporter = await contact("Acme Exports", USA);
+  const importer = await contact(importerName, POLAND);
+  const router = await product("Field router", "FR-1", "5A002.a", "1234.56");
+  const cable = await product("Antenna cable", "AC-7", "EAR99", "0.10");
+  const created = await page.request.post("/api/shipments", { headers: origin() });
+  expect(created.status()).toBe(201);
+  const { item } = (await created.json()) as { item: Record<string, unknown> & { id: number } };
+  const { items: _i, packages: _p, ...fields } = item;
+  const saved = await page.request.put(`/api/shipments/${item.id}`, {
+    headers: origin(),
+    data: {
+      ...fields,
+      name: "Chicago to Łódź",
+      exporter_of_record_id: exporter,
+      importer_of_record_id: importer,
+      ship_date: "2026-11-20",
+      shipper_reference_number: "SR-2042",
+      currency_id: USD,
+      incoterm_id: DAP,
+      port_of_export: "Chicago O'Hare (ORD)",
+      port_of_import: "Łódź (LCJ)",
+      items: [
+        { product_id: router, quantity: 2 },
+        { product_id: cable, quantity: 100 },
+      ],
+      packages: [
+        {
+          package_id: 1,
+          quantity: 2,
+          net_weight: "2",
+          gross_weight: "2.5",
+          length: "12",
+          width: "10",
+          height: "8",
+        },
+      ],
+    },
+  });
+  expect(saved.status()).toBe(200);
+  return item.id;
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+}
+
+async function screenshots(page: Page, name: string) {
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `test-results/paperwork-${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test("the three documents are generated, listed, opened, and one deleted re-enables Generate Paperwork", async ({
+  page,
+  user: _,
+}) => {
+  const id = await seedShipment(page);
+  await page.goto(`/shipments/edit-shipment/${id}`);
+  await waitForHydration(page);
+  const panel = page.getByTestId("paperwork-panel");
+  // The controlled line shows its (missing) licence, the DCS is pre-filled, EEI needs an ITN.
+  await expect(panel).toContainText("FR-1: No licence covers this line");
+  await expect(panel).toContainText("AC-7: No licence needed");
+  await expect(page.getByLabel("Statement printed on the invoice")).toHaveValue(
+    /^These items are controlled by the U\.S\. Government/,
+  );
+  await expect(panel).toContainText("An ITN is required");
+  await expect(page.getByTestId("screening-gate")).toHaveCount(0);
+  await page.getByLabel("AES / EEI filing citation").fill("X20261120123456");
+
+  // Removing the required wording is pointed out.
+  await page.getByLabel("Statement printed on the invoice").fill("Handle with care.");
+  await expect(page.getByTestId("dcs-note")).toContainText("Required wording removed");
+  await page.getByRole("button", { name: "Put it back" }).click();
+  await expect(page.getByTestId("dcs-note")).toHaveCount(0);
+
+  const generate = page.getByRole("button", { name: "Generate Paperwork" });
+  await expect(generate).toBeDisabled();
+  for (const label of ["Commercial Invoice", "Proforma Invoice", "Packing List"]) {
+    await page.getByRole("checkbox", { name: label }).check();
+  }
+  await expect(generate).toBeEnabled();
+  await expectNoAxeViolations(page);
+  await generate.click();
+  await expect(page.getByText("Paperwork generated")).toBeVisible({ timeout: 60_000 });
+  const list = page.getByRole("list", { name: "Shipment documents" });
+  await expect(list).toContainText("commercial-invoice-SR-2042.pdf");
+  await expect(list).toContainText("packing-list-SR-2042.pdf");
+  await expect(list).toContainText(/proforma-invoice-PF-\d{4}-0001\.pdf/);
+  await expect(generate).toBeDisabled();
+  await screenshots(page, "generated");
+
+  // Open one: the preview serves the stored PDF inline.
+  const preview = page.getByRole("link", { name: "Preview commercial-invoice-SR-2042.pdf" });
+  const href = await preview.getAttribute("href");
+  const file = await page.request.get(href!);
+  expect(file.status()).toBe(200);
+  expect(file.headers()["content-type"]).toBe("application/pdf");
+  expect(file.headers()["content-disposition"]).toMatch(
+    /^inline; filename="commercial-invoice-SR-2042\.pdf"/,
+  );
+  expect((await file.body()).subarray(0, 5).toString()).toBe("%PDF-");
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), preview.click()]);
+  await tab.close();
+
+  // Delete one: 'Are you sure?' Yes; its type is unselected and Generate Paperwork works again.
+  await page.getByRole("button", { name: "Delete packing-list-SR-2042.pdf" }).click();
+  await expect(page.getByText("Are you sure?")).toBeVisible();
+  await page.getByRole("button", { name: "Yes" }).click();
+  await expect(list).not.toContainText("packing-list-SR-2042.pdf");
+  await expect(page.getByRole("checkbox", { name: "Packing List" })).not.toBeChecked();
+  await page.getByRole("checkbox", { name: "Packing List" }).check();
+  await expect(generate).toBeEnabled();
+});
+
+test("a party that failed screening shows the gate before Generate Paperwork and blocks it", async ({
+  page,
+  user: _,
+}) => {
+  const id = await seedShipment(page, "Rosoboronexport");
+  await page.goto(`/shipments/edit-shipment/${id}`);
+  await waitForHydration(page);
+  const gate = page.getByTestId("screening-gate");
+  await expect(gate).toContainText("Importer of record Rosoboronexport: FAILED screening", {
+    timeout: 30_000,
+  });
+  await expect(gate.getByRole("link", { name: "Open the screening screen" })).toBeVisible();
+  await page.getByRole("checkbox", { name: "Commercial Invoice" }).check();
+  await page.getByRole("button", { name: "Generate Paperwork" }).click();
+  await expect(page.getByText(/cleared on the screening screen/).first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText("No documents yet.")).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "Commercial Invoice" })).toBeChecked();
+  await expectNoAxeViolations(page);
+  await screenshots(page, "gate");
+});

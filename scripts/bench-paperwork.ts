@@ -1,0 +1,165 @@
+// npm run bench:paperwork: (1) a 100-line commercial invoice drawn in-process, 50 runs with the fonts
+// already loaded (p50/p95 wall and CPU time, PDF size); (2) against a real server on 127.0.0.1 with a
+// temporary DATA_DIR, the shipments list's latency alone and while 10 generations of that invoice run
+// at once. Prints figures next to their targets; asserts nothing. The machine may be shared: read the
+// figures as ranges.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { renderPaperwork } from "../server/features/paperwork/paperwork.render";
+import { paperModel } from "../server/features/paperwork/test-model";
+import { ensureClientBuild, ROOT, startServer } from "./lib";
+
+const RUNS = 50;
+const LINES = 100;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+const line = (label: string, value: string, target: string) =>
+  console.log(`${label.padEnd(52)} ${value.padStart(12)}   target ${target}`);
+
+// 1. In-process rendering.
+const model = paperModel({}, LINES);
+for (let i = 0; i < 3; i++) await renderPaperwork("commercial_invoice", model); // fonts loaded + JIT warm
+const wall: number[] = [];
+const cpu: number[] = [];
+let size = 0;
+for (let i = 0; i < RUNS; i++) {
+  const usage = process.cpuUsage();
+  const started = performance.now();
+  const bytes = await renderPaperwork("commercial_invoice", model);
+  wall.push(performance.now() - started);
+  const used = process.cpuUsage(usage);
+  cpu.push((used.user + used.system) / 1000);
+  size = bytes.length;
+}
+console.log(`Paperwork: ${LINES}-line commercial invoice, ${RUNS} runs, fonts loaded (in-process)`);
+line("  render p50 (wall)", ms(percentile(wall, 50)), "");
+line("  render p95 (wall)", ms(percentile(wall, 95)), "< 150 ms");
+line("  render p95 (CPU, all threads incl. GC)", ms(percentile(cpu, 95)), "");
+line("  PDF size", `${(size / 1024).toFixed(0)} KB`, "< 300 KB");
+
+// 2. Through the server: list latency while 10 generations run.
+await ensureClientBuild();
+const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-paperwork-"));
+// Migrate and seed first (no time limit), so the server's start fits its health-check window on a busy machine.
+const migrate = Bun.spawnSync([process.execPath, path.join(ROOT, "server", "main.ts"), "migrate"], {
+  env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+  stderr: "inherit",
+});
+if (migrate.exitCode !== 0) throw new Error("migrate failed");
+const server = await startServer({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "10000" });
+try {
+  const base = server.url;
+  const headers: Record<string, string> = { "content-type": "application/json", origin: base };
+  const post = async (p: string, body: unknown, method = "POST") => {
+    const res = await fetch(`${base}${p}`, { method, headers, body: JSON.stringify(body) });
+    if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const email = `bench-${Date.now()}@example.com`;
+  await post("/api/register", {
+    title: "Mr.",
+    name: "Bench",
+    surname: "Paper",
+    email,
+    password: "bench password 1",
+  });
+  const login = await post("/api/login", { email, password: "bench password 1", rememberMe: true });
+  headers.authorization = `Bearer ${login.token}`;
+  const contact = async (company: string, country_id: number) =>
+    (
+      (await post("/api/contacts", {
+        company,
+        partner_type_id: 1,
+        tax_id: "T-1",
+        contact_1: "Dana",
+        phone_1: "+1 555 0100",
+        email_1: "dana@example.com",
+        country_id,
+      })) as { item: { id: number } }
+    ).item.id;
+  const exporter = await contact("Acme Export Inc.", 236);
+  const importer = await contact("Müller Handels GmbH", 176);
+  const items: { product_id: number; quantity: number }[] = [];
+  for (let i = 1; i <= LINES; i++) {
+    const product = (await post("/api/products", {
+      name: `Widget ${i}`,
+      description: `Precision widget, model ${i}`,
+      product_number: `P-${i}`,
+      country_of_origin_id: 236,
+      US_ECCN: "EAR99",
+      HTS: "8471.30.0100",
+      unit_value: "10.10",
+      net_weight: "0.25",
+    })) as { item: { id: number } };
+    items.push({ product_id: product.item.id, quantity: 3 });
+  }
+  const draft = (await post("/api/shipments", {})) as { item: Record<string, unknown> & { id: number } };
+  const { items: _i, packages: _p, ...fields } = draft.item;
+  await post(
+    `/api/shipments/${draft.item.id}`,
+    {
+      ...fields,
+      name: "Bench shipment",
+      exporter_of_record_id: exporter,
+      importer_of_record_id: importer,
+      ship_date: "2026-11-20",
+      currency_id: 1,
+      incoterm_id: 5,
+      items,
+      packages: [
+        {
+          package_id: 1,
+          quantity: 2,
+          net_weight: "2",
+          gross_weight: "2.5",
+          length: "12",
+          width: "10",
+          height: "8",
+        },
+      ],
+    },
+    "PUT",
+  );
+  const listOnce = async () => {
+    const started = performance.now();
+    const res = await fetch(`${base}/api/shipments?page=1&per_page=10`, { headers });
+    await res.arrayBuffer();
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 20; i++) await listOnce();
+  const idle: number[] = [];
+  for (let i = 0; i < 100; i++) idle.push(await listOnce());
+
+  // Warm the server's worker (font parse) once, then 10 generations at once.
+  await post(`/api/paperwork/shipments/${draft.item.id}/generate`, { types: ["commercial_invoice"] });
+  const busy: number[] = [];
+  let isGenerating = true;
+  const started = performance.now();
+  const generations = Promise.all(
+    Array.from({ length: 10 }, () =>
+      post(`/api/paperwork/shipments/${draft.item.id}/generate`, { types: ["commercial_invoice"] }),
+    ),
+  ).finally(() => {
+    isGenerating = false;
+  });
+  while (isGenerating) busy.push(await listOnce());
+  await generations;
+  const total = performance.now() - started;
+  console.log("Paperwork: shipments list while generating (real server, 127.0.0.1)");
+  line("  list p95, idle (100 requests)", ms(percentile(idle, 95)), "");
+  line(
+    `  list p95 during 10 concurrent generations (${busy.length} requests)`,
+    ms(percentile(busy, 95)),
+    "< 50 ms",
+  );
+  line("  list max during generations", ms(Math.max(...busy)), "");
+  line("  10 generations, wall time", ms(total), "");
+} finally {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

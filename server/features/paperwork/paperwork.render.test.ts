@@ -1,0 +1,342 @@
+import { describe, expect, test } from "bun:test";
+import { DESTINATION_CONTROL_STATEMENT } from "../../../db/contracts/paperwork";
+import { formatDimensions, formatMoney, formatVolume, formatWeight, volumeMicroCubicInches } from "./format";
+import { ACTUAL_PRICE_DECLARATION, renderPaperwork } from "./paperwork.render";
+import { readPdfText } from "./pdf-text";
+import { paperLine, paperModel, paperParty } from "./test-model";
+
+const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/** A table row's text: from `start` to `end` (or the end), wrapped cells joined with spaces. */
+function rowText(text: string, start: string, end?: string): string {
+  const from = text.indexOf(start);
+  if (from < 0) throw new Error(`No ${start} in:\n${text}`);
+  const to = end ? text.indexOf(end, from + start.length) : -1;
+  return collapse(text.slice(from, to < 0 ? undefined : to));
+}
+
+/** The text line that holds `needle` (pdf.js groups a table row's cells on one baseline). */
+function lineWith(text: string, needle: string): string {
+  const line = text.split("\n").find((l) => l.includes(needle));
+  if (!line) throw new Error(`No line with ${needle} in:\n${text}`);
+  return line;
+}
+
+// A 1×1 transparent PNG: the signature image path must work with alpha.
+const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
+
+describe("format", () => {
+  test("money: thousands separators, two decimals, the currency code", () => {
+    expect(formatMoney("999999990.3", "USD")).toBe("USD 999,999,990.30");
+    expect(formatMoney("0.1", "EUR")).toBe("EUR 0.10");
+    expect(formatMoney("1234", "")).toBe("1,234.00");
+  });
+  test("weights in kg with lb in brackets, exact to the gram", () => {
+    expect(formatWeight("1")).toBe("1.000 kg (2.20 lb)");
+    expect(formatWeight("0.45359237".slice(0, 5))).toBe("0.453 kg (1.00 lb)");
+    expect(formatWeight("1234.5")).toBe("1,234.500 kg (2,721.61 lb)");
+  });
+  test("dimensions in inches and centimetres, volume in m³ and ft³", () => {
+    expect(formatDimensions("12", "10.5", "1")).toBe("12.00 × 10.50 × 1.00 in (30.48 × 26.67 × 2.54 cm)");
+    // 12 × 12 × 12 in = exactly 1 ft³ = 0.028316846592 m³
+    expect(formatVolume(volumeMicroCubicInches(1, "12", "12", "12"))).toBe("0.028 m³ (1.00 ft³)");
+  });
+});
+
+describe("commercial invoice", () => {
+  test("parties with non-Latin names come back as the same text", async () => {
+    const model = paperModel({
+      exporter: paperParty({ company: "Ελληνικά Εξαγωγές Α.Ε.", city: "Αθήνα", country: "Greece" }),
+      importer: paperParty({ company: "Müller Handels GmbH", city: "Łódź", country: "Poland" }),
+      consignee: paperParty({
+        company: "北京进出口有限公司",
+        street: "ул. Тверская 7",
+        city: "Москва",
+        country: "Russia",
+      }),
+    });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    for (const name of [
+      "Ελληνικά Εξαγωγές Α.Ε.",
+      "Αθήνα",
+      "Müller Handels GmbH",
+      "Łódź",
+      "北京进出口有限公司",
+      "ул. Тверская 7",
+      "Москва",
+    ]) {
+      expect(pdf.text).toContain(name);
+    }
+    expect(pdf.pages[0]).toContain("COMMERCIAL INVOICE");
+    expect(pdf.pages[0]).toContain("Invoice No. INV-2026-0042");
+    expect(pdf.pages[0]).toContain("Date 11/20/2026");
+    expect(pdf.pages[0]).toContain("Page 1 of 1");
+  });
+
+  test("the consignee reads 'same as importer' when it is the importer", async () => {
+    const pdf = await readPdfText(
+      await renderPaperwork("commercial_invoice", paperModel({ consignee: null })),
+    );
+    expect(pdf.text).toContain("Same as importer of record");
+  });
+
+  test("each line carries its own HTS, ECCN, origin, quantity, values, weight and licence", async () => {
+    const model = paperModel({
+      lines: [
+        paperLine(1, {
+          product_number: "RTR-100",
+          hts: "8517.62.0090",
+          eccn: "5A002.a",
+          origin: "Germany",
+          quantity: 7,
+          unit_value: "1234.56",
+          extended_value: "8641.92",
+          unit_net_weight: "2.5",
+          license_number: "D1234567",
+        }),
+        paperLine(2, {
+          product_number: "CBL-200",
+          hts: "8544.42.9090",
+          eccn: "EAR99",
+          origin: "Mexico",
+          quantity: 1000,
+          unit_value: "0.10",
+          extended_value: "100.00",
+          unit_net_weight: "0.001",
+        }),
+      ],
+    });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    const first = rowText(pdf.text, "RTR-100", "CBL-200");
+    for (const v of [
+      "8517.62.0090",
+      "5A002.a",
+      "Germany",
+      " 7 ",
+      "1,234.56",
+      "8,641.92",
+      "17.500 kg (38.58 lb)",
+      "Licence: D1234567",
+    ])
+      expect(first).toContain(v);
+    const second = rowText(pdf.text, "CBL-200", "Total packages");
+    for (const v of ["8544.42.9090", "EAR99", "Mexico", "1000", "0.10", "100.00", "1.000 kg (2.20 lb)"])
+      expect(second).toContain(v);
+    expect(pdf.text).toContain("Licence: D1234567");
+    expect(pdf.text.match(/Licence:/g)?.length).toBe(1);
+    // references
+    for (const v of [
+      "11/21/2026",
+      "DHL Express",
+      "Air",
+      "HAWB 123-45678901",
+      "Los Angeles, CA",
+      "Warsaw Chopin (WAW)",
+      "DAP Warsaw Chopin (WAW)",
+      "Net 30",
+      "PO-7781",
+    ]) {
+      expect(pdf.text).toContain(v);
+    }
+  });
+
+  test("totals are exact on awkward values", async () => {
+    const model = paperModel({
+      lines: [
+        paperLine(1, { quantity: 1000, unit_value: "999999.99", extended_value: "999999990.00" }),
+        paperLine(2, { quantity: 1, unit_value: "0.10", extended_value: "0.10" }),
+        paperLine(3, { quantity: 1, unit_value: "0.20", extended_value: "0.20" }),
+      ],
+      freight: "0.10",
+      insurance: "0.20",
+      packages: [
+        {
+          type: "Box",
+          quantity: 3,
+          net_weight: "0.1",
+          gross_weight: "0.2",
+          length: "1",
+          width: "1",
+          height: "1",
+        },
+        {
+          type: "Pallet",
+          quantity: 1,
+          net_weight: "0.2",
+          gross_weight: "0.3",
+          length: "40",
+          width: "48",
+          height: "50",
+        },
+      ],
+    });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    expect(lineWith(pdf.text, "Total value")).toContain("USD 999,999,990.30");
+    expect(lineWith(pdf.text, "Freight")).toContain("USD 0.10");
+    expect(lineWith(pdf.text, "Insurance")).toContain("USD 0.20");
+    expect(lineWith(pdf.text, "Total invoice value")).toContain("USD 999,999,990.60");
+    expect(lineWith(pdf.text, "Total packages")).toContain("4");
+    expect(lineWith(pdf.text, "Total pieces")).toContain("1002");
+    // 3 × 0.1 + 0.2 = 0.5 kg net; 3 × 0.2 + 0.3 = 0.9 kg gross (not 0.8999999…)
+    expect(lineWith(pdf.text, "Total net weight")).toContain("0.500 kg (1.10 lb)");
+    expect(lineWith(pdf.text, "Total gross weight")).toContain("0.900 kg (1.98 lb)");
+    expect(pdf.text).toContain(ACTUAL_PRICE_DECLARATION.slice(0, 60));
+  });
+
+  test("the Destination Control Statement is printed, exactly, when a line is on the CCL", async () => {
+    const controlled = paperModel({ lines: [paperLine(1), paperLine(2, { eccn: "3A090.a" })] });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", controlled));
+    expect(collapse(pdf.text)).toContain(DESTINATION_CONTROL_STATEMENT);
+    expect(pdf.text).not.toContain("Diversion contrary");
+
+    // Already in the statement: printed once, with the user's own addition.
+    const withStatement = paperModel({
+      lines: [paperLine(1, { eccn: "5A992.c" })],
+      statement: `${DESTINATION_CONTROL_STATEMENT}\nGoods are shipped in sealed cartons.`,
+    });
+    const again = collapse(
+      (await readPdfText(await renderPaperwork("commercial_invoice", withStatement))).text,
+    );
+    expect(again.split("These items are controlled by the U.S. Government").length - 1).toBe(1);
+    expect(again).toContain("Goods are shipped in sealed cartons.");
+  });
+
+  test("EAR99-only shipments get no DCS", async () => {
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", paperModel()));
+    expect(pdf.text).not.toContain("controlled by the U.S. Government");
+    expect(pdf.text).not.toContain("Diversion contrary");
+  });
+
+  test("the AES citation prints an ITN as AES X… and a legend as itself", async () => {
+    const itn = await readPdfText(
+      await renderPaperwork("commercial_invoice", paperModel({ aes_citation: "X20261120123456" })),
+    );
+    expect(itn.text).toContain("AES X20261120123456");
+    const legend = await readPdfText(
+      await renderPaperwork("commercial_invoice", paperModel({ aes_citation: "NOEEI § 30.37(a)" })),
+    );
+    expect(legend.text).toContain("NOEEI § 30.37(a)");
+    const none = await readPdfText(await renderPaperwork("commercial_invoice", paperModel()));
+    expect(none.text).not.toContain("NOEEI");
+    expect(none.text).not.toMatch(/AES X/);
+  });
+
+  test("a 120-line invoice breaks across pages, repeats the header and numbers every page", async () => {
+    const model = paperModel({}, 120);
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    expect(pdf.pageCount).toBeGreaterThan(2);
+    pdf.pages.forEach((page, i) => {
+      expect(page).toContain("COMMERCIAL INVOICE");
+      expect(page).toContain("Invoice No. INV-2026-0042");
+      expect(page).toContain("Date 11/20/2026");
+      expect(page).toContain(`Page ${i + 1} of ${pdf.pageCount}`);
+    });
+    // Every page that carries item lines starts them under a repeated header row.
+    const pagesWithLines = pdf.pages.filter((p) => /P-\d{4}/.test(p));
+    expect(pagesWithLines.length).toBeGreaterThan(2);
+    for (const page of pagesWithLines) expect(page).toContain("Product no.");
+    // Each line exactly once, none cut off.
+    for (let i = 1; i <= 120; i++) {
+      const number = `P-${String(i).padStart(4, "0")}`;
+      expect(pdf.text.split(number).length - 1).toBe(1);
+    }
+    // Totals on the last page only.
+    const last = pdf.pages[pdf.pageCount - 1];
+    expect(last).toContain("Total invoice value");
+    expect(lineWith(last, "Total invoice value")).toContain("USD 3,636.30");
+    expect(pdf.pages.slice(0, -1).join("\n")).not.toContain("Total invoice value");
+    expect(pdf.sizes[0]).toEqual([612, 792]);
+  });
+
+  test("A4 when the workspace prints on A4, with the signature image", async () => {
+    const bytes = await renderPaperwork(
+      "commercial_invoice",
+      paperModel({ page_size: "a4", signature: { image: PNG, name: "Jane Doe", title: "Export Manager" } }),
+    );
+    const pdf = await readPdfText(bytes);
+    expect(pdf.sizes[0]).toEqual([595.28, 841.89]);
+    expect(pdf.text).toContain("Jane Doe, Export Manager");
+    expect(new TextDecoder("latin1").decode(bytes)).toContain("/Subtype /Image");
+  });
+});
+
+describe("proforma invoice", () => {
+  test("is marked PROFORMA, carries its number and validity, and no declaration of actual price", async () => {
+    const model = paperModel({
+      number: "PF-2026-0007",
+      valid_until: "2026-12-21",
+      lines: [paperLine(1, { eccn: "5A002.a" })],
+    });
+    const pdf = await readPdfText(await renderPaperwork("proforma_invoice", model));
+    expect(pdf.pages[0]).toContain("PROFORMA INVOICE");
+    expect(pdf.pages[0]).toContain("Proforma No. PF-2026-0007");
+    expect(lineWith(pdf.text, "Valid until")).toContain("12/21/2026");
+    expect(collapse(pdf.text)).toContain("not a demand for payment");
+    expect(pdf.text).not.toContain("It is hereby certified");
+    expect(lineWith(pdf.text, "Total invoice value")).toContain("USD 30.60");
+  });
+});
+
+describe("packing list", () => {
+  test("lists packages with weights in kg and lb, dimensions in in and cm, volume and totals — and no prices", async () => {
+    const model = paperModel({
+      packages: [
+        {
+          type: "Box",
+          quantity: 2,
+          net_weight: "1.125",
+          gross_weight: "1.5",
+          length: "12",
+          width: "10",
+          height: "8",
+        },
+        {
+          type: "Pallet",
+          quantity: 1,
+          net_weight: "100",
+          gross_weight: "120.5",
+          length: "48",
+          width: "40",
+          height: "36.5",
+        },
+      ],
+    });
+    const pdf = await readPdfText(await renderPaperwork("packing_list", model));
+    expect(pdf.pages[0]).toContain("PACKING LIST");
+    const box = rowText(pdf.text, "Box", "Pallet");
+    for (const v of [
+      " 2 ",
+      "1.125 kg (2.48 lb)",
+      "1.500 kg (3.31 lb)",
+      "12.00 × 10.00 × 8.00 in (30.48 × 25.40 × 20.32 cm)",
+      "0.031 m³ (1.11 ft³)",
+    ]) {
+      expect(box).toContain(v);
+    }
+    const pallet = rowText(pdf.text, "Pallet", "Product no.");
+    for (const v of [
+      "100.000 kg (220.46 lb)",
+      "120.500 kg (265.66 lb)",
+      "48.00 × 40.00 × 36.50 in (121.92 × 101.60 × 92.71 cm)",
+      "1.148 m³ (40.56 ft³)",
+    ]) {
+      expect(pallet).toContain(v);
+    }
+    expect(lineWith(pdf.text, "Total packages")).toContain("3");
+    expect(lineWith(pdf.text, "Total pieces")).toContain("6");
+    // 2 × 1.125 + 100 = 102.25 kg net; 2 × 1.5 + 120.5 = 123.5 kg gross
+    expect(lineWith(pdf.text, "Total net weight")).toContain("102.250 kg (225.42 lb)");
+    expect(lineWith(pdf.text, "Total gross weight")).toContain("123.500 kg (272.27 lb)");
+    // 2 × 960 + 70080 = 72000 in³ = 1.180 m³, 41.67 ft³
+    expect(lineWith(pdf.text, "Total volume")).toContain("1.180 m³ (41.67 ft³)");
+    expect(pdf.text).toContain("Marks and numbers");
+    expect(pdf.text).toContain("MÜLLER HANDELS GMBH / ŁÓDŹ");
+    // No prices anywhere.
+    for (const price of ["USD", "10.10", "30.30", "Unit value", "Total value", "Freight", "Insurance"]) {
+      expect(pdf.text).not.toContain(price);
+    }
+  });
+});

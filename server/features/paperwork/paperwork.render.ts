@@ -1,0 +1,615 @@
+// Pure renderer: a typed paperwork model in, PDF bytes out (jsPDF + jspdf-autotable under Bun).
+// It reads nothing but the fonts; everything printed comes from the model, so tests can render a
+// model and read the PDF back field by field.
+import { jsPDF } from "jspdf";
+import { autoTable, type CellHookData, type RowInput, type UserOptions } from "jspdf-autotable";
+import {
+  aesLegend,
+  DESTINATION_CONTROL_STATEMENT,
+  hasDestinationControlStatement,
+  isControlledEccn,
+  type TPaperSize,
+  type TPaperworkType,
+} from "../../../db/contracts/paperwork";
+import { loadCjkFont, loadLatinFonts, type TFontData } from "./fonts";
+import {
+  formatDate,
+  formatDimensions,
+  formatMoney,
+  formatVolume,
+  formatWeight,
+  multiplyDecimal,
+  sumDecimals,
+  volumeMicroCubicInches,
+} from "./format";
+
+export type TPaperParty = {
+  company: string;
+  street: string;
+  city: string;
+  state_province: string;
+  postal_code: string;
+  country: string;
+  tax_id: string;
+  contact: string;
+  phone: string;
+  email: string;
+};
+
+/** One item line: money as 2-decimal strings, weights as kg strings (3 decimals), per unit. */
+export type TPaperLine = {
+  product_number: string;
+  name: string;
+  description: string;
+  hts: string;
+  eccn: string;
+  origin: string;
+  quantity: number;
+  unit_value: string;
+  /** Server-computed unit_value × quantity. */
+  extended_value: string;
+  /** Net weight of one unit, kg. */
+  unit_net_weight: string;
+  /** The workspace licence covering this line, when there is one. */
+  license_number: string | null;
+};
+
+/** One package line: weights of one package in kg, dimensions of one package in inches. */
+export type TPaperPackage = {
+  type: string;
+  quantity: number;
+  net_weight: string;
+  gross_weight: string;
+  length: string;
+  width: string;
+  height: string;
+};
+
+export type TPaperworkModel = {
+  /** Document number: the invoice number (or proforma number); the packing list uses the invoice's. */
+  number: string;
+  /** Issue date, YYYY-MM-DD. */
+  date: string;
+  page_size: TPaperSize;
+  exporter: TPaperParty;
+  importer: TPaperParty;
+  /** null: the ultimate consignee is the importer of record. */
+  consignee: TPaperParty | null;
+  ship_date: string;
+  carrier: string;
+  mode_of_transport: string;
+  bol_hawb_tracking: string;
+  tracking_numbers: string[];
+  port_of_export: string;
+  port_of_import: string;
+  incoterm: string;
+  incoterm_place: string;
+  currency: string;
+  payment_terms: string;
+  consignee_reference: string;
+  shipper_reference: string;
+  lines: TPaperLine[];
+  packages: TPaperPackage[];
+  freight: string;
+  insurance: string;
+  /** preview_statement_text: the statement block as the user left it. */
+  statement: string;
+  /** The shipment's AES/EEI citation (ITN or exemption legend), or "". */
+  aes_citation: string;
+  /** Proforma only: YYYY-MM-DD. */
+  valid_until: string | null;
+  marks: string;
+  signature: { image: Uint8Array | null; name: string; title: string };
+};
+
+export const DOCUMENT_TITLES: Record<TPaperworkType, string> = {
+  commercial_invoice: "COMMERCIAL INVOICE",
+  proforma_invoice: "PROFORMA INVOICE",
+  packing_list: "PACKING LIST",
+};
+
+export const ACTUAL_PRICE_DECLARATION =
+  "It is hereby certified that this invoice shows the actual price of the goods described, that no other invoice has been or will be issued, and that all particulars are true and correct.";
+
+export const PROFORMA_NOTICE =
+  "This proforma invoice is not a demand for payment. It states the goods and prices of a proposed shipment and is valid until the date shown.";
+
+/** Totals printed on the documents, all exact decimal strings. */
+export type TPaperTotals = {
+  total_value: string;
+  total_invoice_value: string;
+  packages: number;
+  pieces: number;
+  net_weight: string;
+  gross_weight: string;
+  volume: bigint;
+};
+
+/** Sums lines and packages exactly (money ×100, kg ×1000); the same rule the shipment form shows. */
+export function computeTotals(model: TPaperworkModel): TPaperTotals {
+  const totalValue = sumDecimals(
+    model.lines.map((l) => l.extended_value),
+    2,
+  );
+  const packageNet = sumDecimals(
+    model.packages.map((p) => multiplyDecimal(p.net_weight, p.quantity, 3)),
+    3,
+  );
+  const itemNet = sumDecimals(
+    model.lines.map((l) => multiplyDecimal(l.unit_net_weight, l.quantity, 3)),
+    3,
+  );
+  return {
+    total_value: totalValue,
+    total_invoice_value: sumDecimals([totalValue, model.freight, model.insurance], 2),
+    packages: model.packages.reduce((n, p) => n + p.quantity, 0),
+    pieces: model.lines.reduce((n, l) => n + l.quantity, 0),
+    // Packed weights when packages are given; otherwise the items' own net weight.
+    net_weight: model.packages.length > 0 ? packageNet : itemNet,
+    gross_weight: sumDecimals(
+      model.packages.map((p) => multiplyDecimal(p.gross_weight, p.quantity, 3)),
+      3,
+    ),
+    volume: model.packages.reduce(
+      (v, p) => v + volumeMicroCubicInches(p.quantity, p.length, p.width, p.height),
+      0n,
+    ),
+  };
+}
+
+// Chinese, Japanese and Korean scripts: Noto Sans has none of them, and jsPDF has no glyph fallback.
+const CJK =
+  /[\u2E80-\u2FFF\u3000-\u30FF\u3100-\u31FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]/;
+
+/** True when any text in the model needs the CJK font. */
+export function modelNeedsCjk(model: TPaperworkModel): boolean {
+  return CJK.test(JSON.stringify({ ...model, signature: { ...model.signature, image: null } }));
+}
+
+const MARGIN = 36;
+const HEADER_TOP = 108;
+const FONT = "NotoSans";
+const CJK_FONT = "NotoSansSC";
+
+type TCtx = {
+  doc: jsPDF;
+  hasCjk: boolean;
+  width: number;
+};
+
+function registerFont(doc: jsPDF, font: TFontData, family: string, style: string) {
+  doc.addFileToVFS(font.file, font.data);
+  doc.addFont(font.file, family, style, undefined, "Identity-H");
+}
+
+/** Renders one document of the given type to PDF bytes. */
+export async function renderPaperwork(type: TPaperworkType, model: TPaperworkModel): Promise<Uint8Array> {
+  const fonts = await loadLatinFonts();
+  const hasCjk = modelNeedsCjk(model);
+  const cjkFont = hasCjk ? await loadCjkFont() : null;
+  const doc = new jsPDF({ unit: "pt", format: model.page_size === "a4" ? "a4" : "letter", compress: true });
+  registerFont(doc, fonts.regular, FONT, "normal");
+  registerFont(doc, fonts.bold, FONT, "bold");
+  if (cjkFont) {
+    registerFont(doc, cjkFont, CJK_FONT, "normal");
+    // No bold CJK face ships: bold CJK cells use the regular face rather than dropping glyphs.
+    doc.addFont(cjkFont.file, CJK_FONT, "bold", undefined, "Identity-H");
+  }
+  doc.setFont(FONT, "normal");
+  const title = DOCUMENT_TITLES[type];
+  doc.setProperties({ title: `${title} ${model.number}`, creator: "Tradewinds", subject: title });
+  const ctx: TCtx = { doc, hasCjk, width: doc.internal.pageSize.getWidth() };
+  const totals = computeTotals(model);
+
+  if (type === "proforma_invoice") {
+    block(ctx, [
+      [{ content: "PROFORMA — NOT A DEMAND FOR PAYMENT", styles: { fontStyle: "bold", fontSize: 10 } }],
+    ]);
+  }
+  drawParties(ctx, model);
+  drawReferences(ctx, type, model);
+  if (type === "packing_list") {
+    drawPackages(ctx, model);
+    drawContents(ctx, model);
+    drawPackingTotals(ctx, totals);
+    drawMarks(ctx, model);
+  } else {
+    drawItems(ctx, model);
+    drawInvoiceTotals(ctx, model, totals);
+    drawLegends(ctx, type, model);
+  }
+  drawSignature(ctx, type, model);
+  drawPageHeaders(ctx, type, model);
+  return new Uint8Array(doc.output("arraybuffer"));
+}
+
+function nextY(ctx: TCtx, gap = 10): number {
+  const last = (ctx.doc as unknown as { lastAutoTable?: { finalY: number } }).lastAutoTable;
+  return last ? last.finalY + gap : HEADER_TOP;
+}
+
+/** Switches a cell holding CJK text to the CJK font (jsPDF would silently drop those glyphs). */
+function cjkCells(ctx: TCtx) {
+  return (data: CellHookData) => {
+    if (!ctx.hasCjk) return;
+    const text = Array.isArray(data.cell.text) ? data.cell.text.join(" ") : String(data.cell.text ?? "");
+    if (CJK.test(text)) data.cell.styles.font = CJK_FONT;
+  };
+}
+
+function table(ctx: TCtx, options: UserOptions) {
+  autoTable(ctx.doc, {
+    startY: nextY(ctx),
+    margin: { top: HEADER_TOP, left: MARGIN, right: MARGIN, bottom: 40 },
+    theme: "plain",
+    styles: { font: FONT, fontSize: 8, cellPadding: 3, textColor: 20, overflow: "linebreak" },
+    headStyles: { font: FONT, fontStyle: "bold", fillColor: [234, 238, 244], textColor: 20 },
+    footStyles: { font: FONT, fontStyle: "bold", fillColor: [255, 255, 255], textColor: 20 },
+    didParseCell: cjkCells(ctx),
+    ...options,
+  });
+}
+
+/** A one-column block of paragraphs that breaks across pages like any table. */
+function block(ctx: TCtx, body: RowInput[], options: UserOptions = {}) {
+  table(ctx, { body, rowPageBreak: "avoid", ...options });
+}
+
+function partyLines(party: TPaperParty | null): string {
+  if (!party) return "Same as importer of record";
+  const place = [party.city, party.state_province, party.postal_code].filter(Boolean).join(", ");
+  return [
+    party.company,
+    party.street,
+    place,
+    party.country,
+    party.tax_id ? `Tax ID: ${party.tax_id}` : "",
+    [party.contact, party.phone].filter(Boolean).join(" · "),
+    party.email,
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+function drawParties(ctx: TCtx, model: TPaperworkModel) {
+  table(ctx, {
+    head: [["Exporter / Seller", "Importer of Record / Buyer", "Ultimate Consignee"]],
+    body: [[partyLines(model.exporter), partyLines(model.importer), partyLines(model.consignee)]],
+    styles: { font: FONT, fontSize: 8.5, cellPadding: 4, textColor: 20, lineWidth: 0.5, lineColor: 200 },
+    headStyles: {
+      font: FONT,
+      fontStyle: "bold",
+      fillColor: [234, 238, 244],
+      textColor: 20,
+      lineWidth: 0.5,
+      lineColor: 200,
+    },
+    columnStyles: { 0: { cellWidth: "auto" }, 1: { cellWidth: "auto" }, 2: { cellWidth: "auto" } },
+  });
+}
+
+function drawReferences(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) {
+  const pairs: [string, string][] = [
+    ["Ship date", formatDate(model.ship_date)],
+    ["Carrier", model.carrier],
+    ["Mode of transport", model.mode_of_transport],
+    ["BOL / HAWB / tracking", model.bol_hawb_tracking],
+    ["Port of export", model.port_of_export],
+    ["Port of import", model.port_of_import],
+  ];
+  if (type !== "packing_list") {
+    pairs.push(
+      ["Incoterms® 2020", [model.incoterm, model.incoterm_place].filter(Boolean).join(" ")],
+      ["Currency", model.currency],
+      ["Payment terms", model.payment_terms],
+    );
+  }
+  pairs.push(
+    ["Shipper reference", model.shipper_reference],
+    ["Consignee reference", model.consignee_reference],
+  );
+  const tracking = model.tracking_numbers.filter(Boolean).join(", ");
+  if (tracking) pairs.push(["Tracking numbers", tracking]);
+  if (type === "proforma_invoice" && model.valid_until)
+    pairs.push(["Valid until", formatDate(model.valid_until)]);
+  const body: RowInput[] = [];
+  for (let i = 0; i < pairs.length; i += 2) {
+    const [a, b] = [pairs[i], pairs[i + 1]];
+    body.push([
+      { content: a[0], styles: { fontStyle: "bold" } },
+      a[1] || "—",
+      { content: b?.[0] ?? "", styles: { fontStyle: "bold" } },
+      b ? b[1] || "—" : "",
+    ]);
+  }
+  table(ctx, {
+    body,
+    styles: { font: FONT, fontSize: 8, cellPadding: 2.5, textColor: 20 },
+    columnStyles: { 0: { cellWidth: 100 }, 2: { cellWidth: 100 } },
+  });
+}
+
+function lineDescription(line: TPaperLine): string {
+  const text = [line.name, line.description].filter((v, i, all) => v && all.indexOf(v) === i).join(" — ");
+  return line.license_number ? `${text}\nLicence: ${line.license_number}` : text;
+}
+
+function drawItems(ctx: TCtx, model: TPaperworkModel) {
+  const currency = model.currency;
+  table(ctx, {
+    head: [
+      [
+        "#",
+        "Product no.",
+        "Description",
+        "HTS",
+        "ECCN",
+        "Origin",
+        { content: "Qty", styles: { halign: "right" } },
+        { content: `Unit value (${currency})`, styles: { halign: "right" } },
+        { content: `Extended value (${currency})`, styles: { halign: "right" } },
+        { content: "Net weight", styles: { halign: "right" } },
+      ],
+    ],
+    body: model.lines.map((line, i) => [
+      String(i + 1),
+      line.product_number,
+      lineDescription(line),
+      line.hts,
+      line.eccn,
+      line.origin,
+      String(line.quantity),
+      formatMoney(line.unit_value, ""),
+      formatMoney(line.extended_value, ""),
+      formatWeight(multiplyDecimal(line.unit_net_weight, line.quantity, 3)),
+    ]),
+    showHead: "everyPage",
+    styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
+    headStyles: {
+      font: FONT,
+      fontStyle: "bold",
+      fillColor: [234, 238, 244],
+      textColor: 20,
+      lineWidth: 0.25,
+      lineColor: 210,
+    },
+    columnStyles: {
+      0: { cellWidth: 18 },
+      1: { cellWidth: 54 },
+      3: { cellWidth: 54 },
+      4: { cellWidth: 40 },
+      5: { cellWidth: 50 },
+      6: { cellWidth: 28, halign: "right" },
+      7: { cellWidth: 52, halign: "right" },
+      8: { cellWidth: 58, halign: "right" },
+      9: { cellWidth: 80, halign: "right" },
+    },
+  });
+}
+
+function totalsTable(ctx: TCtx, rows: [string, string][]) {
+  table(ctx, {
+    body: rows.map(([label, value], i) => [
+      { content: label, styles: { fontStyle: i === rows.length - 1 ? "bold" : "normal" } },
+      { content: value, styles: { halign: "right", fontStyle: i === rows.length - 1 ? "bold" : "normal" } },
+    ]),
+    rowPageBreak: "avoid",
+    // The totals stay together on the last page.
+    pageBreak: "avoid",
+    tableWidth: 280,
+    margin: { top: HEADER_TOP, left: ctx.width - MARGIN - 280, right: MARGIN, bottom: 40 },
+    styles: { font: FONT, fontSize: 8.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
+  });
+}
+
+function drawInvoiceTotals(ctx: TCtx, model: TPaperworkModel, totals: TPaperTotals) {
+  const currency = model.currency;
+  totalsTable(ctx, [
+    ["Total packages", String(totals.packages)],
+    ["Total pieces", String(totals.pieces)],
+    ["Total net weight", formatWeight(totals.net_weight)],
+    ["Total gross weight", model.packages.length > 0 ? formatWeight(totals.gross_weight) : "—"],
+    ["Total value", formatMoney(totals.total_value, currency)],
+    ["Freight", formatMoney(model.freight, currency)],
+    ["Insurance", formatMoney(model.insurance, currency)],
+    ["Total invoice value", formatMoney(totals.total_invoice_value, currency)],
+  ]);
+}
+
+function drawLegends(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) {
+  const rows: RowInput[] = [];
+  const legend = aesLegend(model.aes_citation);
+  if (legend) rows.push([{ content: legend, styles: { fontStyle: "bold", fontSize: 9 } }]);
+  const needsDcs = model.lines.some((l) => isControlledEccn(l.eccn));
+  let statement = model.statement.trim();
+  // The DCS is the law's wording, not the user's: it is printed whenever a line is on the CCL, even
+  // if the statement text lost it, and never twice.
+  if (needsDcs && !hasDestinationControlStatement(statement)) {
+    statement = statement ? `${DESTINATION_CONTROL_STATEMENT}\n${statement}` : DESTINATION_CONTROL_STATEMENT;
+  }
+  if (statement) rows.push([{ content: statement }]);
+  if (type === "proforma_invoice") rows.push([{ content: PROFORMA_NOTICE, styles: { fontStyle: "bold" } }]);
+  if (type === "commercial_invoice") rows.push([{ content: ACTUAL_PRICE_DECLARATION }]);
+  if (rows.length) block(ctx, rows, { styles: { font: FONT, fontSize: 8.5, cellPadding: 3, textColor: 20 } });
+}
+
+function drawPackages(ctx: TCtx, model: TPaperworkModel) {
+  table(ctx, {
+    head: [
+      [
+        "#",
+        "Package type",
+        { content: "Qty", styles: { halign: "right" } },
+        { content: "Net weight (each)", styles: { halign: "right" } },
+        { content: "Gross weight (each)", styles: { halign: "right" } },
+        "Dimensions (each)",
+        { content: "Volume", styles: { halign: "right" } },
+      ],
+    ],
+    body: model.packages.map((p, i) => [
+      String(i + 1),
+      p.type,
+      String(p.quantity),
+      formatWeight(p.net_weight),
+      formatWeight(p.gross_weight),
+      formatDimensions(p.length, p.width, p.height),
+      formatVolume(volumeMicroCubicInches(p.quantity, p.length, p.width, p.height)),
+    ]),
+    showHead: "everyPage",
+    styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
+    headStyles: {
+      font: FONT,
+      fontStyle: "bold",
+      fillColor: [234, 238, 244],
+      textColor: 20,
+      lineWidth: 0.25,
+      lineColor: 210,
+    },
+    columnStyles: {
+      0: { cellWidth: 18 },
+      2: { cellWidth: 30, halign: "right" },
+      3: { cellWidth: 80, halign: "right" },
+      4: { cellWidth: 80, halign: "right" },
+      5: { cellWidth: 150 },
+      6: { halign: "right" },
+    },
+  });
+}
+
+function drawContents(ctx: TCtx, model: TPaperworkModel) {
+  table(ctx, {
+    head: [
+      [
+        "#",
+        "Product no.",
+        "Description",
+        "HTS",
+        "ECCN",
+        "Origin",
+        { content: "Qty", styles: { halign: "right" } },
+        { content: "Net weight", styles: { halign: "right" } },
+      ],
+    ],
+    body: model.lines.map((line, i) => [
+      String(i + 1),
+      line.product_number,
+      lineDescription(line),
+      line.hts,
+      line.eccn,
+      line.origin,
+      String(line.quantity),
+      formatWeight(multiplyDecimal(line.unit_net_weight, line.quantity, 3)),
+    ]),
+    showHead: "everyPage",
+    styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
+    headStyles: {
+      font: FONT,
+      fontStyle: "bold",
+      fillColor: [234, 238, 244],
+      textColor: 20,
+      lineWidth: 0.25,
+      lineColor: 210,
+    },
+    columnStyles: {
+      0: { cellWidth: 18 },
+      1: { cellWidth: 62 },
+      3: { cellWidth: 58 },
+      4: { cellWidth: 46 },
+      5: { cellWidth: 56 },
+      6: { cellWidth: 32, halign: "right" },
+      7: { cellWidth: 84, halign: "right" },
+    },
+  });
+}
+
+function drawPackingTotals(ctx: TCtx, totals: TPaperTotals) {
+  totalsTable(ctx, [
+    ["Total packages", String(totals.packages)],
+    ["Total pieces", String(totals.pieces)],
+    ["Total net weight", formatWeight(totals.net_weight)],
+    ["Total gross weight", formatWeight(totals.gross_weight)],
+    ["Total volume", formatVolume(totals.volume)],
+  ]);
+}
+
+function drawMarks(ctx: TCtx, model: TPaperworkModel) {
+  block(ctx, [
+    [{ content: "Marks and numbers", styles: { fontStyle: "bold" } }],
+    [{ content: model.marks || "—" }],
+  ]);
+}
+
+function drawSignature(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) {
+  const { doc } = ctx;
+  const sig = model.signature;
+  let imageHeight = 0;
+  let imageWidth = 0;
+  let props: { width: number; height: number; fileType: string } | null = null;
+  if (sig.image) {
+    try {
+      props = doc.getImageProperties(sig.image) as { width: number; height: number; fileType: string };
+      const scale = Math.min(160 / props.width, 48 / props.height, 1);
+      imageWidth = props.width * scale;
+      imageHeight = props.height * scale;
+    } catch {
+      props = null; // An unreadable image leaves the signature line blank rather than failing the document.
+    }
+  }
+  const lines = [
+    sig.name ? `${sig.name}${sig.title ? `, ${sig.title}` : ""}` : "",
+    `Date: ${formatDate(model.date)}`,
+  ].filter(Boolean);
+  const label = type === "packing_list" ? "Prepared by" : "Authorized signature";
+  block(
+    ctx,
+    [
+      [{ content: label, styles: { fontStyle: "bold" } }],
+      [{ content: "", styles: { minCellHeight: Math.max(imageHeight, 28) + 4 } }],
+      [{ content: lines.join("\n") }],
+    ],
+    {
+      tableWidth: 240,
+      pageBreak: "avoid",
+      didDrawCell: (data) => {
+        if (data.section !== "body" || data.row.index !== 1) return;
+        if (props && sig.image) {
+          doc.addImage(sig.image, props.fileType, data.cell.x + 3, data.cell.y + 2, imageWidth, imageHeight);
+        }
+        doc.setDrawColor(120);
+        doc.setLineWidth(0.5);
+        doc.line(
+          data.cell.x + 3,
+          data.cell.y + data.cell.height - 1,
+          data.cell.x + 230,
+          data.cell.y + data.cell.height - 1,
+        );
+      },
+    },
+  );
+}
+
+function drawPageHeaders(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) {
+  const { doc } = ctx;
+  const pages = doc.getNumberOfPages();
+  const numberLabel =
+    type === "proforma_invoice" ? "Proforma No." : type === "packing_list" ? "Invoice No." : "Invoice No.";
+  const exporterName = model.exporter.company;
+  for (let page = 1; page <= pages; page++) {
+    doc.setPage(page);
+    doc.setTextColor(20);
+    doc.setFont(FONT, "bold");
+    doc.setFontSize(18);
+    doc.text(DOCUMENT_TITLES[type], MARGIN, 48);
+    doc.setFont(ctx.hasCjk && CJK.test(exporterName) ? CJK_FONT : FONT, "normal");
+    doc.setFontSize(9);
+    doc.text(exporterName, MARGIN, 66, { maxWidth: ctx.width / 2 });
+    doc.setFont(FONT, "normal");
+    const right = ctx.width - MARGIN;
+    doc.text(`${numberLabel} ${model.number}`, right, 40, { align: "right" });
+    doc.text(`Date ${formatDate(model.date)}`, right, 54, { align: "right" });
+    doc.text(`Page ${page} of ${pages}`, right, 68, { align: "right" });
+    doc.setDrawColor(160);
+    doc.setLineWidth(0.75);
+    doc.line(MARGIN, 84, right, 84);
+  }
+}

@@ -1,0 +1,594 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { decimalToScaled, scaledToDecimal } from "../../../db/contracts/decimal";
+import { DESTINATION_CONTROL_STATEMENT } from "../../../db/contracts/paperwork";
+import {
+  contacts,
+  documents,
+  paperwork_audit_log,
+  shipment_items,
+  shipment_packages,
+  shipments,
+} from "../../../db/schema";
+import { buildContact, buildLicense, buildProduct, call, signUp } from "../../test/factories";
+import { createTestContext, type TTestContext } from "../../test/setup";
+import { readPdfText } from "./pdf-text";
+
+const POLAND = 176;
+const USA = 236;
+const GERMANY = 84;
+const DAP = 5;
+const USD = 1;
+
+let ctx: TTestContext;
+let who: Awaited<ReturnType<typeof signUp>>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  who = await signUp(ctx);
+});
+afterAll(() => ctx.database.close());
+
+type TWho = typeof who;
+
+async function createContact(owner: TWho, overrides: Record<string, unknown>) {
+  const res = await call(ctx, owner.auth, "POST", "/api/contacts", buildContact(overrides));
+  if (res.status !== 201) throw new Error(`contact: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { item: { id: number } }).item;
+}
+
+let productCounter = 0;
+async function createProduct(owner: TWho, overrides: Record<string, unknown> = {}) {
+  productCounter += 1;
+  const res = await call(ctx, owner.auth, "POST", "/api/products", buildProduct(productCounter, overrides));
+  if (res.status !== 201) throw new Error(`product: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { item: { id: number; unit_value: string } }).item;
+}
+
+type TShipmentOverrides = Partial<typeof shipments.$inferInsert>;
+
+/** A shipment written straight to the database (the shipments API is another issue's). */
+async function createShipment(
+  owner: TWho,
+  parts: {
+    exporter?: number | null;
+    importer?: number | null;
+    consignee?: number | null;
+    items?: { product: { id: number; unit_value: string }; quantity: number }[];
+    packages?: { package_id: number; quantity: number; net_weight: string; gross_weight: string }[];
+    fields?: TShipmentOverrides;
+  },
+) {
+  const items = parts.items ?? [];
+  const extended = items.map((i) =>
+    scaledToDecimal(decimalToScaled(i.product.unit_value, 2) * i.quantity, 2),
+  );
+  const total = scaledToDecimal(
+    extended.reduce((n, v) => n + decimalToScaled(v, 2), 0),
+    2,
+  );
+  const freight = parts.fields?.freight ?? "0.10";
+  const insurance = parts.fields?.insurance ?? "0.20";
+  const invoiceTotal = scaledToDecimal(
+    decimalToScaled(total, 2) + decimalToScaled(String(freight), 2) + decimalToScaled(String(insurance), 2),
+    2,
+  );
+  const [row] = await ctx.database.db
+    .insert(shipments)
+    .values({
+      workspace_id: owner.user.workspace_id,
+      name: "Order 7781",
+      exporter_of_record_id: parts.exporter ?? null,
+      importer_of_record_id: parts.importer ?? null,
+      ultimate_consignee_id: parts.consignee ?? null,
+      ship_date: "2026-11-21",
+      currency_id: USD,
+      incoterm_id: DAP,
+      port_of_export: "Los Angeles, CA",
+      port_of_import: "Warsaw Chopin (WAW)",
+      shipper_reference_number: "SREF-1001",
+      consignee_reference_number: "PO-7781",
+      user_id: owner.user.id,
+      user_name: "Ada Exporter",
+      user_title: "Export Manager",
+      total_value: total,
+      total_invoice_value: invoiceTotal,
+      total_pieces: (parts.packages ?? []).reduce((n, p) => n + p.quantity, 0),
+      ...parts.fields,
+      freight: String(freight),
+      insurance: String(insurance),
+    })
+    .returning();
+  for (const [i, item] of items.entries()) {
+    await ctx.database.db.insert(shipment_items).values({
+      shipment_id: row.id,
+      product_id: item.product.id,
+      quantity: item.quantity,
+      extended_value: extended[i],
+    });
+  }
+  for (const p of parts.packages ?? []) {
+    await ctx.database.db
+      .insert(shipment_packages)
+      .values({ shipment_id: row.id, ...p, length: "12", width: "10", height: "8" });
+  }
+  return row;
+}
+
+/** Three cleared parties, one controlled product with a licence and one EAR99 product. */
+async function readyShipment(owner: TWho, fields: TShipmentOverrides = {}) {
+  const exporter = await createContact(owner, {
+    company: "Acme Export Inc.",
+    country_id: USA,
+    city: "Long Beach",
+  });
+  const importer = await createContact(owner, {
+    company: "Müller Handels GmbH",
+    country_id: POLAND,
+    city: "Łódź",
+  });
+  const consignee = await createContact(owner, {
+    company: "Zakład Łódź Sp. z o.o.",
+    country_id: POLAND,
+    city: "Łódź",
+  });
+  const controlled = await createProduct(owner, {
+    US_ECCN: "5A002.a",
+    HTS: "8517.62.0090",
+    unit_value: "1234.56",
+  });
+  const plain = await createProduct(owner, { US_ECCN: "EAR99", HTS: "8544.42.9090", unit_value: "0.10" });
+  const licence = await call(
+    ctx,
+    owner.auth,
+    "POST",
+    "/api/licenses",
+    buildLicense(productCounter, exporter.id, {
+      product_id: controlled.id,
+      country_id: POLAND,
+      reference_number_1: "D7654321",
+    }),
+  );
+  if (licence.status !== 201) throw new Error(`licence: ${licence.status} ${await licence.text()}`);
+  const shipment = await createShipment(owner, {
+    exporter: exporter.id,
+    importer: importer.id,
+    consignee: consignee.id,
+    items: [
+      { product: controlled, quantity: 3 },
+      { product: plain, quantity: 1000 },
+    ],
+    packages: [{ package_id: 1, quantity: 2, net_weight: "1.125", gross_weight: "1.5" }],
+    fields,
+  });
+  return { shipment, exporter, importer, consignee, controlled, plain };
+}
+
+type TGenerateBody = {
+  documents: { id: number; document_type: string; original_name: string; sha256: string }[];
+  warnings: string[];
+  message?: string;
+  errors?: Record<string, string[]>;
+  parties?: { label: string; company: string; status: string | null }[];
+};
+
+async function generate(owner: TWho, shipmentId: number, types: string[]) {
+  const res = await call(ctx, owner.auth, "POST", `/api/paperwork/shipments/${shipmentId}/generate`, {
+    types,
+  });
+  return { status: res.status, body: (await res.json()) as TGenerateBody };
+}
+
+async function documentsOf(shipmentId: number) {
+  return ctx.database.db.select().from(documents).where(eq(documents.shipment_id, shipmentId));
+}
+
+function storedFiles(): string[] {
+  try {
+    return readdirSync(path.join(ctx.dataDir, "uploads", "documents"));
+  } catch {
+    return [];
+  }
+}
+
+describe("generation", () => {
+  test("the three documents are generated, stored, served inline and as attachment, and audited", async () => {
+    const { shipment } = await readyShipment(who);
+    const { status, body } = await generate(who, shipment.id, [
+      "commercial_invoice",
+      "proforma_invoice",
+      "packing_list",
+    ]);
+    expect(status).toBe(201);
+    expect(body.warnings).toEqual([]);
+    expect(body.documents.map((d) => d.original_name)).toEqual([
+      "commercial-invoice-SREF-1001.pdf",
+      "proforma-invoice-PF-2026-0001.pdf",
+      "packing-list-SREF-1001.pdf",
+    ]);
+    const rows = await documentsOf(shipment.id);
+    expect(rows.map((r) => r.document_type).sort()).toEqual([
+      "commercial_invoice",
+      "packing_list",
+      "proforma_invoice",
+    ]);
+
+    const invoice = body.documents[0];
+    const preview = await call(ctx, who.auth, "GET", `/api/paperwork/documents/${invoice.id}/preview`);
+    expect(preview.status).toBe(200);
+    expect(preview.headers.get("content-type")).toBe("application/pdf");
+    expect(preview.headers.get("content-disposition")).toStartWith(
+      'inline; filename="commercial-invoice-SREF-1001.pdf"',
+    );
+    const bytes = new Uint8Array(await preview.arrayBuffer());
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(invoice.sha256);
+    const download = await call(ctx, who.auth, "GET", `/api/paperwork/documents/${invoice.id}/download`);
+    expect(download.headers.get("content-disposition")).toStartWith("attachment;");
+
+    const pdf = await readPdfText(bytes);
+    for (const text of [
+      "COMMERCIAL INVOICE",
+      "Invoice No. SREF-1001",
+      "Müller Handels GmbH",
+      "Zakład Łódź Sp. z o.o.",
+      "Acme Export Inc.",
+    ]) {
+      expect(pdf.text).toContain(text);
+    }
+    // 3 × 1,234.56 + 1000 × 0.10 = 3,803.68; + 0.10 freight + 0.20 insurance
+    expect(pdf.text).toContain("USD 3,803.68");
+    expect(pdf.text).toContain("USD 3,803.98");
+    expect(pdf.text).toContain("Licence: D7654321");
+    expect(pdf.text).toContain("DAP Warsaw Chopin (WAW)");
+    expect(pdf.text.replace(/\s+/g, " ")).toContain(DESTINATION_CONTROL_STATEMENT);
+    expect(pdf.text).toContain("Ada Exporter, Export Manager");
+
+    const audit = await call(ctx, who.auth, "GET", `/api/paperwork/shipments/${shipment.id}/audit`);
+    const log = (
+      (await audit.json()) as {
+        data: { user_id: number; documents: { sha256: string; document_type: string }[] }[];
+      }
+    ).data;
+    expect(log.length).toBe(1);
+    expect(log[0].user_id).toBe(who.user.id);
+    expect(log[0].documents.map((d) => d.sha256)).toEqual(body.documents.map((d) => d.sha256));
+  });
+
+  test("without a shipper reference the invoice takes the workspace's next number, and keeps it", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner, { shipper_reference_number: "" });
+    const first = await generate(owner, shipment.id, ["commercial_invoice"]);
+    expect(first.status).toBe(201);
+    const year = new Date().getUTCFullYear();
+    expect(first.body.documents[0].original_name).toBe(`commercial-invoice-INV-${year}-0001.pdf`);
+    const again = await generate(owner, shipment.id, ["commercial_invoice", "packing_list"]);
+    expect(again.body.documents.map((d) => d.original_name)).toEqual([
+      `commercial-invoice-INV-${year}-0001.pdf`,
+      `packing-list-INV-${year}-0001.pdf`,
+    ]);
+    const second = await readyShipment(owner, { shipper_reference_number: "" });
+    const next = await generate(owner, second.shipment.id, ["commercial_invoice"]);
+    expect(next.body.documents[0].original_name).toBe(`commercial-invoice-INV-${year}-0002.pdf`);
+  });
+
+  test("422 lists everything missing at once and generates nothing", async () => {
+    const filesBefore = storedFiles().length;
+    const shipment = await createShipment(who, {
+      fields: { name: "", currency_id: null, incoterm_id: null },
+    });
+    const { status, body } = await generate(who, shipment.id, ["commercial_invoice", "packing_list"]);
+    expect(status).toBe(422);
+    expect(Object.keys(body.errors ?? {}).sort()).toEqual(
+      [
+        "currency_id",
+        "exporter_of_record_id",
+        "importer_of_record_id",
+        "incoterm_id",
+        "items",
+        "name",
+        "packages",
+        "total_value",
+      ].sort(),
+    );
+    expect(body.message).toContain("exporter_of_record_id");
+    expect(await documentsOf(shipment.id)).toEqual([]);
+    expect(storedFiles().length).toBe(filesBefore);
+  });
+
+  test("bad input is a 422 naming the field", async () => {
+    const { shipment } = await readyShipment(who);
+    const bad = await generate(who, shipment.id, ["invoice"]);
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors ?? {})[0]).toStartWith("types");
+    expect((await generate(who, shipment.id, [])).status).toBe(422);
+  });
+
+  test("a missing licence is a warning, not a block, and the audit log records it", async () => {
+    const owner = await signUp(ctx);
+    const exporter = await createContact(owner, { company: "Acme Export Inc.", country_id: USA });
+    const importer = await createContact(owner, { company: "Brandt Maschinen AG", country_id: GERMANY });
+    const flagged = await createProduct(owner, { US_ECCN: "EAR99", has_license: 1, product_number: "LIC-1" });
+    const shipment = await createShipment(owner, {
+      exporter: exporter.id,
+      importer: importer.id,
+      items: [{ product: flagged, quantity: 1 }],
+    });
+    const readiness = (await (
+      await call(ctx, owner.auth, "GET", `/api/paperwork/shipments/${shipment.id}`)
+    ).json()) as {
+      licences: { needs_license: boolean; license: unknown; message: string }[];
+      warnings: string[];
+      aes: { kind: string; message: string };
+      dcs_required: boolean;
+    };
+    expect(readiness.licences[0].needs_license).toBe(true);
+    expect(readiness.licences[0].license).toBeNull();
+    expect(readiness.licences[0].message).toContain("No licence covers this line");
+    expect(readiness.aes.kind).toBe("itn_required");
+    expect(readiness.dcs_required).toBe(false);
+    const { status, body } = await generate(owner, shipment.id, ["commercial_invoice"]);
+    expect(status).toBe(201);
+    expect(body.warnings[0]).toContain("LIC-1");
+    const [log] = await ctx.database.db
+      .select()
+      .from(paperwork_audit_log)
+      .where(eq(paperwork_audit_log.shipment_id, shipment.id));
+    expect(log.warnings[0]).toContain("No licence covers this line");
+  });
+
+  test("the readiness shows the covering licence, the AES suggestion and the DCS", async () => {
+    const { shipment } = await readyShipment(who);
+    const res = await call(ctx, who.auth, "GET", `/api/paperwork/shipments/${shipment.id}`);
+    const body = (await res.json()) as {
+      licences: {
+        product_number: string;
+        license: { reference_number_1: string } | null;
+        needs_license: boolean;
+      }[];
+      aes: { kind: string; suggestion: string | null };
+      dcs_required: boolean;
+      statement_has_dcs: boolean;
+      proforma_valid_until: string;
+      blocked: boolean;
+      missing: Record<string, string[]>;
+    };
+    expect(body.licences[0].license?.reference_number_1).toBe("D7654321");
+    expect(body.licences[1].needs_license).toBe(false);
+    // The controlled line needs a licence: EEI is needed whatever the value.
+    expect(body.aes.kind).toBe("itn_required");
+    expect(body.dcs_required).toBe(true);
+    expect(body.statement_has_dcs).toBe(false);
+    expect(body.proforma_valid_until).toBe("2026-12-21");
+    expect(body.blocked).toBe(false);
+    expect(body.missing).toEqual({});
+  });
+});
+
+describe("through the shipment form's save (PUT /api/shipments/{id} with generate_documents)", () => {
+  async function current(owner: TWho, id: number) {
+    const res = await call(ctx, owner.auth, "GET", `/api/shipments/${id}`);
+    return (
+      (await res.json()) as {
+        item: Record<string, unknown> & {
+          documents: { id: number; document_type: string; original_name: string }[];
+          generate_documents: string[];
+          updated_at: string;
+        };
+      }
+    ).item;
+  }
+  async function save(owner: TWho, id: number, changes: Record<string, unknown>) {
+    const { items: _items, packages: _packages, ...stored } = await current(owner, id);
+    const res = await call(ctx, owner.auth, "PUT", `/api/shipments/${id}`, { ...stored, ...changes });
+    return {
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown> & { item: Awaited<ReturnType<typeof current>> },
+    };
+  }
+
+  test("saving a new selection generates it; deleting a document unselects it; generating again makes a new file", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner);
+    const first = await save(owner, shipment.id, {
+      generate_documents: ["commercial_invoice", "proforma_invoice", "packing_list"],
+      aes_citation: "x20261120123456",
+    });
+    expect(first.status).toBe(200);
+    expect(first.body.item.aes_citation).toBe("X20261120123456");
+    expect(first.body.item.documents.map((d) => d.original_name).sort()).toEqual([
+      "commercial-invoice-SREF-1001.pdf",
+      "packing-list-SREF-1001.pdf",
+      "proforma-invoice-PF-2026-0001.pdf",
+    ]);
+    const invoice = first.body.item.documents.find((d) => d.document_type === "commercial_invoice")!;
+    const file = await call(ctx, owner.auth, "GET", `/api/paperwork/documents/${invoice.id}/download`);
+    expect((await readPdfText(new Uint8Array(await file.arrayBuffer()))).text).toContain(
+      "AES X20261120123456",
+    );
+
+    // The same selection again generates nothing new.
+    const again = await save(owner, shipment.id, {});
+    expect(again.body.item.documents.length).toBe(3);
+
+    const del = await call(
+      ctx,
+      owner.auth,
+      "DELETE",
+      `/api/shipments/documents/${shipment.id}/${invoice.id}`,
+    );
+    expect(del.status).toBe(200);
+    const afterDelete = await current(owner, shipment.id);
+    expect(afterDelete.generate_documents.sort()).toEqual(["packing_list", "proforma_invoice"]);
+    const regenerated = await save(owner, shipment.id, {
+      generate_documents: ["commercial_invoice", "proforma_invoice", "packing_list"],
+    });
+    const newInvoice = regenerated.body.item.documents.find((d) => d.document_type === "commercial_invoice")!;
+    expect(newInvoice.id).not.toBe(invoice.id);
+    expect(newInvoice.original_name).toBe("commercial-invoice-SREF-1001.pdf");
+  });
+
+  test("a refused generation keeps the save, answers the stored shipment and drops the refused types", async () => {
+    const owner = await signUp(ctx);
+    const exporter = await createContact(owner, { company: "Acme Export Inc.", country_id: USA });
+    const importer = await createContact(owner, { company: "Rosoboronexport" });
+    const product = await createProduct(owner, { US_ECCN: "EAR99" });
+    const shipment = await createShipment(owner, {
+      exporter: exporter.id,
+      importer: importer.id,
+      items: [{ product, quantity: 1 }],
+    });
+    const refused = await save(owner, shipment.id, {
+      generate_documents: ["commercial_invoice"],
+      port_of_export: "Oakland, CA",
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.paperwork).toBe(true);
+    expect(String(refused.body.message)).toContain("Rosoboronexport");
+    expect(refused.body.item.generate_documents).toEqual([]);
+    const stored = await current(owner, shipment.id);
+    expect(stored.port_of_export).toBe("Oakland, CA");
+    expect(stored.updated_at).toBe(refused.body.item.updated_at);
+    expect(stored.generate_documents).toEqual([]);
+    expect(stored.documents).toEqual([]);
+    // The next autosave, based on the answered item, is not stale and tries nothing.
+    const next = await save(owner, shipment.id, { port_of_import: "Gdańsk" });
+    expect(next.status).toBe(200);
+  });
+
+  test("an invalid AES citation is a 422 naming the field", async () => {
+    const { shipment } = await readyShipment(who);
+    const res = await save(who, shipment.id, { aes_citation: "AES 123" });
+    expect(res.status).toBe(422);
+    expect(Object.keys((res.body as unknown as { errors: Record<string, unknown> }).errors)).toContain("aes_citation");
+  });
+});
+
+describe("compliance gate", () => {
+  test("a party that failed screening blocks with 409 naming it; after an override generation works", async () => {
+    const owner = await signUp(ctx);
+    const exporter = await createContact(owner, { company: "Acme Export Inc.", country_id: USA });
+    const importer = await createContact(owner, { company: "Rosoboronexport" });
+    const product = await createProduct(owner, { US_ECCN: "EAR99" });
+    const shipment = await createShipment(owner, {
+      exporter: exporter.id,
+      importer: importer.id,
+      items: [{ product, quantity: 1 }],
+    });
+    const filesBefore = storedFiles().length;
+    const blocked = await generate(owner, shipment.id, ["commercial_invoice"]);
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.message).toContain("Importer of record Rosoboronexport");
+    expect(blocked.body.message).toContain("screening screen");
+    expect(blocked.body.parties?.map((p) => p.status)).toEqual(["failed"]);
+    expect(await documentsOf(shipment.id)).toEqual([]);
+    expect(storedFiles().length).toBe(filesBefore);
+
+    const trade = (await (
+      await call(ctx, owner.auth, "GET", `/api/screenings/trade?itemId=${importer.id}`)
+    ).json()) as {
+      item: { id: number };
+    };
+    const note = encodeURIComponent("Different entity, checked by counsel");
+    const override = await call(ctx, owner.auth, "POST", "/api/screenings/override", {
+      id: trade.item.id,
+      status: "passed",
+      note: decodeURIComponent(note),
+    });
+    expect(override.status).toBe(200);
+    const cleared = await generate(owner, shipment.id, ["commercial_invoice"]);
+    expect(cleared.status).toBe(201);
+  });
+
+  test("an unscreened party is not cleared either", async () => {
+    const owner = await signUp(ctx);
+    const exporter = await createContact(owner, { company: "Acme Export Inc.", country_id: USA });
+    // Written directly, so no screening ran for it.
+    const [unscreened] = await ctx.database.db
+      .insert(contacts)
+      .values({
+        workspace_id: owner.user.workspace_id,
+        company: "Never Screened Ltd",
+        partner_type_id: 1,
+        tax_id: "X",
+        contact_1: "A",
+        phone_1: "1",
+        email_1: "a@b.example",
+      })
+      .returning();
+    const product = await createProduct(owner, { US_ECCN: "EAR99" });
+    const shipment = await createShipment(owner, {
+      exporter: exporter.id,
+      importer: unscreened.id,
+      items: [{ product, quantity: 1 }],
+    });
+    const res = await generate(owner, shipment.id, ["commercial_invoice"]);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toContain("Never Screened Ltd (not screened)");
+  });
+});
+
+describe("isolation and settings", () => {
+  test("another workspace cannot see, generate, preview, download or read the audit of a shipment", async () => {
+    const { shipment } = await readyShipment(who);
+    const { body } = await generate(who, shipment.id, ["packing_list"]);
+    const other = await signUp(ctx);
+    expect((await call(ctx, other.auth, "GET", `/api/paperwork/shipments/${shipment.id}`)).status).toBe(404);
+    expect((await generate(other, shipment.id, ["packing_list"])).status).toBe(404);
+    const docId = body.documents[0].id;
+    expect((await call(ctx, other.auth, "GET", `/api/paperwork/documents/${docId}/preview`)).status).toBe(
+      404,
+    );
+    expect((await call(ctx, other.auth, "GET", `/api/paperwork/documents/${docId}/download`)).status).toBe(
+      404,
+    );
+    const audit = await call(ctx, other.auth, "GET", `/api/paperwork/shipments/${shipment.id}/audit`);
+    expect(((await audit.json()) as { data: unknown[] }).data).toEqual([]);
+    expect((await ctx.app.request(`/api/paperwork/shipments/${shipment.id}`)).status).toBe(401);
+  });
+
+  test("the paper size is a workspace setting: letter by default, A4 when chosen", async () => {
+    const owner = await signUp(ctx);
+    const get = await call(ctx, owner.auth, "GET", "/api/paperwork/settings");
+    expect(await get.json()).toEqual({ paper_size: "letter" });
+    const bad = await call(ctx, owner.auth, "PUT", "/api/paperwork/settings", { paper_size: "legal" });
+    expect(bad.status).toBe(422);
+    const put = await call(ctx, owner.auth, "PUT", "/api/paperwork/settings", { paper_size: "a4" });
+    expect(put.status).toBe(200);
+    // Only this workspace changed.
+    expect(await (await call(ctx, who.auth, "GET", "/api/paperwork/settings")).json()).toEqual({
+      paper_size: "letter",
+    });
+    const { shipment } = await readyShipment(owner);
+    const { body } = await generate(owner, shipment.id, ["packing_list"]);
+    const file = await call(
+      ctx,
+      owner.auth,
+      "GET",
+      `/api/paperwork/documents/${body.documents[0].id}/download`,
+    );
+    const pdf = await readPdfText(new Uint8Array(await file.arrayBuffer()));
+    expect(pdf.sizes[0]).toEqual([595.28, 841.89]);
+  });
+
+  test("the audit log is append-only", async () => {
+    await ctx.database.db
+      .insert(paperwork_audit_log)
+      .values({ workspace_id: 999, shipment_id: 1, documents: [], warnings: [] });
+    const [before] = await ctx.database.db.select({ n: sql<number>`count(*)` }).from(paperwork_audit_log);
+    const refusal = async (statement: ReturnType<typeof sql>) => {
+      try {
+        await ctx.database.db.run(statement);
+        return "accepted";
+      } catch (error) {
+        return String((error as Error & { cause?: unknown }).cause ?? error);
+      }
+    };
+    expect(await refusal(sql`update paperwork_audit_log set user_email = 'x'`)).toContain("append-only");
+    expect(await refusal(sql`delete from paperwork_audit_log`)).toContain("append-only");
+    const [after] = await ctx.database.db.select({ n: sql<number>`count(*)` }).from(paperwork_audit_log);
+    expect(after.n).toBe(before.n);
+  });
+});
