@@ -8,6 +8,7 @@ import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
 import { createDocumentRoutes } from "./features/documents/documents.routes";
 import { DOCUMENT_OWNERS } from "./features/documents/documents.service";
 import { healthRoutes } from "./features/health/health.routes";
+import { homeRoutes } from "./features/home/home.routes";
 import { licensesEntity } from "./features/licenses/licenses.entity";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
 import { productsEntity } from "./features/products/products.entity";
@@ -99,6 +100,7 @@ export function createApp(deps: TAppDeps) {
   const api = new Hono<TAppEnv>()
     .route("/health", healthRoutes)
     .route("/dictionary", dictionaryRoutes)
+    .route("/home", homeRoutes)
     .route("/", authRoutes)
     .route("/user", userRoutes)
     .route("/partner-types", partnerTypeRoutes)
