@@ -12,7 +12,7 @@ export const ZPeriod = z.enum(PERIODS, {
 /** `?filter=` of the home endpoints: one of the periods, "all" when absent. */
 export const ZPeriodQuery = z.object({ filter: ZPeriod.default(DEFAULT_PERIOD) });
 
-/** `?filter=&country_id=&page=&per_page=` of GET /api/home/map. */
+/** `?filter=&country_id=&page=&per_page=` of GET /api/home/map; per_page=0 answers only the destinations. */
 export const ZMapQuery = ZPeriodQuery.extend({
   country_id: z.coerce
     .number({ error: "country_id must be a country id (a whole number)" })
@@ -23,8 +23,8 @@ export const ZMapQuery = ZPeriodQuery.extend({
   per_page: z.coerce
     .number()
     .int()
-    .min(1, "per_page must be between 1 and 500")
-    .max(500, "per_page must be between 1 and 500")
+    .min(0, "per_page must be between 0 and 500")
+    .max(500, "per_page must be between 0 and 500")
     .default(100),
 });
 
@@ -47,6 +47,8 @@ export type TPerformance = {
   from: string | null;
   until: string | null;
   total: number;
+  /** Whether the workspace has any shipment at all (in any period): an empty dashboard invites creating one. */
+  has_shipments: boolean;
   /** The spec's client reads data.data[0].shipments and data.data[1].percentage. */
   data: [{ shipments: TPerformanceEntry[] }, { percentage: TPerformanceEntry[] }];
 };

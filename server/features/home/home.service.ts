@@ -79,7 +79,14 @@ export async function shippingPerformance(
   today?: Date,
 ): Promise<TPerformance> {
   const range = periodRange(period, today);
-  const rows = await db.all<{ status_id: number; n: number }>(performanceSql(workspaceId, range));
+  const [rows, any] = await Promise.all([
+    db.all<{ status_id: number; n: number }>(performanceSql(workspaceId, range)),
+    range.from
+      ? db.all(
+          sql`select 1 from shipments s where ${inPeriod(workspaceId, { from: null, until: null })} limit 1`,
+        )
+      : null,
+  ]);
   const byStatus = new Map(rows.map((r) => [Number(r.status_id), Number(r.n)]));
   const counts = PERFORMANCE_STATUSES.map((s) => byStatus.get(s.id) ?? 0);
   const percentages = largestRemainder(counts);
@@ -89,11 +96,13 @@ export async function shippingPerformance(
     count: counts[i],
     percentage: percentages[i],
   }));
+  const total = counts.reduce((a, b) => a + b, 0);
   return {
     filter: period,
     from: range.from,
     until: range.until,
-    total: counts.reduce((a, b) => a + b, 0),
+    total,
+    has_shipments: any ? any.length > 0 : total > 0,
     data: [{ shipments: entries }, { percentage: entries }],
   };
 }
@@ -236,7 +245,7 @@ export async function mapOfShipments(
     ? sql`${inPeriod(workspaceId, range)} and s.destination_country_id = ${query.country_id}`
     : sql`${inPeriod(workspaceId, range)} and s.destination_country_id is not null`;
   const data =
-    total === 0
+    total === 0 || query.per_page === 0
       ? []
       : await db.all<TMapEntry>(
           sql`select s.id as id, c.lat as lat, c.lng as lng, s.ship_date as ship_date,
@@ -256,6 +265,6 @@ export async function mapOfShipments(
     total,
     current_page: query.page,
     per_page: query.per_page,
-    last_page: Math.max(1, Math.ceil(total / query.per_page)),
+    last_page: query.per_page ? Math.max(1, Math.ceil(total / query.per_page)) : 1,
   };
 }

@@ -135,6 +135,7 @@ describe("GET /api/home/shipping-performance", () => {
     await shipment(who, { ship_date: "2001-01-01" });
     const perf = await get<TPerformance>(who, "/api/home/shipping-performance?filter=week");
     expect(perf.total).toBe(0);
+    expect(perf.has_shipments).toBe(true);
     expect(perf.data[0].shipments.every((e) => e.count === 0 && e.percentage === 0)).toBe(true);
     expect(perf.data[1].percentage).toHaveLength(5);
   });
@@ -234,6 +235,10 @@ describe("destinations", () => {
     expect(second.data).toHaveLength(1);
     expect(second.data[0].id).not.toBe(first.data[0].id);
     expect(second.destinations).toHaveLength(3);
+    const only = await get<TMapAnswer>(who, "/api/home/map?per_page=0");
+    expect(only.data).toEqual([]);
+    expect(only.total).toBe(4);
+    expect(only.destinations.map((d) => d.count)).toEqual([2, 1, 1]);
   });
 
   test("a contact's new country moves its shipments; a deleted consignee falls back to the importer", async () => {
@@ -373,7 +378,7 @@ describe("validation and access", () => {
 
   test("map paging and country_id are checked", async () => {
     const who = await signUp(ctx);
-    for (const query of ["per_page=501", "page=0", "country_id=abc", "country_id=-3"]) {
+    for (const query of ["per_page=501", "per_page=-1", "page=0", "country_id=abc", "country_id=-3"]) {
       const res = await call(ctx, who.auth, "GET", `/api/home/map?${query}`);
       expect(res.status, query).toBe(422);
     }
@@ -395,6 +400,11 @@ describe("validation and access", () => {
 
     const perf = await get<TPerformance>(mine, "/api/home/shipping-performance");
     expect(perf.total).toBe(1);
+    const fresh = await signUp(ctx);
+    for (const period of ["all", "week"]) {
+      const empty = await get<TPerformance>(fresh, `/api/home/shipping-performance?filter=${period}`);
+      expect(empty.has_shipments, period).toBe(false);
+    }
     const recent = await get<{ data: TRecentShipment[] }>(mine, "/api/home/most-recent-shipments");
     expect(recent.data.map((r) => r.tracking_number)).toEqual(["MINE"]);
     expect((await get<{ data: unknown[] }>(mine, "/api/home/most-common-shipments")).data).toEqual([]);
