@@ -119,7 +119,10 @@ export function PeriodSelector({ period }: { period: TPeriod }) {
             page: undefined,
             cpage: undefined,
           })}
-          aria-current={p === period ? "true" : undefined}
+          aria-current={p === period ? "page" : undefined}
+          // The router would mark a link active by its search only; the chosen period (all when the
+          // URL has none) decides here.
+          activeProps={{ "aria-current": p === period ? "page" : undefined, className: "" }}
           className={cn(
             "rounded-md px-3 py-1.5 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none",
             p === period
