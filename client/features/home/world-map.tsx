@@ -20,6 +20,7 @@ import View from "ol/View";
 import { useEffect, useRef } from "react";
 import countriesUrl from "world-atlas/countries-110m.json?url";
 import type { TMapDestination } from "../../../db/contracts/home";
+import { unwrapRing } from "./antimeridian";
 
 export const START_ZOOM = 2;
 export const MAX_ZOOM = 7;
@@ -31,26 +32,6 @@ export type TWorldMapProps = {
   /** A cluster that cannot be split further (one destination, or the map is at its largest zoom). */
   onSelect: (destinations: TMapDestination[]) => void;
 };
-
-/**
- * Shifts longitudes so that consecutive points never jump by more than 180°: a ring that crosses
- * the antimeridian (Russia's Chukotka, Fiji) then continues past ±180 instead of being drawn back
- * across the whole map as a horizontal streak.
- */
-export function unwrapRing(ring: number[][]): number[][] {
-  const out: number[][] = [];
-  let offset = 0;
-  for (let i = 0; i < ring.length; i++) {
-    const [lng, lat] = ring[i];
-    if (i > 0) {
-      const previous = ring[i - 1][0];
-      if (lng - previous > 180) offset -= 360;
-      else if (previous - lng > 180) offset += 360;
-    }
-    out.push([lng + offset, lat]);
-  }
-  return out;
-}
 
 function unwrapGeometry(geometry: Geometry | undefined): Geometry | undefined {
   if (geometry instanceof Polygon) return new Polygon(geometry.getCoordinates().map(unwrapRing));
