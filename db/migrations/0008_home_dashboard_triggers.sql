@@ -2,6 +2,8 @@
 -- index-only scans of shipments_ws_home_idx (no join to contacts, no read of 100,000 rows):
 --   effective_date: the ship date, else the UTC day the shipment was created;
 --   destination_country_id: the ultimate consignee's country, else the importer of record's.
+-- Every change the dashboard can see also raises the workspace's home_versions counter, under
+-- which the home endpoints cache their answers.
 CREATE TRIGGER `shipments_home_after_insert` AFTER INSERT ON `shipments`
 BEGIN
   UPDATE `shipments` SET
@@ -11,6 +13,8 @@ BEGIN
       (SELECT `country_id` FROM `contacts` WHERE `id` = NEW.`importer_of_record_id`)
     )
   WHERE `id` = NEW.`id`;
+  INSERT INTO `home_versions` (`workspace_id`, `version`) VALUES (NEW.`workspace_id`, 1)
+    ON CONFLICT (`workspace_id`) DO UPDATE SET `version` = `version` + 1;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `shipments_home_after_date_update` AFTER UPDATE OF `ship_date`, `created_at` ON `shipments`
@@ -34,6 +38,25 @@ BEGIN
     (SELECT `country_id` FROM `contacts` WHERE `id` = `shipments`.`ultimate_consignee_id`),
     (SELECT `country_id` FROM `contacts` WHERE `id` = `shipments`.`importer_of_record_id`)
   ) WHERE `ultimate_consignee_id` = NEW.`id` OR `importer_of_record_id` = NEW.`id`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `shipments_home_version_after_update` AFTER UPDATE ON `shipments`
+BEGIN
+  INSERT INTO `home_versions` (`workspace_id`, `version`) VALUES (NEW.`workspace_id`, 1)
+    ON CONFLICT (`workspace_id`) DO UPDATE SET `version` = `version` + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `shipments_home_version_after_delete` AFTER DELETE ON `shipments`
+BEGIN
+  INSERT INTO `home_versions` (`workspace_id`, `version`) VALUES (OLD.`workspace_id`, 1)
+    ON CONFLICT (`workspace_id`) DO UPDATE SET `version` = `version` + 1;
+END;
+--> statement-breakpoint
+-- A contact's company is a shipment's addressee and its country a destination.
+CREATE TRIGGER `contacts_home_version_after_update` AFTER UPDATE ON `contacts`
+BEGIN
+  INSERT INTO `home_versions` (`workspace_id`, `version`) VALUES (NEW.`workspace_id`, 1)
+    ON CONFLICT (`workspace_id`) DO UPDATE SET `version` = `version` + 1;
 END;
 --> statement-breakpoint
 -- Shipments that existed before this migration.

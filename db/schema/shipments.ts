@@ -153,3 +153,15 @@ export const shipment_packages = sqliteTable(
     ),
   ],
 );
+
+/**
+ * A counter per workspace that SQL triggers raise on every change the dashboard can see (a
+ * shipment written or deleted, a contact changed). The home endpoints cache their answers under
+ * it, so a repeated look at an unchanged workspace does not aggregate 100,000 shipments again.
+ */
+export const home_versions = sqliteTable("home_versions", {
+  workspace_id: integer()
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: "cascade" }),
+  version: integer().notNull().default(0),
+});

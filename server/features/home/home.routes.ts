@@ -6,6 +6,7 @@ import { parseListQuery } from "../../lib/entity/list-query";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import {
+  cachedAnswer,
   mapOfShipments,
   mostCommonDestinations,
   mostRecentShipments,
@@ -29,7 +30,10 @@ export const homeRoutes = new Hono<TAppEnv>()
   /** GET /home/shipping-performance?filter=week|month|year|all → counts and percentages per status. */
   .get("/shipping-performance", validate("query", ZPeriodQuery), async (c) => {
     const { filter } = c.req.valid("query");
-    return c.json(await shippingPerformance(c.var.db, authOf(c).workspaceId, filter));
+    const ws = authOf(c).workspaceId;
+    return c.json(
+      await cachedAnswer(c.var.db, ws, keyOf(c.req.url), () => shippingPerformance(c.var.db, ws, filter)),
+    );
   })
   /** GET /home/most-recent-shipments?filter=&page=&per_page=&sort_<prop>=&filters[<prop>]= → a list page. */
   .get("/most-recent-shipments", validate("query", ZPeriodQuery.passthrough()), async (c) => {
@@ -38,16 +42,35 @@ export const homeRoutes = new Hono<TAppEnv>()
       prop: "date",
       direction: "desc",
     });
-    return c.json(await mostRecentShipments(c.var.db, authOf(c).workspaceId, filter, query));
+    const ws = authOf(c).workspaceId;
+    return c.json(
+      await cachedAnswer(c.var.db, ws, keyOf(c.req.url), () =>
+        mostRecentShipments(c.var.db, ws, filter, query),
+      ),
+    );
   })
   /** GET /home/most-common-shipments?filter=&page=&per_page= → destinations with order number and percent. */
   .get("/most-common-shipments", validate("query", ZPagedPeriodQuery), async (c) => {
     const { filter, page, per_page } = c.req.valid("query");
+    const ws = authOf(c).workspaceId;
     return c.json(
-      await mostCommonDestinations(c.var.db, authOf(c).workspaceId, filter, { page, perPage: per_page }),
+      await cachedAnswer(c.var.db, ws, keyOf(c.req.url), () =>
+        mostCommonDestinations(c.var.db, ws, filter, { page, perPage: per_page }),
+      ),
     );
   })
   /** GET /home/map?filter=&country_id=&page=&per_page= → destinations (aggregated) and a page of map entries. */
   .get("/map", validate("query", ZMapQuery), async (c) => {
-    return c.json(await mapOfShipments(c.var.db, authOf(c).workspaceId, c.req.valid("query")));
+    const ws = authOf(c).workspaceId;
+    const query = c.req.valid("query");
+    return c.json(
+      await cachedAnswer(c.var.db, ws, keyOf(c.req.url), () => mapOfShipments(c.var.db, ws, query)),
+    );
   });
+
+/** The cache key of a request: its path and its query parameters in a stable order. */
+function keyOf(url: string): string {
+  const { pathname, searchParams } = new URL(url);
+  searchParams.sort();
+  return `${pathname}?${searchParams}`;
+}

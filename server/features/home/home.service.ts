@@ -16,6 +16,43 @@ import type { TListColumn, TListQuery } from "../../lib/entity/list-query";
 
 const TEMPLATE_STATUS = 1;
 
+/** Answers kept per database, keyed by workspace, its home_versions counter, today and the query. */
+const answers = new WeakMap<TDb, Map<string, unknown>>();
+const MAX_ANSWERS = 2_000;
+
+/**
+ * An answer from the cache when nothing the dashboard reads has changed since it was computed: SQL
+ * triggers raise the workspace's home_versions counter on every shipment write and contact change,
+ * from this process or any other, and the day is part of the key because periods move with it.
+ */
+export async function cachedAnswer<T>(
+  db: TDb,
+  workspaceId: number,
+  query: string,
+  compute: () => Promise<T>,
+): Promise<T> {
+  const [row] = await db.all<{ version: number }>(
+    sql`select version from home_versions where workspace_id = ${workspaceId}`,
+  );
+  const key = `${workspaceId}:${row?.version ?? 0}:${day(new Date())}:${query}`;
+  let store = answers.get(db);
+  if (!store) {
+    store = new Map();
+    answers.set(db, store);
+  }
+  if (store.has(key)) {
+    const hit = store.get(key) as T;
+    // Least recently used goes first: re-insert on every hit.
+    store.delete(key);
+    store.set(key, hit);
+    return hit;
+  }
+  const answer = await compute();
+  store.set(key, answer);
+  if (store.size > MAX_ANSWERS) store.delete(store.keys().next().value as string);
+  return answer;
+}
+
 /** A period as a half-open range of days [from, until), UTC; both null for "all". */
 export type TPeriodRange = { from: string | null; until: string | null };
 

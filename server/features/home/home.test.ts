@@ -360,6 +360,35 @@ describe("GET /api/home/most-recent-shipments", () => {
   });
 });
 
+describe("cached answers", () => {
+  test("every write the dashboard can see shows at once: a new, changed or deleted shipment, a renamed contact", async () => {
+    const who = await signUp(ctx);
+    const importer = await contactIn(who, "NO", "Bergen Marine AS");
+    const total = async () => (await get<TPerformance>(who, "/api/home/shipping-performance")).total;
+    const addressees = async () =>
+      (await get<{ data: TRecentShipment[] }>(who, "/api/home/most-recent-shipments")).data.map(
+        (r) => r.addressee,
+      );
+    const id = await shipment(who, { importer_of_record_id: importer });
+    expect(await total()).toBe(1);
+    expect(await total()).toBe(1);
+    await shipment(who, {});
+    expect(await total()).toBe(2);
+    await ctx.database.db.update(shipments).set({ shipping_status_id: 1 }).where(eq(shipments.id, id));
+    expect(await total()).toBe(1);
+    await ctx.database.db.update(shipments).set({ shipping_status_id: 3 }).where(eq(shipments.id, id));
+    expect(await addressees()).toContain("Bergen Marine AS");
+    const res = await call(ctx, who.auth, "PUT", `/api/contacts/${importer}`, {
+      ...buildContact({ company: "Bergen Maritime AS", country_id: await countryId("NO") }),
+      id: importer,
+    });
+    expect(res.status).toBe(200);
+    expect(await addressees()).toContain("Bergen Maritime AS");
+    await ctx.database.db.delete(shipments).where(eq(shipments.id, id));
+    expect(await total()).toBe(1);
+  });
+});
+
 describe("validation and access", () => {
   const ENDPOINTS = ["shipping-performance", "most-recent-shipments", "most-common-shipments", "map"];
 
