@@ -74,7 +74,7 @@ const contactRows = await database.db
 const contactIds = contactRows.map((c) => c.id);
 const now = Date.now();
 const statuses = [2, 3, 3, 3, 4, 5, 6, 6, 6, 6];
-await database.client.execute("BEGIN");
+const tx = await database.client.transaction("write");
 for (let start = 0; start < SHIPMENTS; start += 500) {
   const rows: string[] = [];
   const args: (string | number | null)[] = [];
@@ -95,20 +95,21 @@ for (let start = 0; start < SHIPMENTS; start += 500) {
       `Shipment ${i}`,
     );
   }
-  await database.client.execute({
+  await tx.execute({
     sql: `insert into shipments (workspace_id, importer_of_record_id, ultimate_consignee_id, ship_date, created_at,
             shipping_status_id, shipper_reference_number, tracking_number_1, carrier_id, name) values ${rows.join(",")}`,
     args,
   });
 }
-await database.client.execute("COMMIT");
+await tx.commit();
 await database.client.execute("ANALYZE");
 database.close();
 console.log(
   `Seeded ${SHIPMENTS.toLocaleString("en-US")} shipments (triggers fill the dashboard columns) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
 );
 
-const server = await startServer({ DATA_DIR: dataDir });
+// A large database on a busy machine can take a while to open the first time.
+const server = await startServer({ DATA_DIR: dataDir }, { healthTimeoutMs: 120_000 });
 const base = server.url;
 try {
   const login = await fetch(`${base}/api/login`, {
@@ -120,7 +121,9 @@ try {
   if (!token) throw new Error(`login failed: ${login.status}`);
   const headers = { authorization: `Bearer ${token}` };
 
-  console.log(`\nAPI, ${REQUESTS} sequential requests each (target: p95 < 50 ms)`);
+  console.log(
+    `\nAPI (target: p95 < 50 ms): 20 uncached requests, then ${REQUESTS} repeated ones that the version-keyed cache answers`,
+  );
   const targets: [string, string][] = [
     ["/api/home/shipping-performance", "performance, all"],
     ["/api/home/shipping-performance?filter=year", "performance, year"],
@@ -141,6 +144,16 @@ try {
       continue;
     }
     const size = (await first.arrayBuffer()).byteLength;
+    // The first request computes (nothing cached yet for this workspace version); later ones may be served from the cache.
+    const uncached: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const bust = `${target}${target.includes("?") ? "&" : "?"}_uncached=${i}-${Math.random()}`;
+      const started = performance.now();
+      await (await fetch(`${base}${bust}`, { headers })).arrayBuffer();
+      uncached.push(performance.now() - started);
+    }
+    uncached.sort((a, b) => a - b);
+    const cold = uncached[Math.floor(0.95 * uncached.length)];
     const times: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
       const started = performance.now();
@@ -152,7 +165,7 @@ try {
     const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
     const p95 = Number(p(0.95));
     console.log(
-      `${label.padEnd(30)} p50 ${p(0.5).padStart(6)} ms  p95 ${p(0.95).padStart(6)} ms  ${kb(size).padStart(9)}  ${p95 < 50 ? "✓" : "✖"}`,
+      `${label.padEnd(30)} uncached p95 ${cold.toFixed(1).padStart(6)} ms  cached p50 ${p(0.5).padStart(6)} ms  p95 ${p(0.95).padStart(6)} ms  ${kb(size).padStart(9)}  ${p95 < 50 ? "✓" : "✖"}`,
     );
   }
 

@@ -82,7 +82,7 @@ export async function waitForHealth(url: string, timeoutMs = 30_000): Promise<vo
  */
 export async function startServer(
   env: Record<string, string | undefined>,
-  options: { logs?: "inherit" | "ignore" } = {},
+  options: { logs?: "inherit" | "ignore"; healthTimeoutMs?: number } = {},
 ): Promise<{ url: string; stop: () => Promise<number> }> {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -103,7 +103,7 @@ export async function startServer(
     return server.exited;
   };
   try {
-    await waitForHealth(url);
+    await waitForHealth(url, options.healthTimeoutMs);
   } catch (error) {
     await stop();
     throw error;
