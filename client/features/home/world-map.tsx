@@ -41,11 +41,26 @@ function unwrapGeometry(geometry: Geometry | undefined): Geometry | undefined {
   return geometry;
 }
 
+/**
+ * The country shapes, requested as soon as this chunk runs (not after React mounts the map) and
+ * kept for the page's life: the file is immutable and a period switch must not fetch it again.
+ */
+let topologyRequest: Promise<unknown> | null = null;
+function fetchTopology(): Promise<unknown> {
+  topologyRequest ??= fetch(countriesUrl).then((response) => {
+    if (!response.ok) throw new Error(`Country shapes: ${response.status}`);
+    return response.json();
+  });
+  topologyRequest.catch(() => {
+    topologyRequest = null;
+  });
+  return topologyRequest;
+}
+if (typeof window !== "undefined") void fetchTopology().catch(() => undefined);
+
 /** Countries from the TopoJSON, antimeridian-safe, projected to Web Mercator. */
-async function loadCountries(signal: AbortSignal): Promise<Feature[]> {
-  const response = await fetch(countriesUrl, { signal });
-  if (!response.ok) throw new Error(`Country shapes: ${response.status}`);
-  const topology = await response.json();
+async function loadCountries(): Promise<Feature[]> {
+  const topology = await fetchTopology();
   const features = new TopoJSON().readFeatures(topology, {
     dataProjection: "EPSG:4326",
     featureProjection: "EPSG:4326",
@@ -175,14 +190,14 @@ export default function WorldMap({ destinations, onSelect }: TWorldMapProps) {
       selectRef.current(members.map((f) => f.get("destination") as TMapDestination));
     });
 
-    const abort = new AbortController();
-    loadCountries(abort.signal)
-      .then((features) => countries.addFeatures(features))
+    let isMounted = true;
+    loadCountries()
+      .then((features) => isMounted && countries.addFeatures(features))
       .catch((error: unknown) => {
-        if (!abort.signal.aborted) element.dataset.error = String(error);
+        if (isMounted) element.dataset.error = String(error);
       });
     return () => {
-      abort.abort();
+      isMounted = false;
       instance.setTarget(undefined);
       map.current = null;
     };
