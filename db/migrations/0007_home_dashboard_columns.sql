@@ -6,4 +6,5 @@ CREATE TABLE `home_versions` (
 --> statement-breakpoint
 ALTER TABLE `shipments` ADD `effective_date` text;--> statement-breakpoint
 ALTER TABLE `shipments` ADD `destination_country_id` integer;--> statement-breakpoint
-CREATE INDEX `shipments_ws_home_idx` ON `shipments` (`workspace_id`,`effective_date`,`shipping_status_id`,`destination_country_id`);
+CREATE INDEX `shipments_ws_home_idx` ON `shipments` (`workspace_id`,`effective_date`,`shipping_status_id`,`destination_country_id`);--> statement-breakpoint
+CREATE INDEX `shipments_ws_destination_idx` ON `shipments` (`workspace_id`,`destination_country_id`,`shipping_status_id`);
