@@ -96,6 +96,31 @@ function libsqlNativePlugin(): BunPlugin {
   };
 }
 
+/**
+ * Browser-only modules out of the server bundle. The dashboard's map chunk (OpenLayers and a
+ * `?url` import of the country shapes) is never rendered on the server, and Bun's bundler cannot
+ * resolve Vite's `?url` / `?no-inline` imports, even behind a dynamic import().
+ */
+function browserOnlyPlugin(): BunPlugin {
+  return {
+    name: "browser-only",
+    setup(build) {
+      build.onResolve({ filter: /\?(url|no-inline)$/ }, (args) => ({
+        path: args.path,
+        namespace: "vite-only",
+      }));
+      build.onLoad({ filter: /.*/, namespace: "vite-only" }, () => ({
+        contents: 'export default "";',
+        loader: "js",
+      }));
+      build.onLoad({ filter: /[\\/]client[\\/]features[\\/]home[\\/]world-map\.tsx$/ }, () => ({
+        contents: "export default function WorldMap() { return null; }",
+        loader: "js",
+      }));
+    },
+  };
+}
+
 const started = performance.now();
 const result = await Bun.build({
   // The paperwork worker is its own entry point so the executable carries it (server/features/paperwork/render-pool.ts
@@ -105,7 +130,7 @@ const result = await Bun.build({
   target: "bun",
   minify: true,
   sourcemap: "none",
-  plugins: [libsqlNativePlugin()],
+  plugins: [libsqlNativePlugin(), browserOnlyPlugin()],
   define: { "process.env.NODE_ENV": '"production"' },
 });
 if (!result.success) {

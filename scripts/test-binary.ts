@@ -69,6 +69,20 @@ try {
     const res = await fetch(`${url}${asset}`);
     check(res.ok && (await res.arrayBuffer()).byteLength > 0, `embedded asset ${asset} is served`);
   }
+  // The dashboard's lazily-loaded map chunk and the country shapes it fetches are separate files.
+  const manifest = JSON.parse(
+    await Bun.file(path.join(ROOT, "dist", "client", ".vite", "manifest.json")).text(),
+  ) as Record<string, { file: string; assets?: string[] }>;
+  const map = manifest["client/features/home/world-map.tsx"];
+  for (const asset of [map?.file, ...(map?.assets ?? [])].filter(Boolean)) {
+    const res = await fetch(`${url}/${asset}`);
+    const type = res.headers.get("content-type") ?? "";
+    check(
+      res.ok && (await res.arrayBuffer()).byteLength > 0 && /javascript|json/.test(type),
+      `map asset /${asset} is served (${type})`,
+    );
+  }
+  check(Boolean(map?.assets?.some((a) => a.endsWith(".json"))), "the map chunk has its country shapes");
 } finally {
   server.kill("SIGTERM");
   const code = await server.exited;

@@ -8,6 +8,7 @@ import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
 import { createDocumentRoutes } from "./features/documents/documents.routes";
 import { DOCUMENT_OWNERS } from "./features/documents/documents.service";
 import { healthRoutes } from "./features/health/health.routes";
+import { homeRoutes } from "./features/home/home.routes";
 import { licensesEntity } from "./features/licenses/licenses.entity";
 import { generateOnShipmentSave } from "./features/paperwork/paperwork.hooks";
 import { paperworkRoutes } from "./features/paperwork/paperwork.routes";
@@ -104,6 +105,7 @@ export function createApp(deps: TAppDeps) {
   const api = new Hono<TAppEnv>()
     .route("/health", healthRoutes)
     .route("/dictionary", dictionaryRoutes)
+    .route("/home", homeRoutes)
     .route("/", authRoutes)
     .route("/user", userRoutes)
     .route("/partner-types", partnerTypeRoutes)
@@ -136,12 +138,24 @@ export function createApp(deps: TAppDeps) {
 
   const { assets, render } = deps;
   if (assets) {
+    // Gzipped once per built file: hashed names never change content, so the result is kept.
+    const gzipped = new Map<string, Uint8Array>();
     app.get("/assets/*", async (c) => {
       const file = await assets.read(c.req.path);
       if (!file) return c.json({ message: "Not found" }, 404);
       // Built file names carry a content hash, so a URL never changes meaning.
       c.header("Cache-Control", "public, max-age=31536000, immutable");
       c.header("Content-Type", file.type || "application/octet-stream");
+      c.header("Vary", "Accept-Encoding");
+      if (isCompressible(file.type) && /\bgzip\b/.test(c.req.header("accept-encoding") ?? "")) {
+        let body = gzipped.get(c.req.path);
+        if (!body) {
+          body = Bun.gzipSync(new Uint8Array(await file.arrayBuffer()));
+          gzipped.set(c.req.path, body);
+        }
+        c.header("Content-Encoding", "gzip");
+        return c.body(body as Uint8Array<ArrayBuffer>);
+      }
       return c.body(file.stream());
     });
     for (const file of ["/favicon.svg", "/logo.svg"]) {
@@ -178,6 +192,11 @@ export function createApp(deps: TAppDeps) {
 }
 
 export type TApp = ReturnType<typeof createApp>;
+
+/** Text assets (scripts, styles, JSON such as the map's country shapes) shrink 3–5× with gzip; images and WASM do not. */
+function isCompressible(type: string): boolean {
+  return /^(text\/|application\/(javascript|json)|image\/svg)/.test(type);
+}
 
 function errorDocument(requestId: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>An error occured</title></head><body><h1>An error occured</h1><p>The page could not be rendered (request ${requestId}).</p><p><a href="/home">Home</a></p></body></html>`;

@@ -1,11 +1,12 @@
 import { createRoute, Link, notFound, redirect } from "@tanstack/react-router";
-import { z } from "zod";
 import { NotFoundScreen, PageHeader, PlannedScreen } from "../components/app/screens";
 import { Button } from "../components/ui/button";
+import { ZListSearch } from "../lib/list-search";
 import { accountRoute } from "./account-route";
 import { authRoutes } from "./auth-routes";
 import { catalogueRoutes } from "./catalogue";
 import { contactRoutes } from "./contacts";
+import { homeRoute } from "./home";
 import { rootRoute } from "./root";
 import { screeningRoutes } from "./screening";
 import { shipmentRoutes } from "./shipments";
@@ -34,24 +35,6 @@ const indexRoute = createRoute({
   beforeLoad: () => {
     throw redirect({ to: "/home" });
   },
-});
-
-const homeRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/home",
-  validateSearch: z.object({ period: z.enum(["week", "month", "year", "all"]).optional().catch(undefined) }),
-  staticData: { title: "Dashboard" },
-  head: () => ({ meta: [{ title: "Dashboard · Tradewinds" }] }),
-  component: () => (
-    <PlannedScreen
-      title="Dashboard"
-      what="Shipping performance by period, a world map of shipments, the most recent shipments and the most common destinations."
-    >
-      <Button asChild>
-        <Link to="/shipments/create-shipment">Create Int’l Shipment</Link>
-      </Button>
-    </PlannedScreen>
-  ),
 });
 
 function legalRoute<TSlug extends "terms" | "help" | "privacy">(slug: TSlug, title: string) {

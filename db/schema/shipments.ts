@@ -66,8 +66,28 @@ export const shipments = sqliteTable(
     proforma_number: text().notNull().default(""),
     created_at: createdAt(),
     updated_at: updatedAt(),
+    /**
+     * The day the dashboard counts a shipment under: its ship date, else the (UTC) day it was
+     * created. Kept by triggers (migration home_dashboard_triggers): an index over a virtual
+     * generated column is not covering in SQLite, and the aggregates must not read 100k rows.
+     */
+    effective_date: text(),
+    /**
+     * The dashboard's destination: the ultimate consignee's country, else the importer's. Kept by
+     * triggers (migration home_dashboard_triggers), so the dashboard aggregates without joins.
+     */
+    destination_country_id: integer(),
   },
   (t) => [
+    // Covers every dashboard aggregate: workspace, period range, then status and destination.
+    index("shipments_ws_home_idx").on(
+      t.workspace_id,
+      t.effective_date,
+      t.shipping_status_id,
+      t.destination_country_id,
+    ),
+    // Destinations over all time: grouped in index order, without sorting 100,000 entries.
+    index("shipments_ws_destination_idx").on(t.workspace_id, t.destination_country_id, t.shipping_status_id),
     index("shipments_ws_updated_idx").on(t.workspace_id, t.updated_at),
     index("shipments_ws_ship_date_idx").on(t.workspace_id, t.ship_date),
     index("shipments_ws_status_idx").on(t.workspace_id, t.shipping_status_id),
@@ -152,3 +172,15 @@ export const shipment_packages = sqliteTable(
     ),
   ],
 );
+
+/**
+ * A counter per workspace that SQL triggers raise on every change the dashboard can see (a
+ * shipment written or deleted, a contact changed). The home endpoints cache their answers under
+ * it, so a repeated look at an unchanged workspace does not aggregate 100,000 shipments again.
+ */
+export const home_versions = sqliteTable("home_versions", {
+  workspace_id: integer()
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: "cascade" }),
+  version: integer().notNull().default(0),
+});

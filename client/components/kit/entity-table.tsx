@@ -32,14 +32,27 @@ import { Spinner } from "../ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 import type { TColumn, TEntityScreen } from "./entity-config";
 
+/** What the table needs of a screen: a read-only list (the dashboard's) needs no form. */
+export type TTableScreen<T extends { id: number }> = Pick<
+  TEntityScreen<T>,
+  "endpoint" | "noun" | "nounPlural" | "createLabel" | "paths" | "columns" | "rowActions"
+>;
+
 type TProps<T extends { id: number }> = {
-  screen: TEntityScreen<T>;
+  screen: TTableScreen<T>;
   page: TListPage<T>;
   search: TListSearch;
   dictionaries: TDictionary;
   api: TApi;
   /** Extra buttons in the toolbar (e.g. Import). */
   actions?: ReactNode;
+  /**
+   * Where page, sort and filter changes go; by default the URL's search parameters. A screen with
+   * two tables keeps the second one's state under its own keys.
+   */
+  onSearch?: (next: Partial<TListSearch>) => void;
+  /** Accessible name of the table (a screen with two tables names both). */
+  label?: string;
 };
 
 /** 'x-y of N items' (spec section 2). */
@@ -61,10 +74,15 @@ export function EntityTable<T extends { id: number }>({
   dictionaries,
   api,
   actions,
+  onSearch,
+  label,
 }: TProps<T>) {
   const navigate = useNavigate();
-  const setSearch = (next: Partial<TListSearch>) =>
-    navigate({ to: ".", search: (prev: TListSearch) => ({ ...prev, ...next }) as never });
+  const setSearch =
+    onSearch ??
+    ((next: Partial<TListSearch>) =>
+      navigate({ to: ".", search: (prev: TListSearch) => ({ ...prev, ...next }) as never }));
+  const hasActions = (screen.rowActions ?? ["edit", "print", "delete"]).length > 0;
   const filters = search.filters ?? {};
   const hasFilters = Object.keys(filters).length > 0;
   const currentPage = page.current_page;
@@ -107,7 +125,7 @@ export function EntityTable<T extends { id: number }>({
         <div className="flex flex-wrap gap-2">{actions}</div>
       </div>
       <div className="rounded-lg border bg-card">
-        <Table>
+        <Table aria-label={label}>
           <TableHeader>
             <TableRow>
               {screen.columns.map((column) => (
@@ -152,16 +170,18 @@ export function EntityTable<T extends { id: number }>({
                   </div>
                 </TableHead>
               ))}
-              <TableHead className="w-32 text-right" data-print-hide>
-                Actions
-              </TableHead>
+              {hasActions && (
+                <TableHead className="w-32 text-right" data-print-hide>
+                  Actions
+                </TableHead>
+              )}
             </TableRow>
           </TableHeader>
           <TableBody>
             {page.data.length === 0 ? (
               <TableRow>
                 <TableCell
-                  colSpan={screen.columns.length + 1}
+                  colSpan={screen.columns.length + (hasActions ? 1 : 0)}
                   className="h-32 text-center text-muted-foreground"
                 >
                   {hasFilters ? (
@@ -189,9 +209,11 @@ export function EntityTable<T extends { id: number }>({
                         : String((row as Record<string, unknown>)[column.key] ?? "")}
                     </TableCell>
                   ))}
-                  <TableCell className="text-right" data-print-hide>
-                    <RowActions screen={screen} row={row} api={api} />
-                  </TableCell>
+                  {hasActions && (
+                    <TableCell className="text-right" data-print-hide>
+                      <RowActions screen={screen} row={row} api={api} />
+                    </TableCell>
+                  )}
                 </TableRow>
               ))
             )}
@@ -200,7 +222,7 @@ export function EntityTable<T extends { id: number }>({
       </div>
       <nav
         className="flex items-center justify-between gap-2 text-sm"
-        aria-label="Pagination"
+        aria-label={label ? `${label} pagination` : "Pagination"}
         data-print-hide
       >
         <span>{rangeText(currentPage, page.total)}</span>
@@ -411,7 +433,7 @@ function RowActions<T extends { id: number }>({
   row,
   api,
 }: {
-  screen: TEntityScreen<T>;
+  screen: TTableScreen<T>;
   row: T;
   api: TApi;
 }) {

@@ -1,0 +1,258 @@
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { createClient } from "@libsql/client";
+import type { Page } from "@playwright/test";
+import { expect, type TTestUser, test, waitForHydration, watchConsole } from "./fixtures";
+
+const today = new Date().toISOString().slice(0, 10);
+const twoYearsAgo = `${new Date().getUTCFullYear() - 2}-06-15`;
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+}
+
+/**
+ * Six shipments to three countries, written straight into the test server's database (the
+ * shipment form is another issue's screen): Germany 3 (this week), Japan 2 (one this week, one
+ * two years ago), Brazil 1 (two years ago).
+ */
+async function seedShipments(page: Page, user: TTestUser) {
+  const db = createClient({ url: `file:${path.join(process.env.E2E_DATA_DIR!, "app.db")}` });
+  try {
+    const ws = Number(
+      (await db.execute({ sql: "select workspace_id from users where email = ?", args: [user.email] }))
+        .rows[0].workspace_id,
+    );
+    const importer = async (company: string, code: string) => {
+      const country = Number(
+        (await db.execute({ sql: "select id from countries where code_iso_2 = ?", args: [code] })).rows[0].id,
+      );
+      const res = await page.request.post("/api/contacts", {
+        // A cookie-authenticated write must come from our own origin.
+        headers: { origin: new URL(process.env.E2E_BASE_URL!).origin },
+        data: {
+          company,
+          partner_type_id: 1,
+          tax_id: `TAX-${code}`,
+          contact_1: "Pat",
+          phone_1: "+1 555 0100",
+          email_1: `pat-${code.toLowerCase()}@example.com`,
+          is_sensitive: 0,
+          is_restricted: 0,
+          country_id: country,
+        },
+      });
+      expect(res.status()).toBe(201);
+      return ((await res.json()) as { item: { id: number } }).item.id;
+    };
+    const de = await importer("Berlin Optics GmbH", "DE");
+    const jp = await importer("Osaka Trading KK", "JP");
+    const br = await importer("São Paulo Importadora", "BR");
+    const rows: [number, string, number, string][] = [
+      [de, today, 3, "DE-1"],
+      [de, today, 3, "DE-2"],
+      [de, today, 6, "DE-3"],
+      [jp, today, 5, "JP-1"],
+      [jp, twoYearsAgo, 4, "JP-2"],
+      [br, twoYearsAgo, 2, "BR-1"],
+    ];
+    for (const [importerId, shipDate, status, ref] of rows) {
+      await db.execute({
+        sql: `insert into shipments (workspace_id, importer_of_record_id, ship_date, shipping_status_id,
+                shipper_reference_number, tracking_number_1) values (?, ?, ?, ?, ?, ?)`,
+        args: [ws, importerId, shipDate, status, ref, `TRK-${ref}`],
+      });
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function tiles(page: Page) {
+  const result: Record<string, [string, string]> = {};
+  for (const tile of await page
+    .getByRole("list", { name: "Shipping performance" })
+    .getByRole("listitem")
+    .all()) {
+    const status = (await tile.getAttribute("data-status"))!;
+    result[status] = [
+      (await tile.getByTestId("tile-count").textContent())!,
+      (await tile.getByTestId("tile-percent").textContent())!,
+    ];
+  }
+  return result;
+}
+
+const tableRows = (page: Page, name: string) =>
+  page
+    .getByRole("table", { name })
+    .getByRole("row")
+    .filter({ hasNot: page.getByRole("columnheader") });
+
+/** The cluster counts the map has drawn, once its countries are on screen. */
+async function clusterCounts(page: Page) {
+  const map = page.getByTestId("world-map");
+  await expect(map).toHaveAttribute("data-ready", "true", { timeout: 15_000 });
+  return map;
+}
+
+/**
+ * The colour of the map's canvas at a longitude/latitude, at the start view (zoom 2, centre 0,0):
+ * Web Mercator by hand, 256 px tiles, so the world is 1024 px wide.
+ */
+async function pixelAt(page: Page, lng: number, lat: number) {
+  return page.getByTestId("world-map").evaluate(
+    (element, [lon, la]) => {
+      const canvas = element.querySelector("canvas")!;
+      const size = 256 * 2 ** 2;
+      const x = canvas.width / 2 + (lon / 360) * size;
+      const rad = (la * Math.PI) / 180;
+      const y = canvas.height / 2 - (Math.log(Math.tan(Math.PI / 4 + rad / 2)) / (2 * Math.PI)) * size;
+      const context = canvas.getContext("2d")!;
+      return Array.from(context.getImageData(Math.round(x), Math.round(y), 1, 1).data);
+    },
+    [lng, lat],
+  );
+}
+
+test("an empty workspace shows the empty state that leads to creating a shipment", async ({
+  page,
+  user: _,
+}) => {
+  const problems = watchConsole(page);
+  await page.goto("/home");
+  await waitForHydration(page);
+  const empty = page.getByTestId("home-empty");
+  await expect(empty.getByRole("heading", { name: "No shipments yet" })).toBeVisible();
+  await expect(empty.getByRole("link", { name: "Create Int’l Shipment" })).toHaveAttribute(
+    "href",
+    "/shipments/create-shipment",
+  );
+  await expectNoAxeViolations(page);
+  expect(problems).toEqual([]);
+});
+
+test("tiles, tables and map agree; switching the period updates them all and the URL", async ({
+  page,
+  user,
+}, testInfo) => {
+  // Two page loads, two axe runs and two screenshots on a shared 2-core machine.
+  test.setTimeout(90_000);
+  const problems = watchConsole(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/home");
+  await seedShipments(page, user);
+  await page.goto("/home");
+  await waitForHydration(page);
+
+  // All: 6 shipments — draft 1, in transit 2, customs 1, delayed 1, delivered 1.
+  expect(await tiles(page)).toEqual({
+    draft: ["1", "17%"],
+    "in transit": ["2", "33%"],
+    customs: ["1", "17%"],
+    delayed: ["1", "17%"],
+    delivered: ["1", "16%"],
+  });
+  await expect(page.getByText("IN TRANSIT", { exact: true })).toBeVisible();
+  const recent = tableRows(page, "Most Recent Shipments");
+  await expect(recent).toHaveCount(6);
+  await expect(recent.first()).toContainText(
+    `${today.slice(5, 7)}/${today.slice(8, 10)}/${today.slice(0, 4)}`,
+  );
+  await expect(page.getByText("1-6 of 6 items")).toBeVisible();
+  const common = tableRows(page, "Most Common Shipments");
+  await expect(common).toHaveCount(3);
+  await expect(common.nth(0)).toHaveText(/Germany\s*3\s*50%/);
+  await expect(common.nth(1)).toHaveText(/Japan\s*2\s*33%/);
+  await expect(common.nth(2)).toHaveText(/Brazil\s*1\s*17%/);
+  await expect(page.getByRole("link", { name: "All" })).toHaveAttribute("aria-current", "page");
+  const map = await clusterCounts(page);
+  await expect(map).toHaveAttribute("data-cluster-counts", "3,2,1");
+  await expect(map).toHaveAttribute("data-zoom", "2");
+
+  // The map draws the countries: land in Australia's interior, and no streak across the open sea
+  // at the latitudes of Russia's far east (66°N, Denmark Strait) and Fiji (17°S, South Atlantic).
+  const land = await pixelAt(page, 134, -25);
+  expect(land[3], `land pixel ${land}`).toBeGreaterThan(200);
+  for (const [lng, lat] of [
+    [-28, 66],
+    [-20, -17],
+    [-150, 66.5],
+    [-140, -17],
+  ]) {
+    const sea = await pixelAt(page, lng, lat);
+    expect(sea[3], `sea at ${lng},${lat}: ${sea}`).toBe(0);
+  }
+  await page.screenshot({ path: testInfo.outputPath("home-1440.png"), fullPage: true });
+  await expectNoAxeViolations(page);
+
+  // A rows links to the shipment.
+  await expect(recent.first().getByRole("link").first()).toHaveAttribute(
+    "href",
+    /\/shipments\/edit-shipment\/\d+$/,
+  );
+
+  // Week: Germany 3 + Japan 1.
+  await page.getByRole("navigation", { name: "Period" }).getByRole("link", { name: "Week" }).click();
+  await expect(page).toHaveURL(/[?&]period=week/);
+  await expect(page.getByRole("link", { name: "Week" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "All" })).not.toHaveAttribute("aria-current", "page");
+  await expect(recent).toHaveCount(4);
+  expect(await tiles(page)).toEqual({
+    draft: ["0", "0%"],
+    "in transit": ["2", "50%"],
+    customs: ["0", "0%"],
+    delayed: ["1", "25%"],
+    delivered: ["1", "25%"],
+  });
+  await expect(common).toHaveCount(2);
+  await expect(common.nth(0)).toHaveText(/Germany\s*3\s*75%/);
+  await expect(common.nth(1)).toHaveText(/Japan\s*1\s*25%/);
+  await expect(map).toHaveAttribute("data-cluster-counts", "3,1");
+
+  // The list at a cluster: Germany's three shipments, each a link to its edit page.
+  await page
+    .getByTestId("map-destinations")
+    .getByRole("button", { name: /Germany/ })
+    .click();
+  const list = page.getByTestId("cluster-shipments");
+  await expect(list.getByRole("link")).toHaveCount(3);
+  await expect(list.getByRole("link", { name: /DE-3/ })).toHaveAttribute(
+    "href",
+    /\/shipments\/edit-shipment\/\d+$/,
+  );
+
+  // The period is bookmarkable: a fresh load of the URL shows the same.
+  await page.reload();
+  await waitForHydration(page);
+  await expect(recent).toHaveCount(4);
+  await expect((await clusterCounts(page)).getAttribute("data-cluster-counts")).resolves.toBe("3,1");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await waitForHydration(page);
+  await clusterCounts(page);
+  await page.screenshot({ path: testInfo.outputPath("home-390.png"), fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test("clicking a single-destination cluster on the map lists its shipments", async ({ page, user }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/home");
+  await seedShipments(page, user);
+  await page.goto("/home?period=all");
+  await waitForHydration(page);
+  const map = await clusterCounts(page);
+  // Brazil's centroid (10°S, 55°W) at the start view.
+  const box = (await map.boundingBox())!;
+  const size = 1024;
+  const x = box.x + box.width / 2 + (-55 / 360) * size;
+  const rad = (-10 * Math.PI) / 180;
+  const y = box.y + box.height / 2 - (Math.log(Math.tan(Math.PI / 4 + rad / 2)) / (2 * Math.PI)) * size;
+  await page.mouse.click(x, y);
+  const list = page.getByTestId("cluster-shipments");
+  await expect(list.getByRole("heading", { name: "Shipments to Brazil" })).toBeVisible();
+  await expect(list.getByRole("link")).toHaveCount(1);
+  await expect(list.getByRole("link")).toContainText("BR-1");
+});

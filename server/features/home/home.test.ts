@@ -1,0 +1,468 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import type {
+  TCommonDestination,
+  TMapAnswer,
+  TPerformance,
+  TRecentShipment,
+} from "../../../db/contracts/home";
+import { largestRemainder } from "../../../db/contracts/home";
+import { countries, shipments } from "../../../db/schema";
+import { buildContact, call, signUp } from "../../test/factories";
+import { createTestContext, type TTestContext } from "../../test/setup";
+import { destinationSql, performanceSql, periodRange } from "./home.service";
+
+let ctx: TTestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.database.close());
+
+type TWho = Awaited<ReturnType<typeof signUp>>;
+
+const countryIds = new Map<string, number>();
+async function countryId(code: string): Promise<number> {
+  if (!countryIds.has(code)) {
+    const [row] = await ctx.database.db.select().from(countries).where(eq(countries.code_iso_2, code));
+    countryIds.set(code, row.id);
+  }
+  return countryIds.get(code)!;
+}
+
+/** A contact of the caller's workspace in the given country (null: no country). */
+async function contactIn(who: TWho, code: string | null, company?: string): Promise<number> {
+  const body = buildContact({
+    country_id: code ? await countryId(code) : null,
+    ...(company ? { company } : {}),
+  });
+  const res = await call(ctx, who.auth, "POST", "/api/contacts", body);
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { item: { id: number } }).item.id;
+}
+
+/** A shipment row of the caller's workspace, written straight to the database; overrides win. */
+async function shipment(who: TWho, overrides: Partial<typeof shipments.$inferInsert> = {}): Promise<number> {
+  const [row] = await ctx.database.db
+    .insert(shipments)
+    .values({
+      workspace_id: who.user.workspace_id,
+      shipping_status_id: 3,
+      ship_date: "2025-06-15",
+      ...overrides,
+    })
+    .returning({ id: shipments.id });
+  return row.id;
+}
+
+const get = async <T>(who: TWho, path: string): Promise<T> => {
+  const res = await call(ctx, who.auth, "GET", path);
+  expect(res.status, `${path}: ${res.status}`).toBe(200);
+  return (await res.json()) as T;
+};
+
+const shiftDay = (dayText: string, days: number) => {
+  const d = new Date(`${dayText}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+};
+
+describe("periods", () => {
+  test("weeks start on Monday; months and years on their first day (UTC)", () => {
+    // 2026-11-22 is a Sunday: its week began on Monday 2026-11-16.
+    const sunday = new Date("2026-11-22T23:59:00Z");
+    expect(periodRange("week", sunday)).toEqual({ from: "2026-11-16", until: "2026-11-23" });
+    expect(periodRange("week", new Date("2026-11-16T00:00:00Z"))).toEqual({
+      from: "2026-11-16",
+      until: "2026-11-23",
+    });
+    expect(periodRange("month", sunday)).toEqual({ from: "2026-11-01", until: "2026-12-01" });
+    expect(periodRange("month", new Date("2026-12-31T12:00:00Z"))).toEqual({
+      from: "2026-12-01",
+      until: "2027-01-01",
+    });
+    expect(periodRange("year", sunday)).toEqual({ from: "2026-01-01", until: "2027-01-01" });
+    expect(periodRange("all", sunday)).toEqual({ from: null, until: null });
+  });
+
+  for (const period of ["week", "month", "year"] as const) {
+    test(`${period}: a shipment on the period's first day counts, the day before does not`, async () => {
+      const who = await signUp(ctx);
+      const { from, until } = periodRange(period);
+      await shipment(who, { ship_date: from!, shipping_status_id: 3 });
+      await shipment(who, { ship_date: shiftDay(until!, -1), shipping_status_id: 6 });
+      await shipment(who, { ship_date: shiftDay(from!, -1), shipping_status_id: 5 });
+      await shipment(who, { ship_date: until!, shipping_status_id: 5 });
+      // Without a ship date the creation day decides: created at the very start of the period.
+      await shipment(who, { ship_date: null, created_at: `${from}T00:00:00.000Z`, shipping_status_id: 2 });
+      await shipment(who, {
+        ship_date: null,
+        created_at: `${shiftDay(from!, -1)}T23:59:59.999Z`,
+        shipping_status_id: 2,
+      });
+
+      const perf = await get<TPerformance>(who, `/api/home/shipping-performance?filter=${period}`);
+      expect(perf.filter).toBe(period);
+      expect(perf.from).toBe(from);
+      expect(perf.until).toBe(until);
+      expect(perf.total).toBe(3);
+      const counts = Object.fromEntries(perf.data[0].shipments.map((e) => [e.status, e.count]));
+      expect(counts).toEqual({ draft: 1, "in transit": 1, customs: 0, delayed: 0, delivered: 1 });
+
+      const all = await get<TPerformance>(who, "/api/home/shipping-performance");
+      expect(all.filter).toBe("all");
+      expect(all.total).toBe(6);
+    });
+  }
+});
+
+describe("GET /api/home/shipping-performance", () => {
+  test("counts and percentages per status sum to 100; templates are not shipments", async () => {
+    const who = await signUp(ctx);
+    for (const status of [2, 3, 3, 5, 6, 6, 6]) await shipment(who, { shipping_status_id: status });
+    await shipment(who, { shipping_status_id: 1, name: "A template" });
+    const perf = await get<TPerformance>(who, "/api/home/shipping-performance?filter=all");
+    expect(perf.total).toBe(7);
+    const entries = perf.data[0].shipments;
+    expect(entries.map((e) => e.status)).toEqual(["draft", "in transit", "customs", "delayed", "delivered"]);
+    expect(entries.map((e) => e.count)).toEqual([1, 2, 0, 1, 3]);
+    // 1/7 = 14.29, 2/7 = 28.57, 0, 14.29, 3/7 = 42.86 → floors 14+28+0+14+42 = 98; the two largest remainders get +1.
+    expect(perf.data[1].percentage.map((e) => e.percentage)).toEqual([14, 29, 0, 14, 43]);
+    expect(perf.data[1].percentage.reduce((s, e) => s + e.percentage, 0)).toBe(100);
+  });
+
+  test("an empty period answers every status with 0 and 0 %", async () => {
+    const who = await signUp(ctx);
+    await shipment(who, { ship_date: "2001-01-01" });
+    const perf = await get<TPerformance>(who, "/api/home/shipping-performance?filter=week");
+    expect(perf.total).toBe(0);
+    expect(perf.has_shipments).toBe(true);
+    expect(perf.data[0].shipments.every((e) => e.count === 0 && e.percentage === 0)).toBe(true);
+    expect(perf.data[1].percentage).toHaveLength(5);
+  });
+
+  test("largest remainder: thirds make 34/33/33, and any mix sums to exactly 100", () => {
+    expect(largestRemainder([1, 1, 1])).toEqual([34, 33, 33]);
+    expect(largestRemainder([0, 0])).toEqual([0, 0]);
+    expect(largestRemainder([5])).toEqual([100]);
+    for (const counts of [
+      [1, 2, 3, 4, 5],
+      [99999, 1, 1],
+      [7, 7, 7, 7, 7, 7],
+      [1, 0, 0, 2],
+    ]) {
+      expect(largestRemainder(counts).reduce((a, b) => a + b, 0)).toBe(100);
+    }
+  });
+});
+
+describe("destinations", () => {
+  let who: TWho;
+  let germany = 0;
+  let japan = 0;
+  let usImporter = 0;
+  beforeAll(async () => {
+    who = await signUp(ctx);
+    germany = await contactIn(who, "DE", "Berlin Optics GmbH");
+    japan = await contactIn(who, "JP", "Osaka Trading KK");
+    usImporter = await contactIn(who, "US", "Austin Imports LLC");
+    const nowhere = await contactIn(who, null, "Nowhere Ltd");
+    // Consignee's country wins over the importer's.
+    await shipment(who, {
+      importer_of_record_id: usImporter,
+      ultimate_consignee_id: germany,
+      shipper_reference_number: "REF-1",
+    });
+    await shipment(who, { importer_of_record_id: usImporter, ultimate_consignee_id: germany, carrier_id: 1 });
+    // No consignee: the importer's country.
+    await shipment(who, { importer_of_record_id: japan });
+    // A consignee without a country: the importer's.
+    await shipment(who, { importer_of_record_id: usImporter, ultimate_consignee_id: nowhere });
+    // No destination at all: not on the map nor in the destinations.
+    await shipment(who, { importer_of_record_id: nowhere });
+    await shipment(who, {});
+    // Templates never count.
+    await shipment(who, { shipping_status_id: 1, importer_of_record_id: japan });
+  });
+
+  test("most common: the consignee's country, else the importer's, with count and percent, most first", async () => {
+    const body = await get<{ data: TCommonDestination[]; total: number; shipments: number }>(
+      who,
+      "/api/home/most-common-shipments?filter=all",
+    );
+    expect(body.data.map((d) => [d.destination, d.order_number, d.order_percent])).toEqual([
+      ["Germany", 2, 50],
+      ["Japan", 1, 25],
+      ["United States", 1, 25],
+    ]);
+    expect(body.total).toBe(3);
+    expect(body.shipments).toBe(4);
+  });
+
+  test("map: destinations at their reference centroid with counts, and the entries in the spec's shape", async () => {
+    const map = await get<TMapAnswer>(who, "/api/home/map");
+    const [de] = await ctx.database.db.select().from(countries).where(eq(countries.code_iso_2, "DE"));
+    expect(map.destinations[0]).toEqual({
+      country_id: de.id,
+      name: "Germany",
+      code_iso_2: "DE",
+      lat: de.lat,
+      lng: de.lng,
+      count: 2,
+    });
+    expect(map.total).toBe(4);
+    expect(map.data).toHaveLength(4);
+    const entry = map.data.find((e) => e.shiper_ref === "REF-1")!;
+    expect(Object.keys(entry).sort()).toEqual([
+      "carrier",
+      "id",
+      "lat",
+      "lng",
+      "name",
+      "ship_date",
+      "shiper_ref",
+    ]);
+    expect(entry).toMatchObject({ lat: de.lat, lng: de.lng, ship_date: "2025-06-15", name: "in transit" });
+    expect(map.data.some((e) => e.carrier !== null)).toBe(true);
+  });
+
+  test("map: one country's entries, paged (what a cluster lists at max zoom)", async () => {
+    const deId = await countryId("DE");
+    const first = await get<TMapAnswer>(who, `/api/home/map?country_id=${deId}&per_page=1`);
+    expect(first.total).toBe(2);
+    expect(first.last_page).toBe(2);
+    expect(first.data).toHaveLength(1);
+    const second = await get<TMapAnswer>(who, `/api/home/map?country_id=${deId}&per_page=1&page=2`);
+    expect(second.data).toHaveLength(1);
+    expect(second.data[0].id).not.toBe(first.data[0].id);
+    expect(second.destinations).toHaveLength(3);
+    const only = await get<TMapAnswer>(who, "/api/home/map?per_page=0");
+    expect(only.data).toEqual([]);
+    expect(only.total).toBe(4);
+    expect(only.destinations.map((d) => d.count)).toEqual([2, 1, 1]);
+  });
+
+  test("a contact's new country moves its shipments; a deleted consignee falls back to the importer", async () => {
+    const other = await signUp(ctx);
+    const consignee = await contactIn(other, "FR", "Lyon Labs SA");
+    const importer = await contactIn(other, "BR", "São Paulo Importadora");
+    await shipment(other, { importer_of_record_id: importer, ultimate_consignee_id: consignee });
+    const names = async () =>
+      (await get<{ data: TCommonDestination[] }>(other, "/api/home/most-common-shipments")).data.map(
+        (d) => d.destination,
+      );
+    expect(await names()).toEqual(["France"]);
+    const res = await call(ctx, other.auth, "PUT", `/api/contacts/${consignee}`, {
+      ...buildContact({ company: "Lyon Labs SA", country_id: await countryId("IT") }),
+      id: consignee,
+    });
+    expect(res.status).toBe(200);
+    expect(await names()).toEqual(["Italy"]);
+    const del = await call(ctx, other.auth, "DELETE", `/api/contacts/${consignee}?force=1`);
+    expect(del.status).toBe(200);
+    expect(await names()).toEqual(["Brazil"]);
+  });
+});
+
+describe("GET /api/home/most-recent-shipments", () => {
+  let who: TWho;
+  beforeAll(async () => {
+    who = await signUp(ctx);
+    const zurich = await contactIn(who, "CH", "Zürich Präzision AG");
+    const acme = await contactIn(who, "CA", "Acme Canada Inc");
+    for (let i = 1; i <= 12; i++) {
+      await shipment(who, {
+        ship_date: `2025-03-${String(i).padStart(2, "0")}`,
+        importer_of_record_id: i % 2 ? zurich : acme,
+        tracking_number_1: `1Z-${i}`,
+        tracking_number_2: i === 7 ? "SECOND-777" : "",
+      });
+    }
+    await shipment(who, {
+      ship_date: null,
+      created_at: "2025-04-01T08:00:00.000Z",
+      tracking_number_1: "NO-SHIP-DATE",
+    });
+  });
+
+  test("newest first, pages of 10 with the list totals; the date falls back to the creation day", async () => {
+    const first = await get<{ data: TRecentShipment[]; total: number; last_page: number }>(
+      who,
+      "/api/home/most-recent-shipments",
+    );
+    expect(first.total).toBe(13);
+    expect(first.last_page).toBe(2);
+    expect(first.data).toHaveLength(10);
+    expect(first.data[0]).toMatchObject({
+      date: "2025-04-01",
+      ship_date: null,
+      tracking_number: "NO-SHIP-DATE",
+    });
+    expect(first.data[1]).toMatchObject({
+      date: "2025-03-12",
+      addressee: "Acme Canada Inc",
+      destination: "Canada",
+      tracking_number: "1Z-12",
+    });
+    const second = await get<{ data: TRecentShipment[] }>(who, "/api/home/most-recent-shipments?page=2");
+    expect(second.data.map((r) => r.tracking_number)).toEqual(["1Z-3", "1Z-2", "1Z-1"]);
+  });
+
+  test("sort_{prop}=asc|desc on each column", async () => {
+    const byDate = await get<{ data: TRecentShipment[] }>(
+      who,
+      "/api/home/most-recent-shipments?sort_date=asc",
+    );
+    expect(byDate.data[0].date).toBe("2025-03-01");
+    const byAddressee = await get<{ data: TRecentShipment[] }>(
+      who,
+      "/api/home/most-recent-shipments?sort_addressee=desc&per_page=20",
+    );
+    expect(byAddressee.data[0].addressee).toBe("Zürich Präzision AG");
+    // Shipments without an importer sort first ascending (SQL NULLs first) and last descending.
+    expect(byAddressee.data.at(-1)!.addressee).toBeNull();
+    const byDestination = await get<{ data: TRecentShipment[] }>(
+      who,
+      "/api/home/most-recent-shipments?sort_destination=asc&per_page=20",
+    );
+    expect(byDestination.data.map((r) => r.destination).filter(Boolean)[0]).toBe("Canada");
+    const byTracking = await get<{ data: TRecentShipment[] }>(
+      who,
+      "/api/home/most-recent-shipments?sort_tracking_number=asc",
+    );
+    expect(byTracking.data[0].tracking_number).toBe("1Z-1");
+  });
+
+  test("filters: addressee, destination, tracking number (either one), date range", async () => {
+    const list = (q: string) =>
+      get<{ data: TRecentShipment[]; total: number }>(who, `/api/home/most-recent-shipments?${q}`);
+    expect((await list("filters[addressee]=zürich")).total).toBe(6);
+    expect((await list("filters[destination]=canada")).total).toBe(6);
+    const second = await list("filters[tracking_number]=second-777");
+    expect(second.data.map((r) => r.tracking_number)).toEqual(["1Z-7"]);
+    const range = await list("filters[date]=2025-03-10..2025-03-11");
+    expect(range.data.map((r) => r.date)).toEqual(["2025-03-11", "2025-03-10"]);
+    expect((await list("filters[date]=2025-04-01")).total).toBe(1);
+  });
+
+  test("unknown sorts, filters and malformed values are 422s naming the parameter", async () => {
+    for (const [query, key] of [
+      ["sort_company=asc", "sort_company"],
+      ["sort_date=up", "sort_date"],
+      ["filters[carrier]=x", "filters[carrier]"],
+      ["filters[date]=03/01/2025", "filters[date]"],
+      ["page=0", "page"],
+    ]) {
+      const res = await call(ctx, who.auth, "GET", `/api/home/most-recent-shipments?${query}`);
+      expect(res.status, query).toBe(422);
+      const body = (await res.json()) as { errors: Record<string, string[]> };
+      expect(Object.keys(body.errors), query).toEqual([key]);
+    }
+  });
+});
+
+describe("cached answers", () => {
+  test("every write the dashboard can see shows at once: a new, changed or deleted shipment, a renamed contact", async () => {
+    const who = await signUp(ctx);
+    const importer = await contactIn(who, "NO", "Bergen Marine AS");
+    const total = async () => (await get<TPerformance>(who, "/api/home/shipping-performance")).total;
+    const addressees = async () =>
+      (await get<{ data: TRecentShipment[] }>(who, "/api/home/most-recent-shipments")).data.map(
+        (r) => r.addressee,
+      );
+    const id = await shipment(who, { importer_of_record_id: importer });
+    expect(await total()).toBe(1);
+    expect(await total()).toBe(1);
+    await shipment(who, {});
+    expect(await total()).toBe(2);
+    await ctx.database.db.update(shipments).set({ shipping_status_id: 1 }).where(eq(shipments.id, id));
+    expect(await total()).toBe(1);
+    await ctx.database.db.update(shipments).set({ shipping_status_id: 3 }).where(eq(shipments.id, id));
+    expect(await addressees()).toContain("Bergen Marine AS");
+    const res = await call(ctx, who.auth, "PUT", `/api/contacts/${importer}`, {
+      ...buildContact({ company: "Bergen Maritime AS", country_id: await countryId("NO") }),
+      id: importer,
+    });
+    expect(res.status).toBe(200);
+    expect(await addressees()).toContain("Bergen Maritime AS");
+    await ctx.database.db.delete(shipments).where(eq(shipments.id, id));
+    expect(await total()).toBe(1);
+  });
+});
+
+describe("validation and access", () => {
+  const ENDPOINTS = ["shipping-performance", "most-recent-shipments", "most-common-shipments", "map"];
+
+  test("an unknown filter is a 422 naming the allowed values, on every endpoint", async () => {
+    const who = await signUp(ctx);
+    for (const endpoint of ENDPOINTS) {
+      const res = await call(ctx, who.auth, "GET", `/api/home/${endpoint}?filter=decade`);
+      expect(res.status, endpoint).toBe(422);
+      const body = (await res.json()) as { message: string; errors: Record<string, string[]> };
+      expect(body.errors.filter, endpoint).toEqual([
+        'Unknown filter "decade"; allowed: week, month, year, all',
+      ]);
+      expect(body.message).toContain("week, month, year, all");
+    }
+  });
+
+  test("map paging and country_id are checked", async () => {
+    const who = await signUp(ctx);
+    for (const query of ["per_page=501", "per_page=-1", "page=0", "country_id=abc", "country_id=-3"]) {
+      const res = await call(ctx, who.auth, "GET", `/api/home/map?${query}`);
+      expect(res.status, query).toBe(422);
+    }
+  });
+
+  test("without a session every endpoint is a 401", async () => {
+    for (const endpoint of ENDPOINTS) {
+      const res = await ctx.app.request(`/api/home/${endpoint}`);
+      expect(res.status, endpoint).toBe(401);
+    }
+  });
+
+  test("each workspace sees only its own shipments", async () => {
+    const mine = await signUp(ctx);
+    const theirs = await signUp(ctx);
+    const theirContact = await contactIn(theirs, "MX", "Monterrey SA de CV");
+    await shipment(theirs, { importer_of_record_id: theirContact, tracking_number_1: "THEIRS" });
+    await shipment(mine, { tracking_number_1: "MINE" });
+
+    const perf = await get<TPerformance>(mine, "/api/home/shipping-performance");
+    expect(perf.total).toBe(1);
+    const fresh = await signUp(ctx);
+    for (const period of ["all", "week"]) {
+      const empty = await get<TPerformance>(fresh, `/api/home/shipping-performance?filter=${period}`);
+      expect(empty.has_shipments, period).toBe(false);
+    }
+    const recent = await get<{ data: TRecentShipment[] }>(mine, "/api/home/most-recent-shipments");
+    expect(recent.data.map((r) => r.tracking_number)).toEqual(["MINE"]);
+    expect((await get<{ data: unknown[] }>(mine, "/api/home/most-common-shipments")).data).toEqual([]);
+    const map = await get<TMapAnswer>(mine, "/api/home/map");
+    expect(map.destinations).toEqual([]);
+    expect(map.data).toEqual([]);
+    const mx = await countryId("MX");
+    expect((await get<TMapAnswer>(mine, `/api/home/map?country_id=${mx}`)).data).toEqual([]);
+    expect((await get<TMapAnswer>(theirs, `/api/home/map?country_id=${mx}`)).total).toBe(1);
+  });
+});
+
+describe("query plans (EXPLAIN QUERY PLAN)", () => {
+  const planOf = async (query: ReturnType<typeof sql>) => {
+    const rows = await ctx.database.db.all<{ detail: string }>(sql`explain query plan ${query}`);
+    return rows.map((r) => r.detail).join(" | ");
+  };
+
+  test("the aggregates are index-only searches of the workspace's shipments, for every period", async () => {
+    for (const period of ["week", "month", "year", "all"] as const) {
+      const range = periodRange(period);
+      for (const query of [performanceSql(1, range), destinationSql(1, range)]) {
+        const plan = await planOf(query);
+        // "all" may group straight off shipments_ws_status_idx or shipments_ws_destination_idx: also index-only.
+        expect(plan, `${period}: ${plan}`).toMatch(
+          /SEARCH s USING COVERING INDEX shipments_ws_(home|status|destination)_idx/,
+        );
+        expect(plan, `${period}: ${plan}`).not.toMatch(/SCAN s\b/);
+      }
+    }
+  });
+});
