@@ -11,6 +11,7 @@ import { healthRoutes } from "./features/health/health.routes";
 import { licensesEntity } from "./features/licenses/licenses.entity";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
 import { productsEntity } from "./features/products/products.entity";
+import { reportAttributesRoutes, reportDataRoutes } from "./features/reports/reports.routes";
 import { screenAfterImport, screenOnContactSave } from "./features/screening/screening.hooks";
 import { screeningRoutes } from "./features/screening/screening.routes";
 import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.entity";
@@ -115,7 +116,9 @@ export function createApp(deps: TAppDeps) {
     .route("/products", createEntityRoutes(productsEntity))
     .route("/licenses", createEntityRoutes(licensesEntity))
     .route("/wikis", createEntityRoutes(wikisEntity))
-    .route("/shipping-documents", createEntityRoutes(shippingFormsEntity));
+    .route("/shipping-documents", createEntityRoutes(shippingFormsEntity))
+    .route("/reports-data", reportDataRoutes)
+    .route("/reports-attributes", reportAttributesRoutes);
   api.notFound((c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.
