@@ -7,6 +7,7 @@ import { accountRoute } from "./account-route";
 import { authRoutes } from "./auth-routes";
 import { catalogueRoutes } from "./catalogue";
 import { contactRoutes } from "./contacts";
+import { reportsRoute } from "./reports";
 import { rootRoute } from "./root";
 import { screeningRoutes } from "./screening";
 
@@ -127,9 +128,5 @@ export const appRoutes = [
   ...contactRoutes,
   ...catalogueRoutes,
   expertRoute,
-  plannedRoute(
-    "/reports",
-    "Reports",
-    "A pivot table over your shipment data, with saved setups kept in the browser.",
-  ),
+  reportsRoute,
 ];

@@ -109,6 +109,11 @@ export const REPORT_JSON_MAX_LINES = 50_000;
 
 export const ZReportDataQuery = z.object({
   format: z.enum(["json", "arrow"], { error: "format must be json or arrow" }).optional(),
+  /**
+   * `labels` names the Arrow columns by their labels ("Extended value"), which is what the pivot shows;
+   * the default is the keys (`extended_value`). JSON records are always keyed by name.
+   */
+  names: z.enum(["keys", "labels"], { error: "names must be keys or labels" }).optional(),
 });
 
 /** Screening outcomes as report values. */

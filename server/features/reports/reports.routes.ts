@@ -19,19 +19,19 @@ export const reportAttributesRoutes = new Hono<TAppEnv>()
 /**
  * GET /api/reports-data: one record per line of the workspace's non-template shipments.
  * `Accept: application/vnd.apache.arrow.stream` or `?format=arrow` streams Apache Arrow IPC, batch by
- * batch; otherwise `{data: [...]}` JSON, up to REPORT_JSON_MAX_LINES lines (413 above, naming Arrow).
+ * batch (`?names=labels` names its columns by label); otherwise `{data: [...]}` JSON, up to REPORT_JSON_MAX_LINES lines (413 above, naming Arrow).
  */
 export const reportDataRoutes = new Hono<TAppEnv>()
   .use(requireAuth())
   .get("/", validate("query", ZReportDataQuery), async (c) => {
     const { workspaceId } = authOf(c);
     const client = c.var.db.$client;
-    const { format } = c.req.valid("query");
+    const { format, names } = c.req.valid("query");
     const wantsArrow = format
       ? format === "arrow"
       : (c.req.header("accept") ?? "").includes(ARROW_STREAM_TYPE);
     if (wantsArrow) {
-      const stream = await reportArrowStream(client, workspaceId);
+      const stream = await reportArrowStream(client, workspaceId, { names });
       return new Response(stream, {
         headers: { "content-type": ARROW_STREAM_TYPE, "cache-control": "no-store" },
       });

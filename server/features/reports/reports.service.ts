@@ -408,9 +408,9 @@ export function toJsonRecords(rows: Row[], l: TReportLookups): TReportRecord[] {
 }
 
 /** Arrow schema of the report: dictionary-encoded strings, Int32, Float64, DateDay and Bool columns. */
-export function reportSchema(l: TReportLookups): Schema {
+export function reportSchema(l: TReportLookups, names: "keys" | "labels" = "keys"): Schema {
   return new Schema(
-    COLUMNS.map((name) => {
+    REPORT_ATTRIBUTES.map(({ name, label }) => {
       const spec = SPECS[name];
       const type =
         spec.kind === "dict"
@@ -424,7 +424,7 @@ export function reportSchema(l: TReportLookups): Schema {
                 : spec.kind === "bool"
                   ? new Bool()
                   : new Utf8();
-      return new Field(name, type, true);
+      return new Field(names === "labels" ? label : name, type, true);
     }),
   );
 }
@@ -563,14 +563,14 @@ class ChunkSink extends AsyncByteQueue {
 export async function reportArrowStream(
   client: Client,
   workspaceId: number,
-  pageSize = REPORT_BATCH_LINES,
+  options: { pageSize?: number; names?: "keys" | "labels" } = {},
 ): Promise<ReadableStream<Uint8Array>> {
   const lookups = await loadLookups(client, workspaceId);
-  const schema = reportSchema(lookups);
+  const schema = reportSchema(lookups, options.names);
   const sink = new ChunkSink();
   const writer = new RecordBatchStreamWriter();
   writer.reset(sink, schema);
-  const pages = readLinePages(client, workspaceId, pageSize);
+  const pages = readLinePages(client, workspaceId, options.pageSize);
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await pages.next();

@@ -260,9 +260,19 @@ describe("GET /api/reports-data", () => {
     expectAgreement(await getArrow(owner.auth, "query"), body.data);
   });
 
+  test("?names=labels names the Arrow columns by their labels, with the same values", async () => {
+    const res = await ctx.app.request("/api/reports-data?format=arrow&names=labels", { headers: owner.auth });
+    const labelled = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    const keyed = await getArrow(owner.auth);
+    expect(labelled.schema.fields.map((f) => f.name)).toEqual(REPORT_ATTRIBUTES.map((a) => a.label));
+    for (const a of REPORT_ATTRIBUTES) {
+      expect(labelled.getChild(a.label)!.toArray()).toEqual(keyed.getChild(a.name)!.toArray());
+    }
+  });
+
   test("the stream is written batch by batch and still agrees with JSON", async () => {
     const client = ctx.database.client;
-    const stream = await reportArrowStream(client, owner.user.workspace_id, 2);
+    const stream = await reportArrowStream(client, owner.user.workspace_id, { pageSize: 2 });
     const table = tableFromIPC(new Uint8Array(await new Response(stream).arrayBuffer()));
     expect(table.batches.length).toBe(3);
     const records = await reportJsonRecords(client, owner.user.workspace_id, 100);
