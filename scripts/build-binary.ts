@@ -96,6 +96,33 @@ function libsqlNativePlugin(): BunPlugin {
   };
 }
 
+/**
+ * The server bundle reaches the route tree, and through the reports screen's lazy import() the
+ * Perspective loader, which imports WASM with Vite's `?url` (Bun's bundler cannot resolve those).
+ * The server never runs that loader (only the browser does, from the Vite build), so it becomes a
+ * stub here, and any other `?url` import a string: Perspective stays out of the binary's server code.
+ */
+function viteOnlyImportsPlugin(): BunPlugin {
+  return {
+    name: "vite-only-imports",
+    setup(build) {
+      build.onLoad({ filter: /client[\\/]features[\\/]reports[\\/]perspective-loader\.ts$/ }, () => ({
+        contents:
+          'export function perspectiveClient() { throw new Error("Perspective runs in the browser only"); }',
+        loader: "ts",
+      }));
+      build.onResolve({ filter: /\?(url|no-inline)$/ }, (args) => ({
+        path: args.path,
+        namespace: "vite-only",
+      }));
+      build.onLoad({ filter: /.*/, namespace: "vite-only" }, () => ({
+        contents: 'export default "";',
+        loader: "js",
+      }));
+    },
+  };
+}
+
 const started = performance.now();
 const result = await Bun.build({
   entrypoints: [entry],
@@ -103,7 +130,7 @@ const result = await Bun.build({
   target: "bun",
   minify: true,
   sourcemap: "none",
-  plugins: [libsqlNativePlugin()],
+  plugins: [libsqlNativePlugin(), viteOnlyImportsPlugin()],
   define: { "process.env.NODE_ENV": '"production"' },
 });
 if (!result.success) {

@@ -129,8 +129,11 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       setConfig(await viewer.save());
       setPhase({ kind: "ready", lines });
       // The settings panel is where rows, columns, filters and charts are chosen: open it from the start.
-      // (Restoring `settings: true` together with the first load never settles in Perspective 3.8.)
-      if (lines > 0) void viewer.toggleConfig(true).catch(() => undefined);
+      // (Restoring `settings: true` together with the first load never settled in Perspective 3.8.)
+      // On a narrow screen it would cover the whole grid, so there it stays closed.
+      if (lines > 0 && window.matchMedia("(min-width: 1024px)").matches) {
+        void viewer.toggleConfig(true).catch(() => undefined);
+      }
     })().catch((error: unknown) => {
       if (!isCancelled)
         setPhase({ kind: "error", message: error instanceof Error ? error.message : String(error) });
@@ -292,6 +295,8 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
         <div
           ref={containerRef}
           data-testid="reports-viewer"
+          // How many lines are loaded, once the first pivot has rendered (tests and the benchmark wait for it).
+          data-lines={phase.kind === "ready" ? phase.lines : undefined}
           className="h-full w-full overflow-hidden rounded-lg border"
         />
       </div>

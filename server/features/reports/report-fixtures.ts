@@ -126,7 +126,14 @@ export async function insertReportShipment(db: TDb, workspaceId: number, input: 
 export async function insertBulkLines(
   db: TDb,
   workspaceId: number,
-  options: { shipments: number; itemsPer: number; productIds: number[]; contactIds: number[] },
+  options: {
+    shipments: number;
+    itemsPer: number;
+    productIds: number[];
+    contactIds: number[];
+    /** Package lines per shipment (package types 1…n), 0 by default. */
+    packagesPer?: number;
+  },
 ) {
   const client = db.$client;
   const before = await client.execute("select coalesce(max(id), 0) from shipments");
@@ -156,5 +163,15 @@ export async function insertBulkLines(
       from n, k order by i, j`,
     args: [options.shipments, options.itemsPer, first],
   });
+  if (options.packagesPer) {
+    await client.execute({
+      sql: `with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ?),
+        k(j) as (select 1 union all select j + 1 from k where j + 1 <= ?)
+        insert into shipment_packages (shipment_id, package_id, quantity, net_weight, gross_weight)
+        select ? + i, j, 1 + (i % 3), 1000 * (1 + (i + j) % 40), 1250 * (1 + (i + j) % 40)
+        from n, k order by i, j`,
+      args: [options.shipments, options.packagesPer, first],
+    });
+  }
   return { firstShipmentId: first };
 }

@@ -9,7 +9,7 @@ import type { TAppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
-import { reportArrowStream, reportJsonRecords } from "./reports.service";
+import { reportArrowStream, reportJsonRecords, reportRowSource } from "./reports.service";
 
 /** GET /api/reports-attributes → `{data: [{name, label, type, aggregate, description?}]}`: the report's columns. */
 export const reportAttributesRoutes = new Hono<TAppEnv>()
@@ -26,17 +26,18 @@ export const reportDataRoutes = new Hono<TAppEnv>()
   .get("/", validate("query", ZReportDataQuery), async (c) => {
     const { workspaceId } = authOf(c);
     const client = c.var.db.$client;
+    const rows = reportRowSource(client, c.var.env.databaseUrl);
     const { format, names } = c.req.valid("query");
     const wantsArrow = format
       ? format === "arrow"
       : (c.req.header("accept") ?? "").includes(ARROW_STREAM_TYPE);
     if (wantsArrow) {
-      const stream = await reportArrowStream(client, workspaceId, { names });
+      const stream = await reportArrowStream(client, rows, workspaceId, { names });
       return new Response(stream, {
         headers: { "content-type": ARROW_STREAM_TYPE, "cache-control": "no-store" },
       });
     }
-    const records = await reportJsonRecords(client, workspaceId, REPORT_JSON_MAX_LINES);
+    const records = await reportJsonRecords(client, rows, workspaceId, REPORT_JSON_MAX_LINES);
     if (!records) {
       throw new AppError(
         "PAYLOAD_TOO_LARGE",

@@ -14,7 +14,7 @@ import {
   insertReportProduct,
   insertReportShipment,
 } from "./report-fixtures";
-import { reportArrowStream, reportJsonRecords } from "./reports.service";
+import { reportArrowStream, reportJsonRecords, reportRowSource } from "./reports.service";
 
 let ctx: TTestContext;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -272,11 +272,17 @@ describe("GET /api/reports-data", () => {
 
   test("the stream is written batch by batch and still agrees with JSON", async () => {
     const client = ctx.database.client;
-    const stream = await reportArrowStream(client, owner.user.workspace_id, { pageSize: 2 });
-    const table = tableFromIPC(new Uint8Array(await new Response(stream).arrayBuffer()));
-    expect(table.batches.length).toBe(3);
-    const records = await reportJsonRecords(client, owner.user.workspace_id, 100);
-    expectAgreement(table, records!);
+    // Both read paths: bun:sqlite over the file (what a file database uses) and the libSQL client.
+    for (const rows of [
+      reportRowSource(client, ctx.env.databaseUrl),
+      reportRowSource(client, "libsql://unused.example"),
+    ]) {
+      const stream = await reportArrowStream(client, rows, owner.user.workspace_id, { pageSize: 2 });
+      const table = tableFromIPC(new Uint8Array(await new Response(stream).arrayBuffer()));
+      expect(table.batches.length).toBe(3);
+      const records = await reportJsonRecords(client, rows, owner.user.workspace_id, 100);
+      expectAgreement(table, records!);
+    }
   });
 
   test("each workspace sees only its own lines", async () => {
