@@ -70,7 +70,7 @@ async function seedReport(user: TTestUser) {
 
 // Perspective compiles ~3 MB of WebAssembly per page; on a shared 2-core machine that alone can take
 // several seconds, so this spec allows more time than the others.
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 180_000 });
 
 const viewer = (page: Page) => page.locator("perspective-viewer");
 
@@ -183,7 +183,7 @@ test("save a setup, reload the page, load it back; delete asks 'Really delete?' 
   await openReports(page);
   expect((await viewerConfig(page)).group_by).toEqual(["Ship month"]);
   await page.getByRole("button", { name: "Tools" }).click();
-  await dialog.getByLabel("Saved setup").selectOption("Products by destination");
+  await dialog.getByLabel("Saved setup", { exact: true }).selectOption("Products by destination");
   await dialog.getByRole("button", { name: "Load" }).click();
   await expect(dialog).toHaveCount(0);
   const loaded = await viewerConfig(page);

@@ -103,7 +103,8 @@ export async function startServer(
     return server.exited;
   };
   try {
-    await waitForHealth(url);
+    // A fresh DATA_DIR migrates and imports the screening lists first: allow for a busy machine.
+    await waitForHealth(url, 120_000);
   } catch (error) {
     await stop();
     throw error;
