@@ -5,7 +5,18 @@ import { defineConfig } from "vite";
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   publicDir: "public",
+  // Perspective ships its own WASM and workers: prebundling them breaks their asset URLs.
+  optimizeDeps: {
+    exclude: [
+      "@finos/perspective",
+      "@finos/perspective-viewer",
+      "@finos/perspective-viewer-datagrid",
+      "@finos/perspective-viewer-d3fc",
+    ],
+  },
   build: {
+    // Perspective's modules use top-level await.
+    target: "es2022",
     outDir: "dist/client",
     emptyOutDir: true,
     manifest: true,

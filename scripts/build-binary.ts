@@ -97,14 +97,20 @@ function libsqlNativePlugin(): BunPlugin {
 }
 
 /**
- * Browser-only modules out of the server bundle. The dashboard's map chunk (OpenLayers and a
- * `?url` import of the country shapes) is never rendered on the server, and Bun's bundler cannot
- * resolve Vite's `?url` / `?no-inline` imports, even behind a dynamic import().
+ * Browser-only modules out of the server bundle. Bun's bundler cannot resolve Vite's `?url` /
+ * `?no-inline` imports, even behind a dynamic import(), and the server never runs these modules:
+ * the dashboard's map chunk (OpenLayers and the country shapes) and the reports screen's
+ * Perspective loader (its WebAssembly) only run in the browser, from the Vite build.
  */
 function browserOnlyPlugin(): BunPlugin {
   return {
     name: "browser-only",
     setup(build) {
+      build.onLoad({ filter: /client[\\/]features[\\/]reports[\\/]perspective-loader\.ts$/ }, () => ({
+        contents:
+          'export function perspectiveClient() { throw new Error("Perspective runs in the browser only"); }',
+        loader: "ts",
+      }));
       build.onResolve({ filter: /\?(url|no-inline)$/ }, (args) => ({
         path: args.path,
         namespace: "vite-only",

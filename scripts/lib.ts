@@ -83,7 +83,7 @@ export async function waitForHealth(url: string, timeoutMs = 30_000): Promise<vo
 export async function startServer(
   env: Record<string, string | undefined>,
   options: { logs?: "inherit" | "ignore"; healthTimeoutMs?: number } = {},
-): Promise<{ url: string; stop: () => Promise<number>; pid: number }> {
+): Promise<{ url: string; pid: number; stop: () => Promise<number> }> {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const server = Bun.spawn([process.execPath, path.join(ROOT, "server", "main.ts"), "serve"], {
@@ -103,10 +103,11 @@ export async function startServer(
     return server.exited;
   };
   try {
-    await waitForHealth(url, options.healthTimeoutMs);
+    // A fresh DATA_DIR migrates and imports the screening lists first: allow for a busy machine.
+    await waitForHealth(url, options.healthTimeoutMs ?? 120_000);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, stop, pid: server.pid };
+  return { url, pid: server.pid, stop };
 }

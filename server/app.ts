@@ -14,6 +14,7 @@ import { generateOnShipmentSave } from "./features/paperwork/paperwork.hooks";
 import { paperworkRoutes } from "./features/paperwork/paperwork.routes";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
 import { productsEntity } from "./features/products/products.entity";
+import { reportAttributesRoutes, reportDataRoutes } from "./features/reports/reports.routes";
 import { screenAfterImport, screenOnContactSave } from "./features/screening/screening.hooks";
 import { screeningRoutes } from "./features/screening/screening.routes";
 import { createShipmentRoutes, type TShipmentRouteOptions } from "./features/shipments/shipments.routes";
@@ -127,7 +128,9 @@ export function createApp(deps: TAppDeps) {
     .route(
       "/shipments",
       createShipmentRoutes({ generateDocuments: generateOnShipmentSave, ...deps.shipments }),
-    );
+    )
+    .route("/reports-data", reportDataRoutes)
+    .route("/reports-attributes", reportAttributesRoutes);
   api.notFound((c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.

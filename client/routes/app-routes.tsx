@@ -7,6 +7,7 @@ import { authRoutes } from "./auth-routes";
 import { catalogueRoutes } from "./catalogue";
 import { contactRoutes } from "./contacts";
 import { homeRoute } from "./home";
+import { reportsRoute } from "./reports";
 import { rootRoute } from "./root";
 import { screeningRoutes } from "./screening";
 import { shipmentRoutes } from "./shipments";
@@ -83,9 +84,5 @@ export const appRoutes = [
   ...contactRoutes,
   ...catalogueRoutes,
   expertRoute,
-  plannedRoute(
-    "/reports",
-    "Reports",
-    "A pivot table over your shipment data, with saved setups kept in the browser.",
-  ),
+  reportsRoute,
 ];

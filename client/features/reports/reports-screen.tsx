@@ -1,0 +1,317 @@
+import { Link } from "@tanstack/react-router";
+import { DownloadIcon, ImageIcon, RefreshCwIcon, Settings2Icon } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { ARROW_STREAM_TYPE, type TReportAttribute } from "../../../db/contracts/reports";
+import { PageHeader } from "../../components/app/screens";
+import { Button } from "../../components/ui/button";
+import { Label } from "../../components/ui/label";
+import { Spinner } from "../../components/ui/spinner";
+import { Switch } from "../../components/ui/switch";
+import { ReportTools } from "./report-tools";
+import { isConfigured, type TViewerConfig } from "./saved-setups";
+
+/** The advanced UI flag: a visible switch on this screen, remembered in this browser. */
+export const ADVANCED_STORAGE_KEY = "tradewinds-reports-advanced";
+
+/** What the screen uses of a `<perspective-viewer>` element (typed loosely: Perspective loads lazily). */
+type TViewer = HTMLElement & {
+  load(table: unknown): Promise<void>;
+  restore(config: TViewerConfig): Promise<void>;
+  save(): Promise<TViewerConfig>;
+  getView(): Promise<{ to_csv(): Promise<string>; num_rows(): Promise<number> }>;
+  getPlugin(): Promise<{ render?: () => Promise<Blob> }>;
+  toggleConfig(force?: boolean): Promise<void>;
+  delete(): Promise<void>;
+};
+type TTable = { replace(data: ArrayBuffer): Promise<void>; size(): Promise<number>; delete(): Promise<void> };
+
+type TPhase = { kind: "loading" } | { kind: "ready"; lines: number } | { kind: "error"; message: string };
+
+/** The first-open view: value shipped per month by status, every column's default aggregate set. */
+export function defaultConfig(attributes: TReportAttribute[]): TViewerConfig {
+  const label = (name: string) => attributes.find((a) => a.name === name)?.label ?? name;
+  return {
+    plugin: "Datagrid",
+    group_by: [label("ship_month")],
+    split_by: [label("status")],
+    columns: [label("extended_value")],
+    aggregates: Object.fromEntries(attributes.map((a) => [a.label, a.aggregate])),
+    filter: [],
+    sort: [],
+  };
+}
+
+/** The workspace's report lines as Arrow, named by label (what the pivot shows). */
+async function fetchReportData(): Promise<ArrayBuffer> {
+  let response: Response;
+  try {
+    response = await fetch("/api/reports-data?format=arrow&names=labels", {
+      headers: { accept: ARROW_STREAM_TYPE },
+    });
+  } catch {
+    throw new Error("No response received");
+  }
+  if (response.status === 401) {
+    window.location.assign(`/auth/login?next=${encodeURIComponent("/reports")}`);
+    throw new Error("Please log in to continue");
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { message?: string } | null;
+    throw new Error(body?.message ?? `Service returned ${response.status}`);
+  }
+  return response.arrayBuffer();
+}
+
+function download(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * /reports: a Perspective pivot over the workspace's shipment lines. Perspective, its plugins and its
+ * WASM load only here, after hydration; the server renders the frame and an empty container.
+ */
+export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const viewerRef = useRef<TViewer | null>(null);
+  const tableRef = useRef<TTable | null>(null);
+  const [phase, setPhase] = useState<TPhase>({ kind: "loading" });
+  const [attempt, setAttempt] = useState(0);
+  const [isReloading, setIsReloading] = useState(false);
+  const [config, setConfig] = useState<TViewerConfig | null>(null);
+  const [isStretched, setIsStretched] = useState(false);
+  const [stretchRows, setStretchRows] = useState(0);
+  const [isAdvanced, setIsAdvanced] = useState(false);
+  const [isToolsOpen, setIsToolsOpen] = useState(false);
+  const [isChart, setIsChart] = useState(false);
+
+  useEffect(() => {
+    setIsAdvanced(window.localStorage.getItem(ADVANCED_STORAGE_KEY) === "1");
+  }, []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt re-runs the load after an error.
+  useEffect(() => {
+    let isCancelled = false;
+    let viewer: TViewer | null = null;
+    let table: TTable | null = null;
+    setPhase({ kind: "loading" });
+    (async () => {
+      // The data and the Perspective chunk download in parallel.
+      const [{ perspectiveClient }, data] = await Promise.all([
+        import("./perspective-loader"),
+        fetchReportData(),
+      ]);
+      const client = await perspectiveClient();
+      if (isCancelled) return;
+      table = (await client.table(data)) as unknown as TTable;
+      viewer = document.createElement("perspective-viewer") as unknown as TViewer;
+      viewer.setAttribute("theme", "Pro Light");
+      viewer.className = "block h-full w-full";
+      viewer.addEventListener("perspective-config-update", (event) => {
+        const next = (event as CustomEvent<TViewerConfig>).detail;
+        setConfig(next);
+        setIsChart(Boolean(next.plugin && next.plugin !== "Datagrid"));
+      });
+      containerRef.current?.replaceChildren(viewer);
+      viewerRef.current = viewer;
+      tableRef.current = table;
+      // Started together: awaiting load() before restore() can leave stale duplicate columns.
+      await Promise.all([viewer.load(table), viewer.restore(defaultConfig(attributes))]);
+      const lines = await table.size();
+      if (isCancelled) return;
+      setConfig(await viewer.save());
+      setPhase({ kind: "ready", lines });
+      // The settings panel is where rows, columns, filters and charts are chosen: open it from the start.
+      // (Restoring `settings: true` together with the first load never settled in Perspective 3.8.)
+      // On a narrow screen it would cover the whole grid, so there it stays closed.
+      if (lines > 0 && window.matchMedia("(min-width: 1024px)").matches) {
+        void viewer.toggleConfig(true).catch(() => undefined);
+      }
+    })().catch((error: unknown) => {
+      if (!isCancelled)
+        setPhase({ kind: "error", message: error instanceof Error ? error.message : String(error) });
+    });
+    return () => {
+      isCancelled = true;
+      viewerRef.current = null;
+      tableRef.current = null;
+      void viewer
+        ?.delete()
+        .then(() => table?.delete())
+        .catch(() => undefined);
+    };
+  }, [attempt]);
+
+  /** Re-fetches the lines into the same table: the viewer keeps its current setup. */
+  const reload = useCallback(async () => {
+    const table = tableRef.current;
+    if (!table) {
+      setAttempt((n) => n + 1);
+      return;
+    }
+    setIsReloading(true);
+    try {
+      await table.replace(await fetchReportData());
+      const lines = await table.size();
+      setPhase({ kind: "ready", lines });
+      toast.success("Report data reloaded", {
+        description: `${lines.toLocaleString("en-US")} shipment lines`,
+      });
+    } catch (error) {
+      toast.error("Reload failed", { description: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setIsReloading(false);
+    }
+  }, []);
+
+  // Stretched, the viewer is as tall as its rows so the page scrolls instead of the grid.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new config means a new row count.
+  useEffect(() => {
+    if (!isStretched || !viewerRef.current || phase.kind !== "ready") return;
+    let isCurrent = true;
+    void viewerRef.current
+      .getView()
+      .then((view) => view.num_rows())
+      .then((rows) => {
+        if (isCurrent) setStretchRows(rows);
+      })
+      .catch(() => undefined);
+    return () => {
+      isCurrent = false;
+    };
+  }, [isStretched, phase, config]);
+
+  const exportCsv = async () => {
+    const view = await viewerRef.current?.getView();
+    if (!view) return;
+    download(new Blob([await view.to_csv()], { type: "text/csv" }), `report-${today()}.csv`);
+    toast.success("CSV exported");
+  };
+
+  const exportPng = async () => {
+    const plugin = await viewerRef.current?.getPlugin();
+    if (!plugin?.render) return;
+    download(await plugin.render(), `report-${today()}.png`);
+    toast.success("PNG exported");
+  };
+
+  const setAdvanced = (value: boolean) => {
+    setIsAdvanced(value);
+    window.localStorage.setItem(ADVANCED_STORAGE_KEY, value ? "1" : "0");
+  };
+
+  const isReady = phase.kind === "ready";
+  const isEmpty = isReady && phase.lines === 0;
+  const hasSetup = isConfigured(config);
+  const height = isStretched
+    ? `${Math.min(Math.max(stretchRows * 24 + 240, 720), 60_000)}px`
+    : "max(480px, calc(100dvh - 13rem))";
+
+  return (
+    <section>
+      <PageHeader title="Reports">
+        <div className="flex items-center gap-2">
+          <Switch id="reports-advanced" checked={isAdvanced} onCheckedChange={setAdvanced} />
+          <Label htmlFor="reports-advanced">Advanced tools</Label>
+        </div>
+        {isAdvanced && (
+          <Button
+            variant="outline"
+            disabled={!isReady || isEmpty || !hasSetup}
+            onClick={() => setIsToolsOpen(true)}
+          >
+            <Settings2Icon />
+            Tools
+          </Button>
+        )}
+        <Button variant="outline" disabled={!isReady || isEmpty} onClick={() => setIsStretched((v) => !v)}>
+          {isStretched ? "Fit results to page" : "Stretch results"}
+        </Button>
+        <Button variant="outline" disabled={!isReady || isEmpty} onClick={() => void exportCsv()}>
+          <DownloadIcon />
+          Export CSV
+        </Button>
+        {isChart && (
+          <Button variant="outline" disabled={!isReady || isEmpty} onClick={() => void exportPng()}>
+            <ImageIcon />
+            Export PNG
+          </Button>
+        )}
+        <Button disabled={!isReady || isReloading} onClick={() => void reload()}>
+          {isReloading ? <Spinner /> : <RefreshCwIcon />}
+          Reload
+        </Button>
+      </PageHeader>
+
+      {phase.kind === "error" && (
+        <div
+          role="alert"
+          className="mb-4 rounded-lg border border-destructive/30 bg-destructive/5 p-8 text-center"
+        >
+          <h2 className="text-lg font-semibold">{phase.message || "An error occured!"}</h2>
+          <p className="mt-1 text-sm text-muted-foreground">The report data could not be loaded.</p>
+          <div className="mt-4 flex justify-center gap-2">
+            <Button asChild variant="outline">
+              <Link to="/home">Home</Link>
+            </Button>
+            <Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>
+          </div>
+        </div>
+      )}
+
+      {isEmpty && (
+        <div
+          className="rounded-lg border border-dashed bg-muted/30 p-10 text-center"
+          data-testid="reports-empty"
+        >
+          <p className="font-medium">No shipment lines to report yet</p>
+          <p className="mx-auto mt-2 max-w-prose text-sm text-muted-foreground">
+            Reports pivot the items of your shipments (templates are left out). Create a shipment, then
+            Reload.
+          </p>
+          <Button asChild className="mt-4">
+            <Link to="/shipments/create-shipment">Create Int’l Shipment</Link>
+          </Button>
+        </div>
+      )}
+
+      <div className={isEmpty || phase.kind === "error" ? "hidden" : "relative"} style={{ height }}>
+        {phase.kind === "loading" && (
+          <div
+            role="status"
+            className="absolute inset-0 z-10 flex items-center justify-center gap-2 rounded-lg border bg-background text-sm text-muted-foreground"
+          >
+            <Spinner />
+            Loading report data…
+          </div>
+        )}
+        <div
+          ref={containerRef}
+          data-testid="reports-viewer"
+          // How many lines are loaded, once the first pivot has rendered (tests and the benchmark wait for it).
+          data-lines={phase.kind === "ready" ? phase.lines : undefined}
+          className="h-full w-full overflow-hidden rounded-lg border"
+        />
+      </div>
+
+      {isAdvanced && (
+        <ReportTools
+          open={isToolsOpen}
+          onOpenChange={setIsToolsOpen}
+          isConfigured={hasSetup}
+          currentConfig={async () => (await viewerRef.current?.save()) ?? null}
+          onLoad={async (next) => {
+            await viewerRef.current?.restore(next);
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,222 @@
+// npm run bench:reports [-- --lines 100000,1000000]
+// The reports pivot: Arrow stream time and server memory growth, first pivot render in Chromium from
+// navigation, re-pivot time, and the sizes the /reports screen downloads. Figures go next to the
+// issue's targets. Everything runs against a real server on 127.0.0.1 with a temporary DATA_DIR.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { openDatabase } from "../db/client";
+import {
+  insertBulkLines,
+  insertReportContact,
+  insertReportProduct,
+} from "../server/features/reports/report-fixtures";
+import { ensureClientBuild, findChromium, ROOT, startServer } from "./lib";
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const sizes = (arg("lines") ?? "100000,1000000").split(",").map(Number);
+const TARGETS: Record<number, { stream: number; render: number; repivot: number }> = {
+  100000: { stream: 0.5, render: 2, repivot: 0.5 },
+  1000000: { stream: 2, render: 6, repivot: 1.5 },
+};
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+const gz = (file: string) => Bun.gzipSync(new Uint8Array(readFileSync(file))).byteLength;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+await ensureClientBuild();
+
+// Sizes: what /reports loads before Perspective (the entry and its static imports), then the lazy part.
+type TManifest = Record<
+  string,
+  { file: string; css?: string[]; imports?: string[]; dynamicImports?: string[] }
+>;
+const dist = path.join(ROOT, "dist", "client");
+const manifest = JSON.parse(readFileSync(path.join(dist, ".vite", "manifest.json"), "utf8")) as TManifest;
+const staticJs = new Set<string>();
+const visit = (key: string) => {
+  const chunk = manifest[key];
+  if (!chunk || staticJs.has(chunk.file)) return;
+  staticJs.add(chunk.file);
+  for (const imported of chunk.imports ?? []) visit(imported);
+};
+visit("client/entry-client.tsx");
+const initialGzip = [...staticJs].reduce((n, f) => n + gz(path.join(dist, f)), 0);
+const loaderKey = Object.keys(manifest).find((k) => k.endsWith("perspective-loader.ts"))!;
+const loader = manifest[loaderKey];
+const lazyJs = [loader.file, ...(loader.imports ?? []).map((k) => manifest[k].file)].filter(
+  (f) => !staticJs.has(f),
+);
+const lazyJsGzip = lazyJs.reduce((n, f) => n + gz(path.join(dist, f)), 0);
+const lazyCssGzip = (loader.css ?? []).reduce((n, f) => n + gz(path.join(dist, f)), 0);
+const wasm = Object.values(manifest)
+  .map((c) => c.file)
+  .filter((f) => f.endsWith(".wasm"));
+console.log("Sizes (gzip)");
+console.log(
+  `  initial JS of /reports before Perspective: ${kb(initialGzip)} (${[...staticJs].length} files)`,
+);
+console.log(`  Perspective chunk JS: ${kb(lazyJsGzip)}, its CSS: ${kb(lazyCssGzip)}`);
+for (const f of wasm) {
+  const raw = readFileSync(path.join(dist, f)).byteLength;
+  console.log(`  ${path.basename(f)}: ${kb(gz(path.join(dist, f)))} gzip (${kb(raw)} raw)`);
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-reports-"));
+const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+const executablePath = findChromium();
+const browser = executablePath
+  ? await chromium.launch({
+      executablePath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+      ],
+    })
+  : null;
+try {
+  const { db, client, close } = await openDatabase(`file:${path.join(dataDir, "app.db")}`);
+  for (const lines of sizes) {
+    // A fresh workspace per size, seeded straight into the database (INSERT … SELECT).
+    const email = `bench-${lines}-${Date.now()}@example.com`;
+    const password = "bench password 1";
+    const reg = await fetch(`${server.url}/api/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "Mr.", name: "Bench", surname: "Mark", email, password }),
+    });
+    if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+    const login = await fetch(`${server.url}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password, rememberMe: true }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const ws = Number(
+      (await client.execute({ sql: "select workspace_id from users where email = ?", args: [email] }))
+        .rows[0][0],
+    );
+    const seedStart = performance.now();
+    const productIds: number[] = [];
+    for (let i = 0; i < 60; i++)
+      productIds.push(await insertReportProduct(db, ws, { has_license: i % 7 === 0 }));
+    const contactIds: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      contactIds.push(
+        await insertReportContact(db, ws, {
+          country_id: 1 + ((i * 7) % 200),
+          screening: i % 5 === 0 ? "passed" : i % 23 === 0 ? "failed" : null,
+        }),
+      );
+    }
+    await insertBulkLines(db, ws, {
+      shipments: Math.ceil(lines / 3),
+      itemsPer: 3,
+      productIds,
+      contactIds,
+      packagesPer: 2,
+    });
+    await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    const total = Math.ceil(lines / 3) * 3;
+    console.log(
+      `\n${total.toLocaleString("en-US")} lines (seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s)`,
+    );
+
+    // Arrow stream: whole body read by a client, three runs; server RSS sampled during each.
+    const streamTimes: number[] = [];
+    let growth = 0;
+    let bytes = 0;
+    for (let run = 0; run < 3; run++) {
+      Bun.gc(true);
+      const before = rssMb(server.pid);
+      let peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssMb(server.pid));
+      }, 20);
+      const started = performance.now();
+      const res = await fetch(`${server.url}/api/reports-data?format=arrow&names=labels`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      bytes = (await res.arrayBuffer()).byteLength;
+      streamTimes.push((performance.now() - started) / 1000);
+      clearInterval(sampler);
+      peak = Math.max(peak, rssMb(server.pid));
+      growth = Math.max(growth, peak - before);
+    }
+    const target = TARGETS[lines];
+    const mark = (value: number, limit?: number) => (limit === undefined ? "" : value <= limit ? " ✓" : " ✗");
+    const stream = median(streamTimes);
+    console.log(
+      `  Arrow stream: median ${stream.toFixed(2)} s of ${streamTimes.map((t) => t.toFixed(2)).join(", ")} (target < ${target?.stream ?? "–"} s)${mark(stream, target?.stream)}; ${(bytes / 1024 / 1024).toFixed(1)} MB`,
+    );
+    console.log(
+      `  server RSS growth during the stream: ${growth.toFixed(0)} MB (target < 300 MB)${mark(growth, 300)}`,
+    );
+
+    if (!browser) {
+      console.log("  (no Chromium found: browser figures skipped)");
+      continue;
+    }
+    // First pivot from navigation: the default view (value per month by status) drawn by the datagrid.
+    const renders: number[] = [];
+    const repivots: number[] = [];
+    for (let run = 0; run < 2; run++) {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await context.addCookies([{ name: "twsession", value: token, url: server.url }]);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/reports`, { waitUntil: "commit" });
+      await page.waitForSelector("[data-testid=reports-viewer][data-lines]", { timeout: 180_000 });
+      const render = await page.evaluate(async () => {
+        const viewer = document.querySelector("perspective-viewer") as unknown as { flush(): Promise<void> };
+        await viewer.flush();
+        return performance.now() / 1000;
+      });
+      renders.push(render);
+      // Re-pivot: destination × status, sum of value; then carrier × year, as a user would.
+      for (const config of [
+        { group_by: ["Destination country"], split_by: ["Status"], columns: ["Extended value"] },
+        { group_by: ["Carrier"], split_by: ["Ship year"], columns: ["Quantity"] },
+      ]) {
+        repivots.push(
+          await page.evaluate(async (next) => {
+            const viewer = document.querySelector("perspective-viewer") as unknown as {
+              restore(c: unknown): Promise<void>;
+              flush(): Promise<void>;
+            };
+            const started = performance.now();
+            await viewer.restore(next);
+            await viewer.flush();
+            return (performance.now() - started) / 1000;
+          }, config),
+        );
+      }
+      await context.close();
+    }
+    const render = median(renders);
+    const repivot = median(repivots);
+    console.log(
+      `  first pivot rendered from navigation: median ${render.toFixed(2)} s of ${renders.map((t) => t.toFixed(2)).join(", ")} (target < ${target?.render ?? "–"} s)${mark(render, target?.render)}`,
+    );
+    console.log(
+      `  re-pivot: median ${repivot.toFixed(2)} s of ${repivots.map((t) => t.toFixed(2)).join(", ")} (target < ${target?.repivot ?? "–"} s)${mark(repivot, target?.repivot)}`,
+    );
+  }
+  close();
+} finally {
+  await browser?.close();
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+console.log("\nShared 2-core machine: treat these as ranges, not promises.");

@@ -1,0 +1,48 @@
+import { Hono } from "hono";
+import {
+  ARROW_STREAM_TYPE,
+  REPORT_ATTRIBUTES,
+  REPORT_JSON_MAX_LINES,
+  ZReportDataQuery,
+} from "../../../db/contracts/reports";
+import type { TAppEnv } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { validate } from "../../lib/validate";
+import { authOf, requireAuth } from "../auth/auth.middleware";
+import { reportArrowStream, reportJsonRecords, reportRowSource } from "./reports.service";
+
+/** GET /api/reports-attributes → `{data: [{name, label, type, aggregate, description?}]}`: the report's columns. */
+export const reportAttributesRoutes = new Hono<TAppEnv>()
+  .use(requireAuth())
+  .get("/", (c) => c.json({ data: REPORT_ATTRIBUTES }));
+
+/**
+ * GET /api/reports-data: one record per line of the workspace's non-template shipments.
+ * `Accept: application/vnd.apache.arrow.stream` or `?format=arrow` streams Apache Arrow IPC, batch by
+ * batch (`?names=labels` names its columns by label); otherwise `{data: [...]}` JSON, up to REPORT_JSON_MAX_LINES lines (413 above, naming Arrow).
+ */
+export const reportDataRoutes = new Hono<TAppEnv>()
+  .use(requireAuth())
+  .get("/", validate("query", ZReportDataQuery), async (c) => {
+    const { workspaceId } = authOf(c);
+    const client = c.var.db.$client;
+    const rows = reportRowSource(client, c.var.env.databaseUrl);
+    const { format, names } = c.req.valid("query");
+    const wantsArrow = format
+      ? format === "arrow"
+      : (c.req.header("accept") ?? "").includes(ARROW_STREAM_TYPE);
+    if (wantsArrow) {
+      const stream = await reportArrowStream(client, rows, workspaceId, { names });
+      return new Response(stream, {
+        headers: { "content-type": ARROW_STREAM_TYPE, "cache-control": "no-store" },
+      });
+    }
+    const records = await reportJsonRecords(client, rows, workspaceId, REPORT_JSON_MAX_LINES);
+    if (!records) {
+      throw new AppError(
+        "PAYLOAD_TOO_LARGE",
+        `This workspace has more than ${REPORT_JSON_MAX_LINES.toLocaleString("en-US")} report lines, too many for JSON. Ask for Apache Arrow instead: ?format=arrow or Accept: ${ARROW_STREAM_TYPE}.`,
+      );
+    }
+    return c.json({ data: records, total: records.length });
+  });

@@ -1,0 +1,347 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type Table, Type, tableFromIPC } from "apache-arrow";
+import {
+  ARROW_STREAM_TYPE,
+  REPORT_ATTRIBUTES,
+  REPORT_JSON_MAX_LINES,
+  type TReportRecord,
+} from "../../../db/contracts/reports";
+import { signUp } from "../../test/factories";
+import { createTestContext, type TTestContext } from "../../test/setup";
+import {
+  insertBulkLines,
+  insertReportContact,
+  insertReportProduct,
+  insertReportShipment,
+} from "./report-fixtures";
+import { reportArrowStream, reportJsonRecords, reportRowSource } from "./reports.service";
+
+let ctx: TTestContext;
+let owner: Awaited<ReturnType<typeof signUp>>;
+let stranger: Awaited<ReturnType<typeof signUp>>;
+let ids: Record<string, number>;
+
+const getJson = async (auth: Record<string, string>, query = "") => {
+  const res = await ctx.app.request(`/api/reports-data${query}`, { headers: auth });
+  return { res, body: (await res.json()) as { data: TReportRecord[]; total: number; message?: string } };
+};
+
+const getArrow = async (auth: Record<string, string>, how: "accept" | "query" = "accept") => {
+  const res = await ctx.app.request(
+    how === "accept" ? "/api/reports-data" : "/api/reports-data?format=arrow",
+    { headers: how === "accept" ? { ...auth, accept: ARROW_STREAM_TYPE } : auth },
+  );
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toBe(ARROW_STREAM_TYPE);
+  return tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+};
+
+/** An Arrow cell in the JSON's terms: DateDay → YYYY-MM-DD, everything else as read. */
+function arrowCell(table: Table, row: number, name: string): unknown {
+  const column = table.getChild(name)!;
+  const value = column.get(row);
+  if (value === null) return null;
+  if (column.type.typeId === Type.Date) return new Date(value as number).toISOString().slice(0, 10);
+  return value;
+}
+
+/** Every Arrow cell equals its JSON counterpart; floats equal the double nearest the exact decimal. */
+function expectAgreement(table: Table, records: TReportRecord[]) {
+  expect(table.numRows).toBe(records.length);
+  const byLine = new Map<string, number>();
+  for (let i = 0; i < table.numRows; i++) {
+    byLine.set(`${table.getChild("shipment_id")!.get(i)}:${table.getChild("product_number")!.get(i)}`, i);
+  }
+  for (const record of records) {
+    const row = byLine.get(`${record.shipment_id}:${record.product_number}`)!;
+    expect(row).toBeDefined();
+    for (const attribute of REPORT_ATTRIBUTES) {
+      const json = record[attribute.name];
+      const arrow = arrowCell(table, row, attribute.name);
+      if (attribute.type === "float" && json !== null) expect(arrow).toBe(Number(json));
+      else expect(arrow).toEqual(json);
+    }
+  }
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  owner = await signUp(ctx);
+  stranger = await signUp(ctx);
+  const db = ctx.database.db;
+  const ws = owner.user.workspace_id;
+  const exporter = await insertReportContact(db, ws, { company: "Northwind Exports", screening: "passed" });
+  const importer = await insertReportContact(db, ws, {
+    company: "Hanse Import GmbH",
+    country_id: 3,
+    screening: "failed",
+  });
+  const consignee = await insertReportContact(db, ws, { company: "Lyon Labs", country_id: 4 });
+  const cheap = await insertReportProduct(db, ws, { unit_value: "0.10", net_weight: "0.333", name: "Fuse" });
+  const pricey = await insertReportProduct(db, ws, {
+    unit_value: "999999.99",
+    net_weight: "18.5",
+    has_license: true,
+    name: "Oscilloscope",
+  });
+  const third = await insertReportProduct(db, ws, { name: "Probe" });
+  const inTransit = await insertReportShipment(db, ws, {
+    name: "March to Hamburg",
+    status: 3,
+    ship_date: "2026-03-14",
+    exporter,
+    importer,
+    consignee,
+    total_invoice_value: "999999990.30",
+    items: [
+      { product_id: cheap, quantity: 3, extended_value: "0.30" },
+      { product_id: pricey, quantity: 1000, extended_value: "999999990.00" },
+      { product_id: third, quantity: 1, extended_value: "100.00" },
+    ],
+    packages: [
+      { package_id: 1, gross_weight: "10.125" },
+      { package_id: 2, gross_weight: "0.01" },
+    ],
+  });
+  const delivered = await insertReportShipment(db, ws, {
+    status: 6,
+    ship_date: "2025-12-31",
+    exporter,
+    importer,
+    items: [
+      { product_id: cheap, quantity: 1, extended_value: "0.10" },
+      { product_id: third, quantity: 2, extended_value: "200.00" },
+    ],
+  });
+  // A draft without parties or a date still has lines; a template has none in the report.
+  const draft = await insertReportShipment(db, ws, {
+    status: 2,
+    ship_date: null,
+    items: [{ product_id: third, quantity: 1, extended_value: "100.00" }],
+  });
+  await insertReportShipment(db, ws, {
+    status: 1,
+    name: "Template: Hamburg",
+    items: [
+      { product_id: cheap, quantity: 5, extended_value: "0.50" },
+      { product_id: third, quantity: 5, extended_value: "500.00" },
+    ],
+  });
+  const foreignProduct = await insertReportProduct(db, stranger.user.workspace_id, { name: "Foreign" });
+  const foreign = await insertReportShipment(db, stranger.user.workspace_id, {
+    items: [{ product_id: foreignProduct, quantity: 7, extended_value: "700.00" }],
+  });
+  ids = { inTransit, delivered, draft, foreign, cheap, pricey, third };
+});
+
+afterAll(() => ctx.database.close());
+
+describe("GET /api/reports-attributes", () => {
+  test("lists every column with a label, one of the five types and a default aggregate", async () => {
+    const res = await ctx.app.request("/api/reports-attributes", { headers: owner.auth });
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: typeof REPORT_ATTRIBUTES };
+    expect(data.map((a) => a.name)).toContain("extended_value");
+    expect(data.length).toBe(REPORT_ATTRIBUTES.length);
+    for (const a of data) {
+      expect(a.label.length).toBeGreaterThan(0);
+      expect(["string", "integer", "float", "date", "boolean"]).toContain(a.type);
+      expect(a.aggregate.length).toBeGreaterThan(0);
+    }
+    expect(data.find((a) => a.name === "ship_date")?.type).toBe("date");
+    expect(data.find((a) => a.name === "has_license")?.type).toBe("boolean");
+  });
+
+  test("needs a session", async () => {
+    expect((await ctx.app.request("/api/reports-attributes")).status).toBe(401);
+  });
+});
+
+describe("GET /api/reports-data", () => {
+  test("one JSON record per non-template line of the caller's workspace", async () => {
+    const { res, body } = await getJson(owner.auth);
+    expect(res.status).toBe(200);
+    expect(body.data.length).toBe(6);
+    expect(body.total).toBe(6);
+    const shipmentIds = new Set(body.data.map((r) => r.shipment_id));
+    expect(shipmentIds).toEqual(new Set([ids.inTransit, ids.delivered, ids.draft]));
+    expect(body.data.some((r) => String(r.shipment_name).startsWith("Template"))).toBe(false);
+  });
+
+  test("values are the stored ones: exact money, weights, parties, screening and dates", async () => {
+    const { body } = await getJson(owner.auth);
+    const line = (shipment: number, product: string) =>
+      body.data.find((r) => r.shipment_id === shipment && r.product_name === product)!;
+    const fuse = line(ids.inTransit, "Fuse");
+    expect(fuse).toMatchObject({
+      shipment_name: "March to Hamburg",
+      status: "IN TRANSIT",
+      ship_date: "2026-03-14",
+      ship_month: "2026-03",
+      ship_year: 2026,
+      quantity: 3,
+      extended_value: "0.30",
+      total_invoice_value: "999999990.30",
+      net_weight_kg: "0.999",
+      gross_weight_kg: "10.135",
+      exporter: "Northwind Exports",
+      importer: "Hanse Import GmbH",
+      ultimate_consignee: "Lyon Labs",
+      exporter_screening: "passed",
+      importer_screening: "failed",
+      consignee_screening: "not screened",
+      parties_screening: "failed",
+      has_license: false,
+      eccn: "3A992.a",
+      hts: "9030.40.0000",
+    });
+    const countryName = async (id: number) =>
+      String(
+        (await ctx.database.client.execute({ sql: "select name from countries where id = ?", args: [id] }))
+          .rows[0][0],
+      );
+    // The ultimate consignee's country wins over the importer's.
+    expect(fuse.destination_country).toBe(await countryName(4));
+    expect(fuse.country_of_origin).toBe(await countryName(2));
+    const scope = line(ids.inTransit, "Oscilloscope");
+    expect(scope.extended_value).toBe("999999990.00");
+    expect(scope.net_weight_kg).toBe("18500.000");
+    expect(scope.has_license).toBe(true);
+    const delivered = line(ids.delivered, "Probe");
+    expect(delivered.status).toBe("DELIVERED");
+    expect(delivered.ultimate_consignee).toBeNull();
+    // Without a consignee the destination is the importer's country.
+    expect(delivered.destination_country).toBe(await countryName(3));
+    expect(delivered.gross_weight_kg).toBe("0.000");
+    const draft = line(ids.draft, "Probe");
+    expect(draft).toMatchObject({
+      status: "DRAFT",
+      ship_date: null,
+      ship_month: null,
+      ship_year: null,
+      exporter: null,
+      importer: null,
+      destination_country: null,
+      parties_screening: "not screened",
+    });
+  });
+
+  test("every value has the type its attribute announces", async () => {
+    const { body } = await getJson(owner.auth);
+    for (const record of body.data) {
+      expect(Object.keys(record).sort()).toEqual(REPORT_ATTRIBUTES.map((a) => a.name).sort());
+      for (const a of REPORT_ATTRIBUTES) {
+        const value = record[a.name];
+        if (value === null) continue;
+        if (a.type === "string") expect(typeof value).toBe("string");
+        if (a.type === "integer") expect(Number.isInteger(value)).toBe(true);
+        if (a.type === "float") expect(String(value)).toMatch(/^-?\d+\.\d+$/);
+        if (a.type === "date") expect(String(value)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        if (a.type === "boolean") expect(typeof value).toBe("boolean");
+      }
+    }
+    const table = await getArrow(owner.auth);
+    const arrowTypes: Record<string, Type[]> = {
+      string: [Type.Dictionary, Type.Utf8],
+      integer: [Type.Int],
+      float: [Type.Float],
+      date: [Type.Date],
+      boolean: [Type.Bool],
+    };
+    expect(table.schema.fields.map((f) => f.name)).toEqual(REPORT_ATTRIBUTES.map((a) => a.name));
+    for (const a of REPORT_ATTRIBUTES) {
+      expect(arrowTypes[a.type]).toContain(table.schema.fields.find((f) => f.name === a.name)!.typeId);
+    }
+  });
+
+  test("Arrow (by Accept header or ?format=arrow) and JSON agree on every value", async () => {
+    const { body } = await getJson(owner.auth);
+    expectAgreement(await getArrow(owner.auth, "accept"), body.data);
+    expectAgreement(await getArrow(owner.auth, "query"), body.data);
+  });
+
+  test("?names=labels names the Arrow columns by their labels, with the same values", async () => {
+    const res = await ctx.app.request("/api/reports-data?format=arrow&names=labels", { headers: owner.auth });
+    const labelled = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    const keyed = await getArrow(owner.auth);
+    expect(labelled.schema.fields.map((f) => f.name)).toEqual(REPORT_ATTRIBUTES.map((a) => a.label));
+    for (const a of REPORT_ATTRIBUTES) {
+      expect(labelled.getChild(a.label)!.toArray()).toEqual(keyed.getChild(a.name)!.toArray());
+    }
+  });
+
+  test("the stream is written batch by batch and still agrees with JSON", async () => {
+    const client = ctx.database.client;
+    // Both read paths: bun:sqlite over the file (what a file database uses) and the libSQL client.
+    for (const rows of [
+      reportRowSource(client, ctx.env.databaseUrl),
+      reportRowSource(client, "libsql://unused.example"),
+    ]) {
+      const stream = await reportArrowStream(client, rows, owner.user.workspace_id, { pageSize: 2 });
+      const table = tableFromIPC(new Uint8Array(await new Response(stream).arrayBuffer()));
+      expect(table.batches.length).toBe(3);
+      const records = await reportJsonRecords(client, rows, owner.user.workspace_id, 100);
+      expectAgreement(table, records!);
+    }
+  });
+
+  test("each workspace sees only its own lines", async () => {
+    const { body } = await getJson(stranger.auth);
+    expect(body.data.map((r) => r.shipment_id)).toEqual([ids.foreign]);
+    expect(body.data[0].product_name).toBe("Foreign");
+    const table = await getArrow(stranger.auth);
+    expect(table.numRows).toBe(1);
+    expect(table.getChild("shipment_id")!.get(0)).toBe(ids.foreign);
+    // The owner's contact names are not even in the stranger's dictionaries.
+    const exporters = table.getChild("exporter")!.data[0].dictionary;
+    expect(exporters ? [...exporters] : []).not.toContain("Northwind Exports");
+  });
+
+  test("an empty workspace gets no records, and an Arrow stream with the columns and no rows", async () => {
+    const empty = await signUp(ctx);
+    const { res, body } = await getJson(empty.auth);
+    expect(res.status).toBe(200);
+    expect(body.data).toEqual([]);
+    const table = await getArrow(empty.auth);
+    expect(table.numRows).toBe(0);
+    expect(table.schema.fields.length).toBe(REPORT_ATTRIBUTES.length);
+  });
+
+  test("without a session, or with a token that is not one, nothing is answered (401)", async () => {
+    for (const headers of [{}, { authorization: "Bearer not-a-real-token" }] as Record<string, string>[]) {
+      const res = await ctx.app.request("/api/reports-data?format=arrow", { headers });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { message: string }).message).toBe("Authentication failed");
+    }
+    // A logged-out session's token stops working too.
+    const gone = await signUp(ctx);
+    expect((await ctx.app.request("/api/logout", { headers: gone.auth })).status).toBe(200);
+    expect((await ctx.app.request("/api/reports-data", { headers: gone.auth })).status).toBe(401);
+  });
+
+  test("an unknown format is a 422 that names the choices", async () => {
+    const res = await ctx.app.request("/api/reports-data?format=xml", { headers: owner.auth });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { message: string }).message).toContain("json or arrow");
+  });
+
+  test("JSON stops at the cap with a 413 that names Arrow; Arrow still answers", async () => {
+    const big = await signUp(ctx);
+    const db = ctx.database.db;
+    const ws = big.user.workspace_id;
+    const productIds = [
+      await insertReportProduct(db, ws),
+      await insertReportProduct(db, ws),
+      await insertReportProduct(db, ws),
+    ];
+    const contactIds = [await insertReportContact(db, ws), await insertReportContact(db, ws)];
+    const shipmentCount = Math.ceil((REPORT_JSON_MAX_LINES + 1) / 3);
+    await insertBulkLines(db, ws, { shipments: shipmentCount, itemsPer: 3, productIds, contactIds });
+    const { res, body } = await getJson(big.auth);
+    expect(res.status).toBe(413);
+    expect(body.message).toContain("format=arrow");
+    const table = await getArrow(big.auth, "query");
+    expect(table.numRows).toBe(shipmentCount * 3);
+    expect(table.batches.length).toBeGreaterThan(1);
+  });
+});
