@@ -106,7 +106,12 @@ async function fillShipment(page: Page) {
   await page.getByLabel(/^Shipment name/).fill("Chicago to Hamburg");
   await pickParty(page, "Exporter of record", "acme", "Acme Exports");
   await pickParty(page, "Importer of record", "hanse", "Hanse Import GmbH");
-  await pickParty(page, "Ultimate consignee", "nord", "Nordic Consignee AB");
+  // Keyboard only: type, arrow down, Enter.
+  await page.getByRole("combobox", { name: "Ultimate consignee" }).fill("nord");
+  await expect(page.getByRole("option", { name: /Nordic Consignee AB/ })).toBeVisible();
+  await page.getByRole("combobox", { name: "Ultimate consignee" }).press("ArrowDown");
+  await page.getByRole("combobox", { name: "Ultimate consignee" }).press("Enter");
+  await expect(page.locator('[data-party="Ultimate consignee"]')).toContainText("Nordic Consignee AB");
 
   await page.getByRole("button", { name: "Add Item" }).click();
   await page.getByLabel("Item 1 product").selectOption({ label: "Field router" });
@@ -220,6 +225,20 @@ test("a shipment is built through the form, autosaved with the spec's banners, a
   await expect(row).toContainText("1Z999AA10123456784");
   await expect(row).toContainText("Last Updated");
   await expect(row.getByRole("combobox", { name: /^Status of shipment/ })).toHaveValue("2");
+  // The ship date filters by a range of days.
+  await waitForHydration(page);
+  const filterByDate = async (from: string, to: string) => {
+    await page.getByRole("button", { name: "Filter by Ship date" }).click();
+    await page.getByLabel("From", { exact: true }).fill(from);
+    await page.getByLabel("To", { exact: true }).fill(to);
+    await page.getByRole("button", { name: "Apply" }).click();
+  };
+  await filterByDate("2026-11-01", "2026-11-30");
+  await expect(page.getByRole("row").filter({ hasText: "SR-1001" })).toBeVisible();
+  await filterByDate("2026-12-01", "2026-12-31");
+  await expect(page.getByText("No shipments match these filters.")).toBeVisible();
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await expect(page.getByRole("row").filter({ hasText: "SR-1001" })).toBeVisible();
   await screenshots(page, "list");
 });
 
