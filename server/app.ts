@@ -20,6 +20,7 @@ import type { TAssetStore } from "./lib/assets";
 import type { TAppEnv, TAppVariables } from "./lib/context";
 import { createEntityRoutes } from "./lib/entity/entity.routes";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
+import { apiBodyLimit, isDatabaseBusy } from "./lib/limits";
 import type { TLogger } from "./lib/logger";
 import type { TMailer } from "./lib/mailer";
 import { securityHeaders } from "./lib/security";
@@ -64,6 +65,7 @@ export function createApp(deps: TAppDeps) {
     });
   });
   app.use(securityHeaders());
+  app.use("/api/*", apiBodyLimit());
 
   app.onError((error, c) => {
     if (error instanceof AppError) {
@@ -73,7 +75,7 @@ export function createApp(deps: TAppDeps) {
         STATUS_BY_CODE[error.code],
       );
     }
-    if (/SQLITE_BUSY/.test(String(error))) {
+    if (isDatabaseBusy(error)) {
       // Another process (a CLI import) holds the write lock longer than the busy timeout.
       c.header("Retry-After", "5");
       return c.json(

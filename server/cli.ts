@@ -22,6 +22,7 @@ import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/scre
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
 import { RescreenJob, staleContactIds } from "./features/screening/rescreen";
 import type { TAssetStore } from "./lib/assets";
+import { serverBodyCap } from "./lib/limits";
 import { createLogger } from "./lib/logger";
 import { purgeRateLimits } from "./lib/rate-limit";
 import { createServices } from "./services";
@@ -150,7 +151,13 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     ]).catch((error) => logger.error("housekeeping failed", { error: String(error) }));
   await housekeeping();
   const timer = setInterval(housekeeping, 60 * 60 * 1000);
-  const server = Bun.serve({ port: env.port, fetch: app.fetch, idleTimeout: 60 });
+  // Bun's default 128 MB cap sits below a legal document upload (10 files × UPLOAD_MAX_MB).
+  const server = Bun.serve({
+    port: env.port,
+    fetch: app.fetch,
+    idleTimeout: 60,
+    maxRequestBodySize: serverBodyCap(env),
+  });
   // Handlers first: a SIGTERM that arrives while starting up still shuts down cleanly.
   let isStopping = false;
   const shutdown = async (signal: string) => {
