@@ -3,7 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { openDatabase, type TDb } from "../db/client";
-import { migrateDatabase } from "../db/migrate";
+import { migrateDatabase, withMigrationLock } from "../db/migrate";
 import { seedReferenceData } from "../db/reference/seed";
 import { users } from "../db/schema";
 import pkg from "../package.json";
@@ -119,10 +119,16 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
 async function prepareDatabase(env: TEnv, runtime: TRuntime) {
   for (const dir of ["", "uploads", "outbox"]) mkdirSync(path.join(env.dataDir, dir), { recursive: true });
   const database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
-  await migrateDatabase(database.db, await runtime.migrationsFolder());
-  await seedReferenceData(database.db);
-  // A new database gets the restricted-party lists that ship with the product.
-  await seedBundledLists(database.db, await runtime.screeningListsFolder());
+  // One process at a time migrates and seeds: two started together on an empty folder raced.
+  const lockPath = env.databaseUrl.startsWith("file:")
+    ? `${env.databaseUrl.slice("file:".length)}.migrate-lock`
+    : path.join(env.dataDir, "migrate.lock");
+  await withMigrationLock(lockPath, async () => {
+    await migrateDatabase(database.db, await runtime.migrationsFolder());
+    await seedReferenceData(database.db);
+    // A new database gets the restricted-party lists that ship with the product.
+    await seedBundledLists(database.db, await runtime.screeningListsFolder());
+  });
   return database;
 }
 

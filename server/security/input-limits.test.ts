@@ -58,10 +58,10 @@ function multipart(
     }
   }
   chunks.push(encoder.encode(`--${BOUNDARY}--\r\n`));
-  return Buffer.concat(chunks);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
-const postMultipart = (url: string, body: Uint8Array | string, who = owner) =>
+const postMultipart = (url: string, body: Uint8Array<ArrayBuffer> | string, who = owner) =>
   ctx.app.request(url, {
     method: "POST",
     headers: { ...who.auth, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
