@@ -20,6 +20,7 @@ import {
 import { watchListVersions } from "./features/screening/list-watch";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
+import { startPendingSweep } from "./features/screening/pending-sweep";
 import { RescreenJob, staleContactIds } from "./features/screening/rescreen";
 import type { TAssetStore } from "./lib/assets";
 import { serverBodyCap } from "./lib/limits";
@@ -149,6 +150,8 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     .get()
     .catch((error) => logger.error("building the screening index failed", { error: String(error) }));
   const stopWatching = watchListVersions(database.db, services.screening.registry, logger);
+  // Contacts saved but not screened (a crash, a failed screening) are finished now and every minute.
+  const stopSweeping = startPendingSweep({ db: database.db, logger, ...services.screening });
   const housekeeping = () =>
     Promise.all([
       purgeExpiredSessions(database.db),
@@ -173,6 +176,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     // stop(false) refuses new connections and resolves once in-flight requests are answered.
     clearInterval(timer);
     stopWatching();
+    stopSweeping();
     await server.stop(false);
     database.close();
     logger.info("stopped");

@@ -4,18 +4,15 @@ import { authOf } from "../auth/auth.middleware";
 import { staleContactIds } from "./rescreen";
 import { contactOf, screenContact } from "./screening.service";
 
-/** What about a contact, when changed, makes its screening out of date. */
-const SCREENED_FIELDS = ["company", "street", "city", "state_province", "postal_code", "country_id"];
-
-/** Contacts are screened when created, and again when their name, address or country change. */
-export async function screenOnContactSave(
-  c: Context<TAppEnv>,
-  item: Record<string, unknown>,
-  before: Record<string, unknown> | null,
-): Promise<void> {
-  if (before && SCREENED_FIELDS.every((f) => before[f] === item[f])) return;
+/**
+ * Contacts are screened when created, and again when their name, address or country change: the
+ * write itself marked them pending (column default and trigger), so this screens whatever is
+ * pending. If it fails or the process stops first, the mark stays and the sweep finishes it.
+ */
+export async function screenOnContactSave(c: Context<TAppEnv>, item: Record<string, unknown>): Promise<void> {
   const { user, workspaceId } = authOf(c);
   const contact = await contactOf(c.var.db, workspaceId, Number(item.id));
+  if (!contact.screening_pending) return;
   await screenContact(
     { db: c.var.db, registry: c.var.screening.registry, threshold: c.var.screening.threshold },
     { workspaceId, userId: user.id, userEmail: user.email },

@@ -61,7 +61,11 @@ export const screeningRoutes = new Hono<TAppEnv>()
     const { itemId } = c.req.valid("query");
     const actor = actorOf(c);
     const contact = await contactOf(c.var.db, actor.workspaceId, itemId);
-    const current = await latestScreening(c.var.db, actor.workspaceId, contact.id);
+    // A contact changed since its last screening (or never screened) is screened now: its old
+    // result says nothing about what it is called today.
+    const current = contact.screening_pending
+      ? null
+      : await latestScreening(c.var.db, actor.workspaceId, contact.id);
     const { lists } = await c.var.screening.registry.get();
     return c.json({ item: current ?? (await screenContact(depsOf(c), actor, contact)), lists });
   })
