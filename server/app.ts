@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { TDb } from "../db/client";
 import type { TEnv } from "./env";
-import { authRoutes, logoutPage } from "./features/auth/auth.routes";
+import { authRoutes, logoutPage, logoutSubmit } from "./features/auth/auth.routes";
 import { createContactRoutes } from "./features/contacts/contacts.routes";
 import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
 import { createDocumentRoutes } from "./features/documents/documents.routes";
@@ -123,8 +123,10 @@ export function createApp(deps: TAppDeps) {
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.
   app.all("/api/*", (c) => c.json({ message: "Not found" }, 404));
   app.all("/api", (c) => c.json({ message: "Not found" }, 404));
-  // Opened directly, the logout screen must clear the browser's cookie, which a rendered page cannot.
+  // Opened directly, the logout screen must clear the browser's cookie, which a rendered page cannot:
+  // its page posts back here (a GET never logs out, so no other site can force a logout).
   app.get("/auth/logout", logoutPage);
+  app.post("/auth/logout", logoutSubmit);
 
   const { assets, render } = deps;
   if (assets) {
