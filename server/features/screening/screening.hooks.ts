@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import type { TAppEnv } from "../../lib/context";
 import { authOf } from "../auth/auth.middleware";
-import { staleContactIds } from "./rescreen";
-import { contactOf, screenContact } from "./screening.service";
+import { contactOf, pendingContactIds, screenContact } from "./screening.service";
 
 /**
  * Contacts are screened when created, and again when their name, address or country change: the
@@ -24,7 +23,9 @@ export async function screenOnContactSave(c: Context<TAppEnv>, item: Record<stri
 export function screenAfterImport(c: Context<TAppEnv>): void {
   const { workspaceId } = authOf(c);
   const { rescreen } = c.var.screening;
-  void staleContactIds(c.var.db, workspaceId)
+  // The pending mark is indexed; comparing every contact with its newest result is not (a
+  // 100,000-contact workspace held the server for seconds in that one query).
+  void pendingContactIds(c.var.db, workspaceId)
     .then((ids) => (ids.length ? rescreen.run(ids, "contact import") : undefined))
     .catch((error) => c.var.logger.error("screening imported contacts failed", { error: String(error) }));
 }

@@ -284,12 +284,17 @@ export async function unscreenedContactIds(db: TDb, workspaceId?: number): Promi
   return rows.map((r) => r.id);
 }
 
-/** Contacts (of every workspace) whose screening is pending: never screened, changed, or failed to screen. */
-export async function pendingContactIds(db: TDb): Promise<number[]> {
+/** Contacts (of one workspace or all) whose screening is pending: never screened, changed, or failed. */
+export async function pendingContactIds(db: TDb, workspaceId?: number): Promise<number[]> {
   const rows = await db
     .select({ id: contacts.id })
     .from(contacts)
-    .where(eq(contacts.screening_pending, true))
+    .where(
+      and(
+        eq(contacts.screening_pending, true),
+        workspaceId ? eq(contacts.workspace_id, workspaceId) : undefined,
+      ),
+    )
     .orderBy(contacts.id);
   return rows.map((r) => r.id);
 }
