@@ -83,7 +83,7 @@ export async function waitForHealth(url: string, timeoutMs = 30_000): Promise<vo
 export async function startServer(
   env: Record<string, string | undefined>,
   options: { logs?: "inherit" | "ignore" } = {},
-): Promise<{ url: string; stop: () => Promise<number> }> {
+): Promise<{ url: string; pid: number; stop: () => Promise<number> }> {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const server = Bun.spawn([process.execPath, path.join(ROOT, "server", "main.ts"), "serve"], {
@@ -108,5 +108,5 @@ export async function startServer(
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url, pid: server.pid, stop };
 }
