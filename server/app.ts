@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { TDb } from "../db/client";
 import type { TEnv } from "./env";
-import { authRoutes, logoutPage } from "./features/auth/auth.routes";
+import { authRoutes, logoutPage, logoutSubmit } from "./features/auth/auth.routes";
 import { createContactRoutes } from "./features/contacts/contacts.routes";
 import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
 import { createDocumentRoutes } from "./features/documents/documents.routes";
@@ -25,6 +25,7 @@ import type { TAssetStore } from "./lib/assets";
 import type { TAppEnv, TAppVariables } from "./lib/context";
 import { createEntityRoutes } from "./lib/entity/entity.routes";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
+import { apiBodyLimit, isDatabaseBusy } from "./lib/limits";
 import type { TLogger } from "./lib/logger";
 import type { TMailer } from "./lib/mailer";
 import { securityHeaders } from "./lib/security";
@@ -71,6 +72,7 @@ export function createApp(deps: TAppDeps) {
     });
   });
   app.use(securityHeaders());
+  app.use("/api/*", apiBodyLimit());
 
   app.onError((error, c) => {
     if (error instanceof AppError) {
@@ -80,7 +82,7 @@ export function createApp(deps: TAppDeps) {
         STATUS_BY_CODE[error.code],
       );
     }
-    if (/SQLITE_BUSY/.test(String(error))) {
+    if (isDatabaseBusy(error)) {
       // Another process (a CLI import) holds the write lock longer than the busy timeout.
       c.header("Retry-After", "5");
       return c.json(
@@ -136,8 +138,10 @@ export function createApp(deps: TAppDeps) {
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.
   app.all("/api/*", (c) => c.json({ message: "Not found" }, 404));
   app.all("/api", (c) => c.json({ message: "Not found" }, 404));
-  // Opened directly, the logout screen must clear the browser's cookie, which a rendered page cannot.
+  // Opened directly, the logout screen must clear the browser's cookie, which a rendered page cannot:
+  // its page posts back here (a GET never logs out, so no other site can force a logout).
   app.get("/auth/logout", logoutPage);
+  app.post("/auth/logout", logoutSubmit);
 
   const { assets, render } = deps;
   if (assets) {

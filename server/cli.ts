@@ -3,7 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { openDatabase, type TDb } from "../db/client";
-import { migrateDatabase } from "../db/migrate";
+import { migrateDatabase, withMigrationLock } from "../db/migrate";
 import { seedReferenceData } from "../db/reference/seed";
 import { users } from "../db/schema";
 import pkg from "../package.json";
@@ -20,9 +20,11 @@ import {
 import { watchListVersions } from "./features/screening/list-watch";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
+import { startPendingSweep } from "./features/screening/pending-sweep";
 import { RescreenJob, staleContactIds } from "./features/screening/rescreen";
 import { SEED_DEMO_HELP, seedDemoCommand } from "./features/shipments/seed-demo.cli";
 import type { TAssetStore } from "./lib/assets";
+import { serverBodyCap } from "./lib/limits";
 import { createLogger } from "./lib/logger";
 import { purgeRateLimits } from "./lib/rate-limit";
 import { createServices } from "./services";
@@ -133,10 +135,16 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
 async function prepareDatabase(env: TEnv, runtime: TRuntime) {
   for (const dir of ["", "uploads", "outbox"]) mkdirSync(path.join(env.dataDir, dir), { recursive: true });
   const database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
-  await migrateDatabase(database.db, await runtime.migrationsFolder());
-  await seedReferenceData(database.db);
-  // A new database gets the restricted-party lists that ship with the product.
-  await seedBundledLists(database.db, await runtime.screeningListsFolder());
+  // One process at a time migrates and seeds: two started together on an empty folder raced.
+  const lockPath = env.databaseUrl.startsWith("file:")
+    ? `${env.databaseUrl.slice("file:".length)}.migrate-lock`
+    : path.join(env.dataDir, "migrate.lock");
+  await withMigrationLock(lockPath, async () => {
+    await migrateDatabase(database.db, await runtime.migrationsFolder());
+    await seedReferenceData(database.db);
+    // A new database gets the restricted-party lists that ship with the product.
+    await seedBundledLists(database.db, await runtime.screeningListsFolder());
+  });
   return database;
 }
 
@@ -157,6 +165,8 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     .get()
     .catch((error) => logger.error("building the screening index failed", { error: String(error) }));
   const stopWatching = watchListVersions(database.db, services.screening.registry, logger);
+  // Contacts saved but not screened (a crash, a failed screening) are finished now and every minute.
+  const stopSweeping = startPendingSweep({ db: database.db, logger, ...services.screening });
   const housekeeping = () =>
     Promise.all([
       purgeExpiredSessions(database.db),
@@ -165,7 +175,13 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     ]).catch((error) => logger.error("housekeeping failed", { error: String(error) }));
   await housekeeping();
   const timer = setInterval(housekeeping, 60 * 60 * 1000);
-  const server = Bun.serve({ port: env.port, fetch: app.fetch, idleTimeout: 60 });
+  // Bun's default 128 MB cap sits below a legal document upload (10 files × UPLOAD_MAX_MB).
+  const server = Bun.serve({
+    port: env.port,
+    fetch: app.fetch,
+    idleTimeout: 60,
+    maxRequestBodySize: serverBodyCap(env),
+  });
   // Handlers first: a SIGTERM that arrives while starting up still shuts down cleanly.
   let isStopping = false;
   const shutdown = async (signal: string) => {
@@ -175,6 +191,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     // stop(false) refuses new connections and resolves once in-flight requests are answered.
     clearInterval(timer);
     stopWatching();
+    stopSweeping();
     await server.stop(false);
     database.close();
     logger.info("stopped");

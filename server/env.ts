@@ -35,7 +35,13 @@ const ZEnv = z.object({
     .int("must be a whole number of attempts (at least 1)")
     .min(1, "must be a whole number of attempts (at least 1)")
     .default(10),
-  TRUST_PROXY: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(0|[1-9])$/,
+      "must be 0 (no proxy) or the number of your reverse proxies in front of the app (1-9)",
+    )
+    .default("0"),
   UPLOAD_MAX_MB: z.coerce
     .number({ error: "must be a number of megabytes between 1 and 1024" })
     .min(1, "must be a number of megabytes between 1 and 1024")
@@ -63,6 +69,12 @@ export type TEnv = {
   authRateLimit: number;
   /** Take the client IP from X-Forwarded-For (only behind a reverse proxy you control). */
   trustProxy: boolean;
+  /**
+   * How many reverse proxies of yours append to X-Forwarded-For (TRUST_PROXY=N): the client IP is
+   * the Nth entry from the right, the one your outermost proxy wrote. Anything left of it the client
+   * may have made up.
+   */
+  proxyHops: number;
   /** Largest accepted upload (documents, CSV imports) in bytes. */
   uploadMaxBytes: number;
   /** Score at or above which a screening fails (a potential match a person must clear). */
@@ -101,7 +113,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     mailFrom: env.MAIL_FROM ?? "Tradewinds <no-reply@tradewinds.local>",
     appSecret: env.APP_SECRET,
     authRateLimit: env.AUTH_RATE_LIMIT,
-    trustProxy: env.TRUST_PROXY === "1",
+    trustProxy: env.TRUST_PROXY !== "0",
+    proxyHops: Number(env.TRUST_PROXY),
     uploadMaxBytes: Math.floor(env.UPLOAD_MAX_MB * 1024 * 1024),
     screeningThreshold: env.SCREENING_THRESHOLD,
   };

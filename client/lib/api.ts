@@ -13,6 +13,12 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Sent on every call: proof for the server that the request comes from the app itself (another site
+ * cannot add a custom header without a CORS preflight, which the server never grants).
+ */
+const APP_HEADER = { "x-tradewinds-request": "1" };
+
 export type TFetch = (path: string, init?: RequestInit) => Promise<Response> | Response;
 
 export type TApi = {
@@ -50,13 +56,13 @@ export function createApi(fetchFn: TFetch, options: { onUnauthorized?: (path: st
     return body as T;
   };
   return {
-    get: (path) => call(path, { headers: { accept: "application/json" } }),
+    get: (path) => call(path, { headers: { accept: "application/json", ...APP_HEADER } }),
     upload: (path, form) =>
-      call(path, { method: "POST", body: form, headers: { accept: "application/json" } }),
+      call(path, { method: "POST", body: form, headers: { accept: "application/json", ...APP_HEADER } }),
     send: (method, path, body) =>
       call(path, {
         method,
-        headers: { "content-type": "application/json", accept: "application/json" },
+        headers: { "content-type": "application/json", accept: "application/json", ...APP_HEADER },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
   };

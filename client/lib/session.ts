@@ -25,11 +25,22 @@ export async function loadUser(api: TApi, store: TSessionStore): Promise<TPublic
   return store.user;
 }
 
-/** Only same-site paths are allowed as a post-login destination, so `next` cannot send a user elsewhere. */
+/**
+ * Only same-site paths are allowed as a post-login destination, so `next` cannot send a user
+ * elsewhere. URL parsers drop tabs and line breaks, so `/\t/evil.test` would become `//evil.test`:
+ * control characters, whitespace and backslashes are refused, and the path must resolve to our origin.
+ */
 export function safeNext(next: unknown): string | undefined {
-  return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\")
-    ? next
-    : undefined;
+  if (typeof next !== "string" || next.length > 2048) return undefined;
+  if (!next.startsWith("/") || next.startsWith("//") || /[\u0000-\u001f\u007f\s\\]/.test(next))
+    return undefined;
+  try {
+    const base = "http://app.invalid";
+    const url = new URL(next, base);
+    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // A 401 from any API call while the user thought they were signed in: the client logs out and asks to log in.

@@ -23,23 +23,33 @@ import { hasServerMessage } from "./auth-routes";
 import { rootRoute } from "./root";
 
 /** The account form: profile, e-mail and an optional password change that needs both fields. */
-const ZAccountForm = ZProfileInput.extend({
-  email: ZChangeEmailInput.shape.email,
-  old_password: z.string().max(PASSWORD_MAX),
-  password: z.string().max(PASSWORD_MAX),
-}).superRefine((value, ctx) => {
-  if (!value.old_password && !value.password) return;
-  if (!value.old_password)
-    ctx.addIssue({ code: "custom", path: ["old_password"], message: "Please input your Password!" });
-  if (!value.password)
-    ctx.addIssue({ code: "custom", path: ["password"], message: "Please input your new Password!" });
-  else if (value.password.length < PASSWORD_MIN)
-    ctx.addIssue({
-      code: "custom",
-      path: ["password"],
-      message: `The password must be at least ${PASSWORD_MIN} characters.`,
-    });
-});
+/** The account form's checks; changing the e-mail address or the password needs the current password. */
+const accountForm = (currentEmail: string) =>
+  ZProfileInput.extend({
+    email: ZChangeEmailInput.shape.email,
+    old_password: z.string().max(PASSWORD_MAX),
+    password: z.string().max(PASSWORD_MAX),
+  }).superRefine((value, ctx) => {
+    const isEmailChanged = value.email !== currentEmail;
+    if (!value.old_password && !value.password && !isEmailChanged) return;
+    if (!value.old_password)
+      ctx.addIssue({
+        code: "custom",
+        path: ["old_password"],
+        message: isEmailChanged && !value.password ? EMAIL_NEEDS_PASSWORD : "Please input your Password!",
+      });
+    if (!value.password) {
+      if (!isEmailChanged)
+        ctx.addIssue({ code: "custom", path: ["password"], message: "Please input your new Password!" });
+    } else if (value.password.length < PASSWORD_MIN)
+      ctx.addIssue({
+        code: "custom",
+        path: ["password"],
+        message: `The password must be at least ${PASSWORD_MIN} characters.`,
+      });
+  });
+
+const EMAIL_NEEDS_PASSWORD = "Please input your current password to change your e-mail address.";
 
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -119,7 +129,7 @@ function AccountForm({
     defaultValues: initial,
     // Validate on submit first, then on every change so a fixed field clears its message at once.
     validationLogic: revalidateLogic(),
-    validators: { onDynamic: ZAccountForm },
+    validators: { onDynamic: accountForm(user.email) },
     onSubmit: async ({ value, formApi }) => {
       const profileChanged =
         value.title !== user.title ||
@@ -127,7 +137,7 @@ function AccountForm({
         value.surname.trim() !== user.surname;
       const email = value.email.trim().toLowerCase();
       const emailChanged = email !== user.email;
-      const passwordChanged = Boolean(value.old_password || value.password);
+      const passwordChanged = Boolean(value.password);
       if (!profileChanged && !emailChanged && !passwordChanged) {
         toast.warning("No changes");
         return;
@@ -152,7 +162,12 @@ function AccountForm({
       }
       if (emailChanged) {
         try {
-          latest = (await api.send<{ user: TPublicUser }>("POST", "/user/changeEmail", { email })).user;
+          latest = (
+            await api.send<{ user: TPublicUser }>("POST", "/user/changeEmail", {
+              email,
+              old_password: value.old_password,
+            })
+          ).user;
           toast.success("E-mail address updated");
         } catch (error) {
           if (hasServerMessage(error)) applyServerErrors(formApi, error, "E-mail address update failed");

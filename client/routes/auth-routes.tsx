@@ -115,10 +115,11 @@ const logoutRoute = createRoute({
   path: "/auth/logout",
   // Logs out on the server (200 or 401 both mean logged out), forgets the user, then goes to login.
   // beforeLoad also runs when a link is preloaded on hover or focus (defaultPreload "intent"): that must
-  // not log anyone out. A direct visit never gets here: the server answers GET /auth/logout itself.
+  // not log anyone out. A direct visit never gets here: the server answers GET /auth/logout itself
+  // with a page that posts. Logging out is a POST, so no other site can force it.
   beforeLoad: async ({ context, preload }) => {
     if (preload) return;
-    await context.api.get("/logout").catch(() => undefined);
+    await context.api.send("POST", "/logout").catch(() => undefined);
     context.session.user = null;
     throw redirect({ to: "/auth/login", search: { next: undefined } });
   },

@@ -56,8 +56,13 @@ export const ZProfileInput = z.object({
   surname: required("Please input your Last Name!"),
 });
 
+/** Changing the address needs the current password: a session left open must not hand over the account. */
 export const ZChangeEmailInput = z.object({
   email: email("Please input your E-mail!", "The input is not valid E-mail!"),
+  old_password: z
+    .string({ error: "Please input your current password to change your e-mail address." })
+    .min(1, "Please input your current password to change your e-mail address.")
+    .max(PASSWORD_MAX),
 });
 
 export const ZChangePasswordInput = z.object({

@@ -35,6 +35,13 @@ export const contacts = sqliteTable(
     email_2: text().notNull().default(""),
     /** YYYY-MM-DD of the newest shipment that names this contact; maintained by the shipments service. */
     last_shipment_date: text(),
+    /**
+     * Set with every write that needs a (new) screening, in the same statement: 1 by default on
+     * insert, and by trigger when the name, address or country change. Cleared only when a result
+     * for exactly these values is stored, so a crash or a failed screening leaves it set for the
+     * startup and periodic sweep, and the contact is never shown or treated as cleared meanwhile.
+     */
+    screening_pending: integer({ mode: "boolean" }).notNull().default(true),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -62,5 +69,6 @@ export const contacts = sqliteTable(
     index("contacts_partner_type_idx").on(t.partner_type_id),
     index("contacts_country_idx").on(t.country_id),
     index("contacts_user_idx").on(t.user_id),
+    index("contacts_screening_pending_idx").on(t.screening_pending),
   ],
 );

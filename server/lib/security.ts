@@ -21,10 +21,21 @@ export function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
-/** Sets a fresh nonce and the security headers on every response. */
+/** One year: browsers keep to HTTPS for the origin that long after a visit. */
+const HSTS = "max-age=31536000; includeSubDomains";
+
+/**
+ * Sets a fresh nonce and the security headers on every response. API answers carry personal data
+ * or tokens, so unless a route chose its own caching (an avatar), no browser or proxy keeps them;
+ * HSTS only when the app is served over HTTPS (sent over plain HTTP it would be ignored anyway).
+ */
 export const securityHeaders = (): MiddlewareHandler<TAppEnv> => async (c, next) => {
   c.set("nonce", encodeBase64(crypto.getRandomValues(new Uint8Array(16))));
   await next();
+  if (c.req.path.startsWith("/api/") && !c.res.headers.has("Cache-Control")) {
+    c.header("Cache-Control", "no-store");
+  }
+  if (c.var.env?.appUrl.startsWith("https://")) c.header("Strict-Transport-Security", HSTS);
   // A response that set its own policy keeps it (the inline PDF preview must be viewable and framable by us).
   if (!c.res.headers.has("Content-Security-Policy")) {
     c.header("Content-Security-Policy", contentSecurityPolicy(c.var.nonce));

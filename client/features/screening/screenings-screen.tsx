@@ -8,7 +8,8 @@ import { formatDateTime } from "../../lib/format";
 export type TScreeningRow = {
   id: number;
   name: string;
-  status: "passed" | "failed";
+  /** 'pending' when the contact changed (or was never screened) since this outcome. */
+  status: "passed" | "failed" | "pending";
   is_changed: 0 | 1;
   contact_id: number | null;
   data_screened: { name?: string; address?: string; country?: string };
@@ -21,9 +22,10 @@ export type TScreeningRow = {
   updated_at: string;
 };
 
-/** PASSED / FAILED in the status colours. */
+/** PASSED / FAILED in the status colours; PENDING (not screened yet) is never shown as a pass. */
 export function ScreeningStatus({ status }: { status: string }) {
-  return <Badge variant={status === "failed" ? "red" : "green"}>{status.toUpperCase()}</Badge>;
+  const variant = status === "failed" ? "red" : status === "passed" ? "green" : "yellow";
+  return <Badge variant={variant}>{status.toUpperCase()}</Badge>;
 }
 
 const listsText = (lists?: { source: string; version_date: string }[]) =>

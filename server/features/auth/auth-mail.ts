@@ -51,3 +51,39 @@ export function resetMail(to: string, link: string): TMail {
     "The link is valid for 60 minutes and works once. If you did not ask for it, ignore this message: your password stays as it is.",
   );
 }
+
+/** Sent to the owner of an address someone tried to register again (the API answers as for a new one). */
+export function alreadyRegisteredMail(to: string, loginLink: string, resetLink: string): TMail {
+  return compose(
+    to,
+    "Someone tried to register with your e-mail address",
+    "Someone tried to create a Tradewinds account with this e-mail address, which already has one. If it was you, log in instead; if you forgot your password, reset it from the login page.",
+    "Log in",
+    loginLink,
+    `Forgot your password? ${resetLink}. If it was not you, you can ignore this message: nothing was changed.`,
+  );
+}
+
+/** Sent to the OLD address when the account's e-mail address changes. */
+export function emailChangedMail(to: string, newAddress: string, loginLink: string): TMail {
+  return compose(
+    to,
+    "Your Tradewinds e-mail address was changed",
+    `The e-mail address of your Tradewinds account was changed to ${newAddress}.`,
+    "Log in to review your account",
+    loginLink,
+    "If you did not do this, reset your password at once and contact your administrator.",
+  );
+}
+
+/** Sent when the account's password changes. */
+export function passwordChangedMail(to: string, loginLink: string): TMail {
+  return compose(
+    to,
+    "Your Tradewinds password was changed",
+    "The password of your Tradewinds account was just changed. Your other sessions were signed out.",
+    "Log in",
+    loginLink,
+    "If you did not do this, reset your password at once from the login page.",
+  );
+}

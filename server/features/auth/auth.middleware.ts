@@ -50,6 +50,22 @@ export async function optionalAuth(c: Context<TAppEnv>) {
     : null;
 }
 
+/** The header the app's own API client sends on every call; another site cannot add it without CORS. */
+export const APP_REQUEST_HEADER = "x-tradewinds-request";
+
+/**
+ * Proof that a cookie-authenticated request comes from our own pages: the browser's Sec-Fetch-Site
+ * says same-origin, or the app's own header is present (a cross-site page cannot set it: it would need
+ * a CORS preflight we never grant), or, from older browsers, Origin/Referer name our origin.
+ */
+export function isSameSiteRequest(c: Context<TAppEnv>): boolean {
+  const site = c.req.header("sec-fetch-site");
+  if (site === "same-origin") return true;
+  if (site) return false;
+  if (c.req.header(APP_REQUEST_HEADER)) return true;
+  return isSameOrigin(c);
+}
+
 /**
  * True when the request's Origin (or, lacking it, Referer) is APP_URL's origin or the origin the
  * request was sent to. A cross-site page cannot forge either: the browser sets Origin to the page's
@@ -69,11 +85,19 @@ function isSameOrigin(c: Context<TAppEnv>): boolean {
   }
 }
 
-/** The caller's IP for rate limits: the socket's address, or X-Forwarded-For behind a trusted proxy. */
+/**
+ * The caller's IP for rate limits: the socket's address, or behind TRUST_PROXY=N trusted proxies the
+ * Nth X-Forwarded-For entry from the right, the address our outermost proxy saw. Entries left of it
+ * come from the client and prove nothing (taking the leftmost let anyone pick a fresh IP per try).
+ */
 export function clientIp(c: Context<TAppEnv>): string {
-  if (c.var.env.trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
+  const hops = c.var.env.proxyHops ?? (c.var.env.trustProxy ? 1 : 0);
+  if (hops > 0) {
+    const entries = (c.req.header("x-forwarded-for") ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    if (entries.length >= hops) return entries[entries.length - hops];
   }
   try {
     return getConnInfo(c).remote.address ?? "unknown";

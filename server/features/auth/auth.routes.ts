@@ -10,9 +10,10 @@ import type { TAppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { consumeRateLimit } from "../../lib/rate-limit";
 import { validate } from "../../lib/validate";
-import { clientIp, readSessionToken, SESSION_COOKIE } from "./auth.middleware";
+import { clientIp, isSameSiteRequest, readSessionToken, SESSION_COOKIE } from "./auth.middleware";
 import {
   INVALID_RESET_LINK,
+  isResetLinkGenuine,
   registerUser,
   requestPasswordReset,
   resetPassword,
@@ -20,6 +21,7 @@ import {
   verifyCredentials,
   verifyEmail,
 } from "./auth.service";
+import { knownDeviceOf, rememberDevice } from "./device";
 import { createSession, invalidateSession, REMEMBER_ME_SECONDS, sessionIdFromToken } from "./session.service";
 
 const deps = (c: Context<TAppEnv>) => ({
@@ -29,20 +31,45 @@ const deps = (c: Context<TAppEnv>) => ({
   secret: c.var.secret,
 });
 
+/** The per-IP limit (many accounts tried from one address) is this many times AUTH_RATE_LIMIT. */
+const IP_FACTOR = 5;
+/** The account-wide limit (one account tried from many addresses) is this many times AUTH_RATE_LIMIT. */
+const ACCOUNT_FACTOR = 10;
+
 /**
- * Counts an attempt per IP and per account (its e-mail address, or its user id for a reset link);
- * 429 once either is over the limit.
+ * Login throttling in OWASP's spirit (docs/decisions/004-login-throttling.md): attempts count per
+ * (IP, account), per IP, and per account from everywhere at a slower rate, so guessing stays slow
+ * however it is spread. A browser holding this account's device cookie (it logged in before) is
+ * counted on its own instead: strangers filling the account-wide limit cannot lock its owner out.
  */
-const limit = (c: Context<TAppEnv>, action: string, account?: { email: string } | { userId: number }) =>
-  consumeRateLimit(
-    c.var.db,
-    [
-      `${action}:ip:${clientIp(c)}`,
-      ...(account && "email" in account ? [`${action}:email:${account.email}`] : []),
-      ...(account && "userId" in account ? [`${action}:user:${account.userId}`] : []),
-    ],
-    c.var.env.authRateLimit,
-  );
+async function limitLogin(c: Context<TAppEnv>, email: string): Promise<void> {
+  const limit = c.var.env.authRateLimit;
+  const device = knownDeviceOf(c, email);
+  if (device) return consumeRateLimit(c.var.db, [`login:device:${device}`], limit);
+  const ip = clientIp(c);
+  await consumeRateLimit(c.var.db, [`login:ip-account:${ip}:${email}`], limit);
+  await consumeRateLimit(c.var.db, [`login:ip:${ip}`], limit * IP_FACTOR);
+  await consumeRateLimit(c.var.db, [`login:account:${email}`], limit * ACCOUNT_FACTOR);
+}
+
+/** Per (IP, address) and per IP: a stranger elsewhere cannot use up anyone else's attempts. */
+async function limitByIp(c: Context<TAppEnv>, action: string, account: string): Promise<void> {
+  const limit = c.var.env.authRateLimit;
+  const ip = clientIp(c);
+  await consumeRateLimit(c.var.db, [`${action}:ip-account:${ip}:${account}`], limit);
+  await consumeRateLimit(c.var.db, [`${action}:ip:${ip}`], limit * IP_FACTOR);
+}
+
+/** True while an address may get another reset mail; past the limit the mail is quietly not sent. */
+async function mayMailAccount(c: Context<TAppEnv>, email: string): Promise<boolean> {
+  try {
+    await consumeRateLimit(c.var.db, [`forgot:account:${email}`], c.var.env.authRateLimit);
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.code === "RATE_LIMITED") return false;
+    throw error;
+  }
+}
 
 /**
  * The expires and signature of a reset link. A malformed one (no signature, a non-numeric expiry, an
@@ -70,30 +97,48 @@ async function endSession(c: Context<TAppEnv>): Promise<void> {
 }
 
 /**
- * GET /auth/logout opened directly (typed in, bookmarked, a new tab): a server-rendered page could not
- * clear the browser's cookie, because the in-process API call's Set-Cookie never reaches the browser.
- * So the server answers it itself: end the session, clear the cookie, go to the login page. A
- * client-side navigation to /auth/logout never reaches here; its route calls GET /api/logout.
+ * GET /auth/logout opened directly (typed in, bookmarked, a new tab): a page whose form POSTs to
+ * /auth/logout, submitted by a nonce'd script at once (and by its button without JavaScript). A GET
+ * never logs out, so another site cannot log anyone out with a link or an image.
  */
-export async function logoutPage(c: Context<TAppEnv>) {
+export function logoutPage(c: Context<TAppEnv>) {
+  c.header("Cache-Control", "no-store");
+  const nonce = c.var.nonce;
+  return c.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Logout · Tradewinds</title></head>
+<body style="font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:100vh;margin:0;color:#0f172a">
+<main><h1 style="font-size:1.25rem">Logging out…</h1>
+<form method="post" action="/auth/logout" id="logout"><button type="submit" style="padding:.5rem 1rem;border-radius:.375rem;border:1px solid #cbd5e1;background:#12405a;color:#fff">Log out</button></form></main>
+<script nonce="${nonce}">document.getElementById("logout").submit();</script>
+</body></html>`);
+}
+
+/**
+ * POST /auth/logout (the form above): ends the session, clears the cookie, goes to the login page. A
+ * cross-site form post is refused, so no other site can log the user out.
+ */
+export async function logoutSubmit(c: Context<TAppEnv>) {
+  if (!isSameSiteRequest(c)) throw new AppError("FORBIDDEN", "Cross-origin request refused");
   await endSession(c);
   c.header("Cache-Control", "no-store");
-  return c.redirect("/auth/login", 302);
+  return c.redirect("/auth/login", 303);
 }
 
 /** Public account calls: register, login, logout, forgot/reset password, verify e-mail. */
 export const authRoutes = new Hono<TAppEnv>()
-  /** POST /register → 201 {registered, messages}; a duplicate e-mail is a 422. */
+  /**
+   * POST /register → 201 {registered, messages}, the same for a new address and one that already has
+   * an account (its owner is told by mail), so the answer reveals no accounts.
+   */
   .post("/register", validate("json", ZRegisterInput), async (c) => {
     const input = c.req.valid("json");
-    await limit(c, "register", { email: input.email });
+    await limitByIp(c, "register", input.email);
     await registerUser(deps(c), input, c.var.logger.error);
     return c.json({ registered: true, messages: ["Registration successful"] }, 201);
   })
   /** POST /login → {user, token} and the twsession cookie; 401 'Login failed' otherwise. */
   .post("/login", validate("json", ZLoginInput), async (c) => {
     const { email, password, rememberMe } = c.req.valid("json");
-    await limit(c, "login", { email });
+    await limitLogin(c, email);
     const user = await verifyCredentials(c.var.db, email, password);
     if (!user) throw new AppError("UNAUTHENTICATED", "Login failed");
     const { token } = await createSession(c.var.db, user.id, rememberMe);
@@ -104,29 +149,48 @@ export const authRoutes = new Hono<TAppEnv>()
       secure: c.var.env.appUrl.startsWith("https://"),
       ...(rememberMe ? { maxAge: REMEMBER_ME_SECONDS } : {}),
     });
+    rememberDevice(c, email);
     return c.json({ user: toPublicUser(user), token, messages: ["Login successful"] });
   })
-  /** GET /logout → 200 with or without a session; the session is deleted server-side. */
-  .get("/logout", async (c) => {
+  /**
+   * POST /logout → 200 with or without a session; the session is deleted server-side. A cookie-only
+   * call must come from our own origin, so another site cannot log anyone out.
+   */
+  .post("/logout", async (c) => {
+    if (readSessionToken(c)?.via === "cookie" && !isSameSiteRequest(c)) {
+      throw new AppError("FORBIDDEN", "Cross-origin request refused");
+    }
     await endSession(c);
     return c.json({ message: "Logged out" });
+  })
+  /** GET /logout → 405: logging out changes state, so it takes a POST. */
+  .get("/logout", (c) => {
+    c.header("Allow", "POST");
+    return c.json({ message: "Log out with POST /api/logout." }, 405);
   })
   /** POST /forgot/password → always the same 200, whether or not the address has an account. */
   .post("/forgot/password", validate("json", ZForgotPasswordInput), async (c) => {
     const { email } = c.req.valid("json");
-    await limit(c, "forgot", { email });
-    // Not awaited: looking the account up and sending its mail would make a known address answer
-    // measurably later than an unknown one. Both answer once the attempt is counted.
-    void requestPasswordReset(deps(c), email).catch((error) =>
-      c.var.logger.error("could not send the reset e-mail", { error: String(error) }),
-    );
+    await limitByIp(c, "forgot", email);
+    // Past the per-address mail limit (a mail flood) the answer stays the same; no mail goes out.
+    if (await mayMailAccount(c, email)) {
+      // Not awaited: looking the account up and sending its mail would make a known address answer
+      // measurably later than an unknown one. Both answer once the attempt is counted.
+      void requestPasswordReset(deps(c), email).catch((error) =>
+        c.var.logger.error("could not send the reset e-mail", { error: String(error) }),
+      );
+    }
     return c.json({ message: "Password reset email sent" });
   })
   /** POST /reset/password/user/{userID}?expires&signature {password} → 200, or 403 for a bad link. */
   .post("/reset/password/user/:userId{[0-9]+}", validate("json", ZResetPasswordInput), async (c) => {
     const userId = Number(c.req.param("userId"));
-    await limit(c, "reset", { userId });
     const { expires, signature } = readResetLink(c);
+    // A genuine link is single-use and unforgeable, so it is never throttled: a stranger's failed
+    // attempts against the same (sequential) user id cannot block its owner. Failures count per IP.
+    if (!(await isResetLinkGenuine(deps(c), userId, expires, signature))) {
+      await limitByIp(c, "reset", String(userId));
+    }
     await resetPassword(deps(c), userId, expires, signature, c.req.valid("json").password);
     return c.json({ message: "Password reset successful" });
   })

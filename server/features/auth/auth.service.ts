@@ -8,7 +8,7 @@ import type { TEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import type { TMailer } from "../../lib/mailer";
 import { sign, verifySignature } from "../../lib/signing";
-import { resetMail, verificationMail } from "./auth-mail";
+import { alreadyRegisteredMail, resetMail, verificationMail } from "./auth-mail";
 import { invalidateUserSessions, type TSessionUser } from "./session.service";
 
 export const RESET_LINK_SECONDS = 60 * 60;
@@ -64,12 +64,16 @@ function isDuplicateEmail(error: unknown): boolean {
 
 export const ALREADY_REGISTERED = "This e-mail address is already registered";
 
-/** Creates a workspace owned by the new user in one transaction, then sends the verification e-mail. */
+/**
+ * Creates a workspace owned by the new user in one transaction, then sends the verification e-mail.
+ * An address that already has an account gets a mail telling its owner instead, and the caller
+ * answers exactly as for a new one (null here), so registering cannot be used to find accounts.
+ */
 export async function registerUser(
   deps: TDeps,
   input: { title: string; name: string; surname: string; email: string; password: string },
   log: (message: string, fields?: Record<string, unknown>) => void,
-): Promise<TSessionUser> {
+): Promise<TSessionUser | null> {
   const password_hash = await hashPassword(input.password);
   let user: TSessionUser;
   try {
@@ -94,10 +98,16 @@ export async function registerUser(
     });
   } catch (error) {
     if (isDuplicateEmail(error)) {
-      throw new AppError("VALIDATION", ALREADY_REGISTERED, {
-        body: { registered: false, messages: [ALREADY_REGISTERED] },
-        errors: { email: [ALREADY_REGISTERED] },
-      });
+      // One mail either way (this one, or the verification below), so both answers take as long.
+      const mail = alreadyRegisteredMail(
+        input.email,
+        `${deps.env.appUrl}/auth/login`,
+        `${deps.env.appUrl}/auth/forgot-password`,
+      );
+      await deps.mailer
+        .send(mail)
+        .catch((e) => log("could not send the already-registered e-mail", { error: String(e) }));
+      return null;
     }
     throw error;
   }
@@ -145,6 +155,23 @@ export async function requestPasswordReset(deps: TDeps, email: string): Promise<
 
 export const INVALID_RESET_LINK =
   "This password reset link is invalid or has expired. Please request a new one.";
+
+/**
+ * True when a reset link is genuine, unexpired and unused so far (its signature covers the current
+ * password hash). Checked before rate limiting, so a stranger's failed attempts never block it.
+ */
+export async function isResetLinkGenuine(
+  deps: TDeps,
+  userId: number,
+  expires: number,
+  signature: string,
+): Promise<boolean> {
+  if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(expires) || expires < now()) return false;
+  const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  return Boolean(
+    user && verifySignature(deps.secret, ["reset", user.id, expires, user.password_hash], signature),
+  );
+}
 
 /** Sets a new password from a reset link (once), and ends every session of the user. */
 export async function resetPassword(

@@ -2,9 +2,12 @@ import { type Context, Hono, type Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { TAppEnv } from "../../lib/context";
 import { AppError, notFound } from "../../lib/errors";
+import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST, MULTIPART_OVERHEAD } from "../../lib/limits";
+import { countMultipartParts, readMultipart } from "../../lib/multipart";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import {
   attachDocuments,
+  countDocuments,
   deleteDocument,
   findDocument,
   listDocuments,
@@ -13,10 +16,7 @@ import {
 } from "./documents.service";
 import { downloadName } from "./file-types";
 
-/** How many files of the largest size one upload request may carry. */
-export const MAX_FILES_PER_REQUEST = 10;
-// Room for the multipart boundaries, part headers and the id field on top of the files.
-const MULTIPART_OVERHEAD = 256 * 1024;
+export { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST };
 
 const ID = "{[0-9]{1,15}}";
 
@@ -34,6 +34,9 @@ const uploadBodyLimit = (c: Context<TAppEnv>, next: Next) =>
     maxSize: c.var.env.uploadMaxBytes * MAX_FILES_PER_REQUEST + MULTIPART_OVERHEAD,
     onError: requestTooLarge,
   })(c, next);
+
+const TOO_MANY_FILES = `Send at most ${MAX_FILES_PER_REQUEST} files per upload.`;
+const NAMELESS_FILE = "Every file needs a name: one of the files was sent without one, so none was stored.";
 
 /** The files of a multipart body under `documents[]` or `documents`. */
 function filesOf(body: Record<string, unknown>): File[] {
@@ -65,10 +68,12 @@ export function createDocumentRoutes(owner: TDocumentOwnerConfig) {
        */
       .post("/", uploadBodyLimit, async (c) => {
         const { workspaceId } = authOf(c);
-        const body = await c.req.parseBody({ all: true }).catch(() => {
-          throw new AppError("VALIDATION", "Send the files as multipart/form-data", {
-            errors: { documents: ["Send the files as multipart/form-data"] },
-          });
+        // The parts are counted in the raw bytes before anything is parsed: a body of 20,000 tiny
+        // files is refused in a few milliseconds instead of being parsed and stored file by file.
+        const body = await readMultipart(c, {
+          field: "documents",
+          maxParts: MAX_FILES_PER_REQUEST + 4,
+          tooManyMessage: TOO_MANY_FILES,
         });
         const rawId = Array.isArray(body.id) ? body.id[0] : body.id;
         const ownerId = typeof rawId === "string" && /^[0-9]{1,15}$/.test(rawId.trim()) ? Number(rawId) : 0;
@@ -83,6 +88,18 @@ export function createDocumentRoutes(owner: TDocumentOwnerConfig) {
           throw new AppError("VALIDATION", "Choose at least one file to upload", {
             errors: { documents: ["Choose at least one file to upload"] },
           });
+        }
+        if (files.length > MAX_FILES_PER_REQUEST) {
+          throw new AppError("VALIDATION", TOO_MANY_FILES, { errors: { documents: [TOO_MANY_FILES] } });
+        }
+        // Checked for the whole request before any file is stored: a bad part refuses all of them.
+        if (files.some((file) => !file.name?.trim())) {
+          throw new AppError("VALIDATION", NAMELESS_FILE, { errors: { documents: [NAMELESS_FILE] } });
+        }
+        const held = await countDocuments(c.var.db, owner.ownerColumn, ownerId);
+        if (held + files.length > MAX_DOCUMENTS_PER_RECORD) {
+          const message = `This record holds ${held} of at most ${MAX_DOCUMENTS_PER_RECORD} documents: delete some before adding ${files.length} more.`;
+          throw new AppError("VALIDATION", message, { errors: { documents: [message] } });
         }
         const { documents: uploaded, failed } = await attachDocuments(
           c.var,

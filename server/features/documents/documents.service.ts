@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { documents, licenses, msdocuments, products, shipments, wikis } from "../../../db/schema";
 import type { TEnv } from "../../env";
@@ -266,4 +266,14 @@ export async function deleteDocument(
     .where(and(eq(documents.id, row.id), eq(documents.workspace_id, workspaceId)));
   await deleteOwnerFiles(deps, [row.storage_key]);
   return true;
+}
+
+/** How many documents an owner record holds (the per-record cap counts them before an upload). */
+export async function countDocuments(
+  db: TDbOrTx,
+  ownerColumn: TOwnerColumn,
+  ownerId: number,
+): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(documents).where(eq(documents[ownerColumn], ownerId));
+  return row?.n ?? 0;
 }

@@ -152,8 +152,8 @@ const MAX_NAME_LENGTH = 255;
  * A client's file name reduced to display text: no folders ("../../etc/passwd" → "passwd"), no
  * control characters, at most 255 characters with the extension kept. It never names a stored file.
  */
-export function sanitizeFileName(name: string): string {
-  const base = name.split(/[/\\]/).pop() ?? "";
+export function sanitizeFileName(name: string | undefined): string {
+  const base = (name ?? "").split(/[/\\]/).pop() ?? "";
   const cleaned = base.replace(UNSAFE_NAME_CHARS, "").trim();
   if (cleaned === "" || cleaned === "." || cleaned === "..") return "file";
   const chars = Array.from(cleaned);

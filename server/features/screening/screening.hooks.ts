@@ -1,21 +1,17 @@
 import type { Context } from "hono";
 import type { TAppEnv } from "../../lib/context";
 import { authOf } from "../auth/auth.middleware";
-import { staleContactIds } from "./rescreen";
-import { contactOf, screenContact } from "./screening.service";
+import { contactOf, pendingContactIds, screenContact } from "./screening.service";
 
-/** What about a contact, when changed, makes its screening out of date. */
-const SCREENED_FIELDS = ["company", "street", "city", "state_province", "postal_code", "country_id"];
-
-/** Contacts are screened when created, and again when their name, address or country change. */
-export async function screenOnContactSave(
-  c: Context<TAppEnv>,
-  item: Record<string, unknown>,
-  before: Record<string, unknown> | null,
-): Promise<void> {
-  if (before && SCREENED_FIELDS.every((f) => before[f] === item[f])) return;
+/**
+ * Contacts are screened when created, and again when their name, address or country change: the
+ * write itself marked them pending (column default and trigger), so this screens whatever is
+ * pending. If it fails or the process stops first, the mark stays and the sweep finishes it.
+ */
+export async function screenOnContactSave(c: Context<TAppEnv>, item: Record<string, unknown>): Promise<void> {
   const { user, workspaceId } = authOf(c);
   const contact = await contactOf(c.var.db, workspaceId, Number(item.id));
+  if (!contact.screening_pending) return;
   await screenContact(
     { db: c.var.db, registry: c.var.screening.registry, threshold: c.var.screening.threshold },
     { workspaceId, userId: user.id, userEmail: user.email },
@@ -27,7 +23,9 @@ export async function screenOnContactSave(
 export function screenAfterImport(c: Context<TAppEnv>): void {
   const { workspaceId } = authOf(c);
   const { rescreen } = c.var.screening;
-  void staleContactIds(c.var.db, workspaceId)
+  // The pending mark is indexed; comparing every contact with its newest result is not (a
+  // 100,000-contact workspace held the server for seconds in that one query).
+  void pendingContactIds(c.var.db, workspaceId)
     .then((ids) => (ids.length ? rescreen.run(ids, "contact import") : undefined))
     .catch((error) => c.var.logger.error("screening imported contacts failed", { error: String(error) }));
 }

@@ -8,7 +8,7 @@ import { toCsv } from "../../lib/csv";
 import { createEntityRoutes } from "../../lib/entity/entity.routes";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
-import { authOf, requireAuth } from "../auth/auth.middleware";
+import { APP_REQUEST_HEADER, authOf, requireAuth } from "../auth/auth.middleware";
 import {
   contactOf,
   latestScreening,
@@ -34,14 +34,14 @@ const actorOf = (c: Context<TAppEnv>): TActor => {
 
 /**
  * A GET that changes state (the spec's override call) must not be triggerable by another site: a
- * cookie-authenticated one has to carry our own origin (browsers send Sec-Fetch-Site on every request).
+ * cookie-authenticated one needs proof it comes from our pages (Sec-Fetch-Site: same-origin or the
+ * app's own request header). A missing Sec-Fetch-Site is not proof: a link or an old browser omits it.
  */
 function refuseCrossSiteGet(c: Context<TAppEnv>) {
   if (c.req.header("authorization")) return;
   const site = c.req.header("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") {
-    throw new AppError("FORBIDDEN", "Cross-origin request refused");
-  }
+  const isProven = site === "same-origin" || (!site && Boolean(c.req.header(APP_REQUEST_HEADER)));
+  if (!isProven) throw new AppError("FORBIDDEN", "Cross-origin request refused");
 }
 
 const csvResponse = (c: Context<TAppEnv>, name: string, body: string) => {
@@ -61,7 +61,11 @@ export const screeningRoutes = new Hono<TAppEnv>()
     const { itemId } = c.req.valid("query");
     const actor = actorOf(c);
     const contact = await contactOf(c.var.db, actor.workspaceId, itemId);
-    const current = await latestScreening(c.var.db, actor.workspaceId, contact.id);
+    // A contact changed since its last screening (or never screened) is screened now: its old
+    // result says nothing about what it is called today.
+    const current = contact.screening_pending
+      ? null
+      : await latestScreening(c.var.db, actor.workspaceId, contact.id);
     const { lists } = await c.var.screening.registry.get();
     return c.json({ item: current ?? (await screenContact(depsOf(c), actor, contact)), lists });
   })

@@ -1,4 +1,4 @@
-import { and, desc, eq, notInArray } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import type { TContactScreening, TScreeningMatch } from "../../../db/contracts/screening";
 import {
@@ -123,6 +123,24 @@ export async function screenContact(
       status: result.status,
       updated_at: new Date().toISOString(),
     };
+    // Clears the contact's 'needs screening' mark, but only if what was screened is still what the
+    // contact says: a change saved meanwhile keeps it pending for the next screening.
+    await tx
+      .update(contacts)
+      .set({ screening_pending: false })
+      .where(
+        and(
+          eq(contacts.id, contact.id),
+          eq(contacts.company, contact.company),
+          eq(contacts.street, contact.street),
+          eq(contacts.city, contact.city),
+          eq(contacts.state_province, contact.state_province),
+          eq(contacts.postal_code, contact.postal_code),
+          contact.country_id === null
+            ? isNull(contacts.country_id)
+            : eq(contacts.country_id, contact.country_id),
+        ),
+      );
     if (previous) {
       await tx
         .update(rpscreenings)
@@ -264,4 +282,43 @@ export async function unscreenedContactIds(db: TDb, workspaceId?: number): Promi
       ),
     );
   return rows.map((r) => r.id);
+}
+
+/** Contacts (of one workspace or all) whose screening is pending: never screened, changed, or failed. */
+export async function pendingContactIds(db: TDb, workspaceId?: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.screening_pending, true),
+        workspaceId ? eq(contacts.workspace_id, workspaceId) : undefined,
+      ),
+    )
+    .orderBy(contacts.id);
+  return rows.map((r) => r.id);
+}
+
+/** Of these contacts, the ones whose screening is pending (for showing them as such). */
+export async function pendingAmong(db: TDb, contactIds: number[]): Promise<Set<number>> {
+  if (!contactIds.length) return new Set();
+  const rows = await db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(inArray(contacts.id, contactIds), eq(contacts.screening_pending, true)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Whether a contact is cleared for paperwork: screened for its current name and address, and the
+ * current outcome (an override included) is 'passed'. Pending or never screened is NOT cleared.
+ */
+export async function isContactCleared(db: TDb, workspaceId: number, contactId: number): Promise<boolean> {
+  const [contact] = await db
+    .select({ pending: contacts.screening_pending })
+    .from(contacts)
+    .where(and(eq(contacts.id, contactId), eq(contacts.workspace_id, workspaceId)))
+    .limit(1);
+  if (!contact || contact.pending) return false;
+  return (await latestScreening(db, workspaceId, contactId))?.status === "passed";
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import type { TDb } from "../../../db/client";
 import { rpscreenings } from "../../../db/schema";
-import type { TEntityDefinition, TRow } from "../../lib/entity/entity";
+import type { TDbOrTx, TEntityDefinition, TRow } from "../../lib/entity/entity";
+import { pendingAmong } from "./screening.service";
 
 /** The screenings list (spec: rpscreening): read-only on the kit; screenings are written by the system. */
 export const screeningsEntity: TEntityDefinition = {
@@ -26,4 +28,17 @@ export const screeningsEntity: TEntityDefinition = {
     updated_at: row.updated_at,
     created_at: row.created_at,
   }),
+  /**
+   * A contact changed since this outcome (or whose screening failed to run) shows as 'pending', never
+   * as the stale 'passed': the stored row keeps its last real outcome for the audit trail.
+   */
+  async decorate(db: TDbOrTx, items: Record<string, unknown>[]) {
+    const ids = items.map((item) => Number(item.contact_id)).filter((id) => id > 0);
+    const pending = await pendingAmong(db as TDb, ids);
+    for (const item of items) {
+      const isPending = pending.has(Number(item.contact_id));
+      item.screening_pending = isPending ? 1 : 0;
+      if (isPending) item.status = "pending";
+    }
+  },
 };

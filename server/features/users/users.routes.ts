@@ -9,6 +9,7 @@ import { newStorageKey } from "../../lib/storage";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import { ALREADY_REGISTERED, hashPassword, sendVerification, toPublicUser } from "../auth/auth.service";
+import { emailChangedMail, passwordChangedMail } from "../auth/auth-mail";
 import { invalidateUserSessions, type TSessionUser } from "../auth/session.service";
 
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
@@ -101,10 +102,18 @@ export const userRoutes = new Hono<TAppEnv>()
     const user = await saveUser(c, authOf(c).user.id, c.req.valid("json"));
     return c.json({ user: toPublicUser(user), messages: ["Account updated"] });
   })
-  /** POST /user/changeEmail {email}: the new address is unverified until its link is followed. */
+  /**
+   * POST /user/changeEmail {email, old_password}: needs the current password; the new address is
+   * unverified until its link is followed, and the old address is told of the change.
+   */
   .post("/changeEmail", validate("json", ZChangeEmailInput), async (c) => {
     const { user } = authOf(c);
-    const { email } = c.req.valid("json");
+    const { email, old_password } = c.req.valid("json");
+    if (!(await Bun.password.verify(old_password, user.password_hash))) {
+      throw new AppError("VALIDATION", "E-mail address update failed", {
+        errors: { old_password: ["The current password is not correct."] },
+      });
+    }
     if (email === user.email) return c.json({ user: toPublicUser(user), messages: ["No changes"] });
     const [taken] = await c.var.db
       .select({ id: users.id })
@@ -120,6 +129,9 @@ export const userRoutes = new Hono<TAppEnv>()
     await sendVerification(c.var, updated).catch((error) =>
       c.var.logger.error("could not send the verification e-mail", { error: String(error) }),
     );
+    await c.var.mailer
+      .send(emailChangedMail(user.email, email, `${c.var.env.appUrl}/auth/login`))
+      .catch((error) => c.var.logger.error("could not tell the old address", { error: String(error) }));
     return c.json({ user: toPublicUser(updated), messages: ["E-mail address updated"] });
   })
   /** POST /user/changePassword {old_password, password}: ends every other session of the user. */
@@ -133,6 +145,11 @@ export const userRoutes = new Hono<TAppEnv>()
     }
     const updated = await saveUser(c, user.id, { password_hash: await hashPassword(password) });
     await invalidateUserSessions(c.var.db, user.id, session.id);
+    await c.var.mailer
+      .send(passwordChangedMail(user.email, `${c.var.env.appUrl}/auth/login`))
+      .catch((error) =>
+        c.var.logger.error("could not send the password-changed e-mail", { error: String(error) }),
+      );
     return c.json({ user: toPublicUser(updated), messages: ["Password updated"] });
   })
   .post(

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { users } from "../../../db/schema";
 import { json, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 
@@ -57,19 +61,69 @@ describe("profile", () => {
     expect(errors.surname).toEqual(["Please input your Last Name!"]);
   });
 
+  test("changing the e-mail needs the current password, and the old address is told", async () => {
+    const who = await signUp(ctx);
+    const fresh = `moved.${Date.now()}@example.com`;
+    const missing = await ctx.app.request("/api/user/changeEmail", json({ email: fresh }, who.auth));
+    expect(missing.status).toBe(422);
+    expect(((await missing.json()) as { errors: Record<string, string[]> }).errors.old_password).toBeTruthy();
+    const wrong = await ctx.app.request(
+      "/api/user/changeEmail",
+      json({ email: fresh, old_password: "not my password" }, who.auth),
+    );
+    expect(wrong.status).toBe(422);
+    expect(((await wrong.json()) as { errors: Record<string, string[]> }).errors.old_password).toEqual([
+      "The current password is not correct.",
+    ]);
+    const [unchanged] = await ctx.database.db.select().from(users).where(eq(users.id, who.user.id));
+    expect(unchanged.email).toBe(who.email);
+    const ok = await ctx.app.request(
+      "/api/user/changeEmail",
+      json({ email: fresh, old_password: who.password }, who.auth),
+    );
+    expect(ok.status).toBe(200);
+    const outbox = path.join(ctx.dataDir, "outbox");
+    const mails = readdirSync(outbox).map((f) => readFileSync(path.join(outbox, f), "utf8"));
+    const notice = mails.find(
+      (m) => m.includes(`To: ${who.email}`) && m.includes("e-mail address was changed"),
+    );
+    expect(notice).toBeTruthy();
+    expect(notice!.replace(/=\r?\n/g, "")).toContain(fresh);
+  });
+
+  test("changing the password tells the account's address", async () => {
+    const who = await signUp(ctx);
+    const res = await ctx.app.request(
+      "/api/user/changePassword",
+      json({ old_password: who.password, password: "a brand new secret" }, who.auth),
+    );
+    expect(res.status).toBe(200);
+    const outbox = path.join(ctx.dataDir, "outbox");
+    const mails = readdirSync(outbox).map((f) => readFileSync(path.join(outbox, f), "utf8"));
+    expect(mails.some((m) => m.includes(`To: ${who.email}`) && m.includes("password was changed"))).toBe(
+      true,
+    );
+  });
+
   test("changing the e-mail marks it unverified; a taken or invalid address is refused", async () => {
     const who = await signUp(ctx);
     const other = await signUp(ctx);
-    const taken = await ctx.app.request("/api/user/changeEmail", json({ email: other.email }, who.auth));
+    const taken = await ctx.app.request(
+      "/api/user/changeEmail",
+      json({ email: other.email, old_password: who.password }, who.auth),
+    );
     expect(taken.status).toBe(422);
-    const invalid = await ctx.app.request("/api/user/changeEmail", json({ email: "nope" }, who.auth));
+    const invalid = await ctx.app.request(
+      "/api/user/changeEmail",
+      json({ email: "nope", old_password: who.password }, who.auth),
+    );
     expect(((await invalid.json()) as { errors: Record<string, string[]> }).errors.email).toEqual([
       "The input is not valid E-mail!",
     ]);
     const fresh = `new.${Date.now()}@example.com`;
     const res = await ctx.app.request(
       "/api/user/changeEmail",
-      json({ email: fresh.toUpperCase() }, who.auth),
+      json({ email: fresh.toUpperCase(), old_password: who.password }, who.auth),
     );
     expect(res.status).toBe(200);
     const body = (await res.json()) as { user: { email: string; email_verified_at: string | null } };

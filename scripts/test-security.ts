@@ -1,0 +1,22 @@
+// npm run test:security: the hostile-review suite (issue 13) with the full-size fuzzer.
+// FUZZ_REQUESTS / FUZZ_SEED override the size and the seed.
+import { ROOT } from "./lib";
+
+const proc = Bun.spawn(
+  [
+    process.execPath,
+    "test",
+    "--timeout",
+    "300000",
+    "server/security",
+    "server/features/screening/screening-pending.test.ts",
+    "db/migrate.test.ts",
+    "client/lib/session.test.ts",
+  ],
+  {
+    cwd: ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, FUZZ_REQUESTS: process.env.FUZZ_REQUESTS ?? "5000" },
+  },
+);
+process.exit(await proc.exited);

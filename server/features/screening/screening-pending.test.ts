@@ -1,0 +1,199 @@
+/**
+ * Issue 13: a contact can never end up saved but silently unscreened. The write marks it pending (in
+ * the same statement), a failed screening leaves the mark, it shows as pending (never passed), it is
+ * not cleared for paperwork, and the sweep finishes it.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { contacts, screening_lists } from "../../../db/schema";
+import { createLogger } from "../../lib/logger";
+import { createServices } from "../../services";
+import { buildContact, call, signUp } from "../../test/factories";
+import { appOver, createTestContext, type TTestContext } from "../../test/setup";
+import { ScreeningRegistry } from "./lists.service";
+import { startPendingSweep, sweepPendingScreenings } from "./pending-sweep";
+import { RescreenJob } from "./rescreen";
+import { isContactCleared, pendingContactIds } from "./screening.service";
+
+let ctx: TTestContext;
+let who: Awaited<ReturnType<typeof signUp>>;
+/** An app whose screenings fail: it was started while no list was active (a real failure path). */
+let failingApp: ReturnType<typeof appOver>;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  who = await signUp(ctx);
+  await ctx.database.db.update(screening_lists).set({ is_active: false });
+  const registry = new ScreeningRegistry(ctx.database.db);
+  await registry.get();
+  await ctx.database.db.update(screening_lists).set({ is_active: true });
+  const logger = createLogger("silent");
+  const services = createServices(ctx.env, logger, ctx.database.db);
+  failingApp = appOver(ctx, {
+    screening: {
+      registry,
+      threshold: ctx.env.screeningThreshold,
+      rescreen: new RescreenJob(
+        { db: ctx.database.db, registry, threshold: ctx.env.screeningThreshold },
+        logger,
+      ),
+    },
+    mailer: services.mailer,
+  });
+  // The index over the bundled lists is built once per process and shared; build it up front.
+  await new ScreeningRegistry(ctx.database.db).get();
+}, 120_000);
+afterAll(() => ctx.database.close());
+
+const sweepDeps = () => {
+  const registry = new ScreeningRegistry(ctx.database.db);
+  const threshold = ctx.env.screeningThreshold;
+  const logger = createLogger("silent");
+  return {
+    db: ctx.database.db,
+    registry,
+    logger,
+    rescreen: new RescreenJob({ db: ctx.database.db, registry, threshold }, logger),
+  };
+};
+const pendingOf = async (id: number) =>
+  (
+    await ctx.database.db.select({ p: contacts.screening_pending }).from(contacts).where(eq(contacts.id, id))
+  )[0].p;
+const send = (app: typeof failingApp, method: string, path: string, body?: unknown) =>
+  app.request(path, {
+    method,
+    headers: { ...who.auth, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+type TList = { data: { contact_id: number; status: string }[] };
+const screeningRowOf = async (contactId: number) => {
+  const res = await call(ctx, who.auth, "GET", "/api/screenings?per_page=100");
+  return ((await res.json()) as TList).data.find((row) => row.contact_id === contactId);
+};
+
+describe("screening that cannot be skipped", () => {
+  test("a contact saved while screening fails is recorded as pending, not cleared, and never shown as passed", async () => {
+    const res = await send(
+      failingApp,
+      "POST",
+      "/api/contacts",
+      buildContact({ company: "Quiet Harbour Traders" }),
+    );
+    expect(res.status).toBe(201);
+    const { id } = ((await res.json()) as { item: { id: number } }).item;
+    expect(await pendingOf(id)).toBe(true);
+    expect(await pendingContactIds(ctx.database.db)).toContain(id);
+    expect(await isContactCleared(ctx.database.db, who.user.workspace_id, id)).toBe(false);
+    // Without lists the party switch cannot answer: an error, not a pass.
+    const answer = await send(failingApp, "GET", `/api/screenings/trade?itemId=${id}`);
+    expect(answer.status).toBe(409);
+    expect(await screeningRowOf(id)).toBeUndefined();
+
+    expect(await sweepPendingScreenings(sweepDeps())).toBeGreaterThanOrEqual(1);
+    expect(await pendingOf(id)).toBe(false);
+    expect((await screeningRowOf(id))?.status).toBe("passed");
+    expect(await isContactCleared(ctx.database.db, who.user.workspace_id, id)).toBe(true);
+  });
+
+  test("renaming a screened contact marks it pending in the same write; the list shows PENDING until it is screened", async () => {
+    const created = await call(
+      ctx,
+      who.auth,
+      "POST",
+      "/api/contacts",
+      buildContact({ company: "Plain Valves Inc" }),
+    );
+    const { id } = ((await created.json()) as { item: { id: number } }).item;
+    expect(await pendingOf(id)).toBe(false);
+    expect((await screeningRowOf(id))?.status).toBe("passed");
+
+    const renamed = await send(
+      failingApp,
+      "PUT",
+      `/api/contacts/${id}`,
+      buildContact({ company: "Rosoboroneksport" }),
+    );
+    expect(renamed.status).toBe(200);
+    expect(await pendingOf(id)).toBe(true);
+    expect((await screeningRowOf(id))?.status).toBe("pending");
+    expect(await isContactCleared(ctx.database.db, who.user.workspace_id, id)).toBe(false);
+
+    // The party switch screens a pending contact again instead of answering with the old pass.
+    const trade = await call(ctx, who.auth, "GET", `/api/screenings/trade?itemId=${id}`);
+    expect(((await trade.json()) as { item: { status: string } }).item.status).toBe("failed");
+    expect(await pendingOf(id)).toBe(false);
+    expect(await isContactCleared(ctx.database.db, who.user.workspace_id, id)).toBe(false);
+  });
+
+  test("a change to a field that is not screened leaves the outcome standing", async () => {
+    const created = await call(
+      ctx,
+      who.auth,
+      "POST",
+      "/api/contacts",
+      buildContact({ company: "Phone Change Ltd" }),
+    );
+    const { id } = ((await created.json()) as { item: { id: number } }).item;
+    expect(await pendingOf(id)).toBe(false);
+    await send(
+      failingApp,
+      "PUT",
+      `/api/contacts/${id}`,
+      buildContact({ company: "Phone Change Ltd", phone_1: "+1 555 0199" }),
+    );
+    expect(await pendingOf(id)).toBe(false);
+    await ctx.database.db.update(contacts).set({ city: "Riga" }).where(eq(contacts.id, id));
+    expect(await pendingOf(id)).toBe(true);
+  });
+
+  test("a result for values that changed meanwhile does not clear the mark", async () => {
+    const created = await send(
+      failingApp,
+      "POST",
+      "/api/contacts",
+      buildContact({ company: "Race Condition AG" }),
+    );
+    const { id } = ((await created.json()) as { item: { id: number } }).item;
+    const [snapshot] = await ctx.database.db.select().from(contacts).where(eq(contacts.id, id));
+    await ctx.database.db
+      .update(contacts)
+      .set({ company: "Race Condition AG (renamed)" })
+      .where(eq(contacts.id, id));
+    const { screenContact } = await import("./screening.service");
+    const deps = sweepDeps();
+    await screenContact(
+      { db: ctx.database.db, registry: deps.registry, threshold: ctx.env.screeningThreshold },
+      { workspaceId: who.user.workspace_id, userId: who.user.id, userEmail: who.email },
+      snapshot,
+    );
+    expect(await pendingOf(id)).toBe(true);
+  });
+
+  test("CSV imports mark new and changed contacts pending with the write", async () => {
+    const csv =
+      "company,partner type,tax id,contact,phone,email\nImported Pending Co,Customer,IMP-1,Pat,+1 555,pat@imp.example\n";
+    const form = new FormData();
+    form.append("csv_upload", new File([csv], "c.csv", { type: "text/csv" }));
+    const res = await failingApp.request("/api/contacts/upload", {
+      method: "POST",
+      headers: who.auth,
+      body: form,
+    });
+    expect(res.status).toBe(200);
+    const [row] = await ctx.database.db.select().from(contacts).where(eq(contacts.tax_id, "IMP-1"));
+    expect(row.screening_pending).toBe(true);
+  });
+
+  test("the periodic sweep finishes pending contacts on its own", async () => {
+    const res = await send(failingApp, "POST", "/api/contacts", buildContact({ company: "Swept Later Ltd" }));
+    const { id } = ((await res.json()) as { item: { id: number } }).item;
+    expect(await pendingOf(id)).toBe(true);
+    const stop = startPendingSweep(sweepDeps(), 50);
+    try {
+      for (let i = 0; i < 200 && (await pendingOf(id)); i++) await Bun.sleep(50);
+    } finally {
+      stop();
+    }
+    expect(await pendingOf(id)).toBe(false);
+  }, 30_000);
+});

@@ -1,0 +1,243 @@
+/**
+ * Issue 13, "keep proving it": the workspace-isolation matrix and the CSRF variants over every API
+ * route the app registers (read from app.routes). A route that takes a record id and is not in
+ * RESOURCES fails the suite on purpose: a new endpoint (shipments, paperwork) gets one line here.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { PDF } from "../features/documents/test-files";
+import { buildContact, buildLicense, buildProduct, call, signUp } from "../test/factories";
+import { createTestContext, type TTestContext } from "../test/setup";
+import { apiRoutes, fillPath, PUBLIC_ROUTES, paramsOf, plainPath, type TRoute } from "./routes";
+
+type TUser = Awaited<ReturnType<typeof signUp>>;
+
+let ctx: TTestContext;
+let owner: TUser;
+let stranger: TUser;
+let strangerContact = 0;
+const MARKER = `OwnerSecret${Math.random().toString(36).slice(2, 10)}`;
+const ids: Record<string, number> = {};
+
+/** Record kinds by path prefix (most specific first): which of the owner's records a route's id names. */
+const RESOURCES: [prefix: string, kind: string][] = [
+  ["/api/products/documents/", "productDocument"],
+  ["/api/licenses/documents/", "licenseDocument"],
+  ["/api/wikis/documents/", "wikiDocument"],
+  ["/api/shipping-documents/documents/", "formDocument"],
+  ["/api/screenings/contact/", "contact"],
+  ["/api/screenings/", "screening"],
+  ["/api/contacts/", "contact"],
+  ["/api/products/", "product"],
+  ["/api/licenses/", "license"],
+  ["/api/wikis/", "wiki"],
+  ["/api/shipping-documents/", "form"],
+];
+
+/** A valid body of the stranger's own for writes to a kind, so only ownership can refuse it. */
+const bodyFor = (kind: string): Record<string, unknown> =>
+  ({
+    contact: buildContact(),
+    product: buildProduct(9),
+    license: buildLicense(9, strangerContact),
+    wiki: { name: "Stranger memo", description: "x" },
+    form: { name: "Stranger form", document_type: "other" },
+  })[kind] ?? {};
+
+const kindOf = (path: string) => RESOURCES.find(([prefix]) => plainPath(path).startsWith(prefix))?.[1];
+
+async function createAs(who: TUser, base: string, body: Record<string, unknown>): Promise<number> {
+  const res = await call(ctx, who.auth, "POST", base, body);
+  expect(res.status).toBeLessThan(300);
+  return ((await res.json()) as { item: { id: number } }).item.id;
+}
+
+async function attach(base: string, id: number): Promise<number> {
+  const form = new FormData();
+  form.append("id", String(id));
+  form.append("documents[]", new File([new Uint8Array(PDF)], `${MARKER}.pdf`));
+  const res = await ctx.app.request(`${base}/documents`, { method: "POST", headers: owner.auth, body: form });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { uploaded: { id: number }[] }).uploaded[0].id;
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  owner = await signUp(ctx);
+  stranger = await signUp(ctx);
+  strangerContact = await createAs(stranger, "/api/contacts", buildContact());
+  ids.contact = await createAs(owner, "/api/contacts", buildContact({ company: `${MARKER} Holdings` }));
+  ids.product = await createAs(owner, "/api/products", buildProduct(1, { name: `${MARKER} valve` }));
+  ids.license = await createAs(
+    owner,
+    "/api/licenses",
+    buildLicense(1, ids.contact, { licence_name: MARKER }),
+  );
+  ids.wiki = await createAs(owner, "/api/wikis", { name: `${MARKER} memo`, description: MARKER });
+  ids.form = await createAs(owner, "/api/shipping-documents", {
+    name: `${MARKER} form`,
+    document_type: "other",
+  });
+  ids.productDocument = await attach("/api/products", ids.product);
+  ids.licenseDocument = await attach("/api/licenses", ids.license);
+  ids.wikiDocument = await attach("/api/wikis", ids.wiki);
+  ids.formDocument = await attach("/api/shipping-documents", ids.form);
+  const trade = await call(ctx, owner.auth, "GET", `/api/screenings/trade?itemId=${ids.contact}`);
+  ids.result = ((await trade.json()) as { item: { id: number } }).item.id;
+  const list = await call(ctx, owner.auth, "GET", "/api/screenings");
+  const rows = ((await list.json()) as { data: { id: number; contact_id: number }[] }).data;
+  ids.screening = rows.find((row) => row.contact_id === ids.contact)!.id;
+}, 120_000);
+afterAll(() => ctx.database.close());
+
+const routes = () => apiRoutes(ctx.app).filter((r) => !PUBLIC_ROUTES.has(`${r.method} ${plainPath(r.path)}`));
+const label = (r: TRoute) => `${r.method} ${plainPath(r.path)}`;
+
+describe("workspace isolation over every endpoint and verb", () => {
+  test("every route that names a record by id has an owner record to probe it with", () => {
+    const unmapped = routes()
+      .filter((r) => paramsOf(r.path).length && !kindOf(r.path))
+      .map(label);
+    // A new endpoint lands here until RESOURCES says which record kind its id names.
+    expect(unmapped).toEqual([]);
+  });
+
+  test("another workspace's record ids answer 404 on every route and verb, and change nothing", async () => {
+    const answers: string[] = [];
+    for (const route of routes()) {
+      const kind = kindOf(route.path);
+      if (!paramsOf(route.path).length || !kind) continue;
+      const url = fillPath(route.path, () => String(ids[kind]));
+      const body = route.method === "POST" || route.method === "PUT" ? bodyFor(kind) : undefined;
+      const res = await call(ctx, stranger.auth, route.method, url, body);
+      const text = await res.text();
+      if (res.status !== 404 || text.includes(MARKER)) answers.push(`${route.method} ${url} → ${res.status}`);
+    }
+    expect(answers).toEqual([]);
+  });
+
+  test("ids carried in the query or the body are checked too", async () => {
+    const probes: [string, string, unknown?][] = [
+      ["GET", `/api/screenings/trade?itemId=${ids.contact}`],
+      ["GET", `/api/screenings/override?id=${ids.result}&status=passed&note=mine`],
+      ["POST", "/api/screenings/override", { id: ids.result, status: "passed", note: "mine" }],
+      ["GET", `/api/screenings/contact/${ids.contact}/history`],
+    ];
+    for (const [method, url, body] of probes) {
+      const res = await call(ctx, stranger.auth, method, url, body);
+      expect({ url, status: res.status }).toEqual({ url, status: 404 });
+    }
+    for (const [base, kind] of [
+      ["/api/products", "product"],
+      ["/api/licenses", "license"],
+      ["/api/wikis", "wiki"],
+      ["/api/shipping-documents", "form"],
+    ]) {
+      const form = new FormData();
+      form.append("id", String(ids[kind]));
+      form.append("documents[]", new File([new Uint8Array(PDF)], "intruder.pdf"));
+      const res = await ctx.app.request(`${base}/documents`, {
+        method: "POST",
+        headers: stranger.auth,
+        body: form,
+      });
+      expect({ base, status: res.status }).toEqual({ base, status: 404 });
+    }
+    // A reference to someone else's record is refused like a missing one.
+    const licence = await call(ctx, stranger.auth, "POST", "/api/licenses", buildLicense(7, ids.contact));
+    expect(licence.status).toBe(422);
+  });
+
+  test("lists, downloads and searches of every route without an id show nothing of the other workspace", async () => {
+    const leaks: string[] = [];
+    for (const route of routes()) {
+      if (route.method !== "GET" || paramsOf(route.path).length) continue;
+      // Searches look for the owner's company by a word of it (the marker itself would land in the
+      // stranger's own audit log as their search).
+      const res = await call(
+        ctx,
+        stranger.auth,
+        "GET",
+        `${plainPath(route.path)}?keywords=Holdings&name=Holdings`,
+      );
+      const text = await res.text();
+      if (res.status >= 500 || text.includes(MARKER)) leaks.push(`${label(route)} → ${res.status}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  test("the owner's records are all still there and unchanged", async () => {
+    for (const [base, kind] of [
+      ["/api/contacts", "contact"],
+      ["/api/products", "product"],
+      ["/api/licenses", "license"],
+      ["/api/wikis", "wiki"],
+      ["/api/shipping-documents", "form"],
+    ]) {
+      const res = await call(ctx, owner.auth, "GET", `${base}/${ids[kind]}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain(MARKER);
+    }
+    const doc = await call(ctx, owner.auth, "GET", `/api/products/documents/${ids.productDocument}`);
+    expect(doc.status).toBe(200);
+  });
+});
+
+describe("cross-site request forgery", () => {
+  const ORIGINS: [string, Record<string, string>][] = [
+    ["no Origin or Referer", {}],
+    ["a foreign Origin", { origin: "https://evil.test" }],
+    ["Origin null (sandboxed frame)", { origin: "null" }],
+    ["a look-alike Origin", { origin: "http://localhost.evil.test" }],
+    ["our host on another port", { origin: "http://localhost:1" }],
+    ["a foreign Referer", { referer: "https://evil.test/form.html" }],
+    ["a look-alike Referer", { referer: "http://localhost:8000.evil.test/" }],
+    ["cross-site fetch metadata", { "sec-fetch-site": "cross-site", origin: "https://evil.test" }],
+  ];
+
+  test("every state-changing route refuses a cookie-authenticated request from another site (403)", async () => {
+    const accepted: string[] = [];
+    for (const route of routes()) {
+      if (!["POST", "PUT", "DELETE", "PATCH"].includes(route.method)) continue;
+      const kind = kindOf(route.path);
+      const url = fillPath(route.path, () => String(kind ? ids[kind] : 1));
+      for (const [name, headers] of ORIGINS) {
+        const res = await ctx.app.request(url, {
+          method: route.method,
+          headers: { cookie: owner.cookie, "content-type": "application/json", ...headers },
+          body: route.method === "DELETE" ? undefined : JSON.stringify(kind ? bodyFor(kind) : {}),
+        });
+        if (res.status !== 403) accepted.push(`${route.method} ${url} with ${name} → ${res.status}`);
+      }
+    }
+    expect(accepted).toEqual([]);
+    // Nothing happened to the owner's records.
+    expect((await call(ctx, owner.auth, "GET", `/api/contacts/${ids.contact}`)).status).toBe(200);
+  });
+
+  test("the state-changing GET (override) and the logout page's POST refuse them too", async () => {
+    for (const [name, headers] of ORIGINS) {
+      const override = await ctx.app.request(
+        `/api/screenings/override?id=${ids.result}&status=passed&note=x`,
+        {
+          headers: { cookie: owner.cookie, ...headers },
+        },
+      );
+      expect({ name, status: override.status }).toEqual({ name, status: 403 });
+      const logout = await ctx.app.request("/auth/logout", {
+        method: "POST",
+        headers: { cookie: owner.cookie, ...headers },
+      });
+      expect({ name, status: logout.status }).toEqual({ name, status: 403 });
+    }
+    expect((await ctx.app.request("/api/user", { headers: { cookie: owner.cookie } })).status).toBe(200);
+  });
+
+  test("the same requests from our own origin go through (the checks are not refusing everything)", async () => {
+    const res = await ctx.app.request(`/api/contacts/${ids.contact}`, {
+      method: "PUT",
+      headers: { cookie: owner.cookie, "content-type": "application/json", origin: "http://localhost" },
+      body: JSON.stringify(buildContact({ company: `${MARKER} Holdings` })),
+    });
+    expect(res.status).toBe(200);
+  });
+});
