@@ -107,6 +107,13 @@ export function createApp(deps: TAppDeps) {
     .route("/licenses/documents", createDocumentRoutes(DOCUMENT_OWNERS.license_id))
     .route("/wikis/documents", createDocumentRoutes(DOCUMENT_OWNERS.wiki_id))
     .route("/shipping-documents/documents", createDocumentRoutes(DOCUMENT_OWNERS.msdocument_id))
+    // Screening, and contact writes that screen (a save, an import), wait for the index the server
+    // builds after it starts listening, or answer 503 with Retry-After: never an unscreened pass.
+    .use("/screenings/*", (c, next) => c.var.screening.registry.readyForRequest().then(next))
+    .use("/contacts/*", async (c, next) => {
+      if (SCREENING_WRITES.has(c.req.method)) await c.var.screening.registry.readyForRequest();
+      await next();
+    })
     .route(
       "/contacts",
       createContactRoutes({ afterSave: screenOnContactSave, afterImport: screenAfterImport }),
@@ -168,6 +175,9 @@ export function createApp(deps: TAppDeps) {
 }
 
 export type TApp = ReturnType<typeof createApp>;
+
+/** Contact requests that screen: a create or change (an import is a POST too); a delete does not. */
+const SCREENING_WRITES = new Set(["POST", "PUT", "PATCH"]);
 
 function errorDocument(requestId: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>An error occured</title></head><body><h1>An error occured</h1><p>The page could not be rendered (request ${requestId}).</p><p><a href="/home">Home</a></p></body></html>`;
