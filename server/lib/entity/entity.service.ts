@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableName, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import type { TAuth } from "../context";
 import { AppError, notFound, type TFieldErrors } from "../errors";
@@ -72,6 +72,33 @@ function listOrder(def: TEntityDefinition, query: TListQuery): SQL[] {
   return [direction(column), direction(def.table.id)];
 }
 
+/**
+ * Exact totals of recent list queries per database, keyed by table, workspace and filters, each
+ * valid for one version of its table (list_versions, bumped by triggers on every write from any
+ * process). A page reads the version in the same statement as its rows, so a total is reused only
+ * while the table is exactly as it was when counted; otherwise it is counted again.
+ */
+const TOTALS = new WeakMap<TDb, Map<string, { version: number; total: number }>>();
+/** Totals kept per database; the oldest entry goes first. */
+const TOTALS_KEPT = 5_000;
+
+function totalsOf(db: TDb) {
+  let totals = TOTALS.get(db);
+  if (!totals) {
+    totals = new Map();
+    TOTALS.set(db, totals);
+  }
+  return totals;
+}
+
+/** The table's change counter, or NULL for a table without list_versions triggers (never cached). */
+const versionOf = (def: TEntityDefinition) =>
+  sql<
+    number | null
+  >`(select version from list_versions where table_name = ${getTableName(def.table)})`.mapWith(
+    (v: unknown) => (v === null ? null : Number(v)),
+  );
+
 /** One page of the caller's rows with the totals the table kit shows. */
 export async function listRecords(
   db: TDb,
@@ -80,18 +107,38 @@ export async function listRecords(
   query: TListQuery,
 ): Promise<TListResult> {
   const where = listWhere(def, workspaceId, query);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
+  const rows = await db
+    .select({ row: def.table, version: versionOf(def) } as never)
+    .from(def.table)
+    .where(where)
+    .orderBy(...listOrder(def, query))
+    .limit(query.perPage)
+    .offset((query.page - 1) * query.perPage);
+  const page = rows as unknown as { row: TRow; version: number | null }[];
+  const totals = totalsOf(db);
+  const key = `${getTableName(def.table)}|${workspaceId}|${JSON.stringify(query.filters)}`;
+  const cached = totals.get(key);
+  let total: number;
+  if (page.length && cached && page[0].version !== null && cached.version === page[0].version) {
+    total = cached.total;
+  } else {
+    const [counted] = await db
+      .select({ total: count(), version: versionOf(def) })
       .from(def.table)
-      .where(where)
-      .orderBy(...listOrder(def, query))
-      .limit(query.perPage)
-      .offset((query.page - 1) * query.perPage),
-    db.select({ total: count() }).from(def.table).where(where),
-  ]);
+      .where(where);
+    total = counted.total;
+    if (counted.version !== null) {
+      totals.delete(key);
+      totals.set(key, { version: counted.version, total });
+      if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
+    }
+  }
   return {
-    data: await toItems(db, def, rows as TRow[]),
+    data: await toItems(
+      db,
+      def,
+      page.map((p) => p.row),
+    ),
     total,
     current_page: query.page,
     per_page: query.perPage,
