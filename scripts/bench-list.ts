@@ -123,14 +123,19 @@ try {
   if (!token) throw new Error(`login failed: ${login.status}`);
   const authorization = `Authorization: Bearer ${token}`;
   const duration = process.env.BENCH_SECONDS ?? "8";
-  const targets: [string, string][] = [
-    ["/api/contacts?page=1", "default sort"],
-    ["/api/contacts?sort_company=desc&page=200", "deep page, desc"],
-    ["/api/contacts?filters%5Bcompany%5D=trading&sort_last_shipment_date=desc", "text filter + date sort"],
-    ["/api/contacts?filters%5Bis_sensitive%5D=1&page=50", "flag filter, page 50"],
+  const targets: [string, string, number][] = [
+    ["/api/contacts?page=1", "default sort", 2_000],
+    ["/api/contacts?sort_company=desc&page=200", "deep page, desc", 2_000],
+    [
+      "/api/contacts?filters%5Bcompany%5D=trading&sort_last_shipment_date=desc",
+      "text filter + date sort",
+      800,
+    ],
+    ["/api/contacts?filters%5Bis_sensitive%5D=1&page=50", "flag filter, page 50", 2_000],
   ];
+  console.log("Shared 2-core machine: figures are noisy, run more than once.");
   t = performance.now();
-  for (const [target, label] of targets) {
+  for (const [target, label, goal] of targets) {
     // One plain request first: a wrong query would otherwise be measured as a fast 422.
     const res = await fetch(`${base}${target}`, { headers: { authorization: `Bearer ${token}` } });
     const body = (await res.json()) as { total?: number; data?: unknown[] };
@@ -154,9 +159,11 @@ try {
     const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1];
     const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? "0";
     console.log(
-      `${label.padEnd(24)} ${String(body.total).padStart(6)} matches  ${rps} req/s  p50 ${p50}  p99 ${p99}  non-2xx ${errors}`,
+      `${label.padEnd(24)} ${String(body.total).padStart(6)} matches  ${rps} req/s (target ≥ ${goal.toLocaleString("en-US")})  p50 ${p50}  p99 ${p99}  non-2xx ${errors}`,
     );
   }
+  // TODO(shipments): a shipments run (100,000 rows) once a shipments list route is on main.
+  console.log("shipments list: not measured yet (no shipments list route on this branch)");
 } finally {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
