@@ -25,6 +25,8 @@ export const contactsEntity: TEntityDefinition = {
     updated_at: { column: contacts.updated_at, sortable: true, filter: "date" },
   },
   defaultSort: { prop: "company", direction: "asc" },
+  // db/migrations/0009_contacts_trigram_search.sql
+  search: { table: "contacts_fts", columns: ["company", "tax_id"] },
   input: ZContactInput,
   references: {
     partner_type_id: {

@@ -43,12 +43,23 @@ export function caseVariants(value: string): string[] {
   return [...new Set([value, lower, value.toUpperCase(), capitalised])];
 }
 
+/** The trigram index cannot match fewer characters than this; shorter filters use LIKE. */
+const TRIGRAM = 3;
+
 /** The WHERE clause of a list: the caller's workspace and the requested filters. */
 function listWhere(def: TEntityDefinition, workspaceId: number, query: TListQuery): SQL {
   const conditions: SQL[] = [eq(def.table.workspace_id, workspaceId)];
   for (const filter of query.filters) {
     const column = def.columns[filter.prop].column;
     if (filter.kind === "text") {
+      const search = def.search;
+      if (search?.columns.includes(filter.prop) && [...filter.value].length >= TRIGRAM) {
+        const fts = sql.identifier(search.table);
+        // A quoted FTS5 phrase on one column: the trigram tokenizer matches it as a substring.
+        const phrase = `${filter.prop} : "${filter.value.replaceAll('"', '""')}"`;
+        conditions.push(sql`${def.table.id} in (select rowid from ${fts} where ${fts} match ${phrase})`);
+        continue;
+      }
       const likes = caseVariants(filter.value).map(
         (variant) => sql`${column} like ${containsPattern(variant)} escape '\\'`,
       );

@@ -47,6 +47,11 @@ export type TEntityDefinition<TValues extends Record<string, unknown> = Record<s
   references?: Partial<Record<keyof TValues & string, TReference>>;
   /** Dictionaries the edit form needs, returned by GET /{entity}/{id}/edit. */
   editDictionaries: readonly TDictionaryName[];
+  /**
+   * An FTS5 trigram table over some text columns (same names), kept in step by triggers: text
+   * filters on those columns of at least three characters are served from it instead of LIKE.
+   */
+  search?: { table: string; columns: readonly string[] };
   /** Columns set on create from the caller (e.g. user_id). */
   onCreate?: (auth: TAuth) => Record<string, unknown>;
   /** The API shape of a row; by default booleans become 1/0 and workspace_id is dropped. */

@@ -136,3 +136,45 @@ describe("exact list totals under the count cache", () => {
     expect(await total()).toBe(mine);
   });
 });
+
+describe("substring filters served by the trigram index (contacts_fts)", () => {
+  const companies = async (query: string) => {
+    const res = await call(ctx, who.auth, "GET", `/api/contacts?per_page=100&${query}`);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { company: string }[] }).data.map((c) => c.company).sort();
+  };
+
+  test("finds substrings in any case, beyond ASCII too, and follows renames and deletes", async () => {
+    const a = await create({ company: "Kühne Spedition GMBH" });
+    await create({ company: "KÜHNE LOGISTIK AG" });
+    expect(await companies("filters[company]=kühne")).toEqual(["KÜHNE LOGISTIK AG", "Kühne Spedition GMBH"]);
+    expect(await companies("filters[company]=SPEDITION")).toEqual(["Kühne Spedition GMBH"]);
+    const renamed = await call(
+      ctx,
+      who.auth,
+      "PUT",
+      `/api/contacts/${a.id}`,
+      buildContact({ company: "Nordsee Freight GmbH" }),
+    );
+    expect(renamed.status).toBe(200);
+    expect(await companies("filters[company]=spedition")).toEqual([]);
+    expect(await companies("filters[company]=nordsee")).toEqual(["Nordsee Freight GmbH"]);
+    expect((await call(ctx, who.auth, "DELETE", `/api/contacts/${a.id}`)).status).toBe(200);
+    expect(await companies("filters[company]=nordsee")).toEqual([]);
+  });
+
+  test("quotes and FTS syntax in a filter are taken literally", async () => {
+    await create({ company: 'The "Quoted" Company' });
+    await create({ company: "Alpha OR Beta NEAR Gamma*" });
+    expect(await companies('filters[company]="Quoted"')).toEqual(['The "Quoted" Company']);
+    expect(await companies("filters[company]=OR Beta NEAR")).toEqual(["Alpha OR Beta NEAR Gamma*"]);
+    expect(await companies("filters[company]=a*")).toEqual(["Alpha OR Beta NEAR Gamma*"]);
+  });
+
+  test("a filter of the tax id column uses it as well; two letters still match through LIKE", async () => {
+    await create({ company: "Taxed Ltd", tax_id: "DE-998877" });
+    expect(await companies("filters[tax_id]=998877")).toEqual(["Taxed Ltd"]);
+    expect((await companies("filters[company]=xd")).length).toBe(0);
+    expect(await companies("filters[company]=ed Lt")).toContain("Taxed Ltd");
+  });
+});
