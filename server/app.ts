@@ -152,7 +152,23 @@ export function createApp(deps: TAppDeps) {
     }
   }
   if (render && assets) {
+    // Public pages rendered for a visitor without a session differ only in the CSP nonce: the first
+    // render is kept (split at its nonce) and later visitors get it with their own nonce.
+    const anonymousPages = new Map<
+      string,
+      { parts: string[]; status: number; headers: [string, string][] }
+    >();
     app.get("*", async (c) => {
+      const isCacheable =
+        ANONYMOUS_PAGES.test(c.req.path) &&
+        !new URL(c.req.url).search &&
+        !c.req.header("authorization") &&
+        !/(?:^|;\s*)twsession=/.test(c.req.header("cookie") ?? "");
+      const kept = isCacheable ? anonymousPages.get(c.req.path) : undefined;
+      if (kept) {
+        const headers = new Headers(kept.headers);
+        return new Response(kept.parts.join(c.var.nonce), { status: kept.status, headers });
+      }
       const response = await render({
         request: c.req.raw,
         nonce: c.var.nonce,
@@ -168,6 +184,15 @@ export function createApp(deps: TAppDeps) {
       });
       const headers = new Headers(response.headers);
       headers.set("Cache-Control", "no-store");
+      if (isCacheable && response.status === 200 && !headers.has("set-cookie")) {
+        const html = await response.text();
+        anonymousPages.set(c.req.path, {
+          parts: html.split(c.var.nonce),
+          status: 200,
+          headers: [...headers],
+        });
+        return new Response(html, { status: 200, headers });
+      }
       return new Response(response.body, { status: response.status, headers });
     });
   }
@@ -175,6 +200,9 @@ export function createApp(deps: TAppDeps) {
 }
 
 export type TApp = ReturnType<typeof createApp>;
+
+/** Public pages whose anonymous render is the same for every visitor (kept after the first). */
+const ANONYMOUS_PAGES = /^\/(?:auth\/(?:login|register|forgot-password)|legal\/[a-z-]+)$/;
 
 /** Contact requests that screen: a create or change (an import is a POST too); a delete does not. */
 const SCREENING_WRITES = new Set(["POST", "PUT", "PATCH"]);

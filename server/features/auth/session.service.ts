@@ -1,5 +1,4 @@
-import { sha256 } from "@oslojs/crypto/sha2";
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
 import { and, eq, lt, ne } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { sessions, users } from "../../../db/schema";
@@ -20,7 +19,8 @@ export function generateSessionToken(): string {
 
 /** The session id is the SHA-256 of the token, so a leaked database cannot be replayed as a login. */
 export function sessionIdFromToken(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+  // Bun's native hasher: every authenticated request pays this, and the JS one costs ~10× more.
+  return new Bun.CryptoHasher("sha256").update(token).digest("hex");
 }
 
 const now = () => Math.floor(Date.now() / 1000);
