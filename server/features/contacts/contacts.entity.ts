@@ -16,7 +16,12 @@ export const contactsEntity: TEntityDefinition = {
   table: contacts,
   columns: {
     company: { column: contacts.company, sortable: true, filter: "text", isNocase: true },
-    partner_type_id: { column: contacts.partner_type_id, sortable: true, filter: "number" },
+    partner_type_id: {
+      column: contacts.partner_type_id,
+      sortable: true,
+      filter: "number",
+      sortByLabel: { table: partner_types, label: partner_types.partner_type, isNocase: true },
+    },
     last_shipment_date: { column: contacts.last_shipment_date, sortable: true, filter: "date" },
     is_sensitive: { column: contacts.is_sensitive, sortable: true, filter: "boolean" },
     is_restricted: { column: contacts.is_restricted, sortable: true, filter: "boolean" },

@@ -20,6 +20,13 @@ export type TEntityColumn = TListColumn & {
   column: SQLiteColumn;
   /** Sort text case-insensitively; the table needs a matching COLLATE NOCASE index. */
   isNocase?: boolean;
+  /**
+   * A NOT NULL reference column that sorts by the label the list shows (a partner type's or a
+   * country's name), not the id. The page walks the referenced table in label order through an index
+   * on (label, id) and each label's rows through the entity's (workspace_id, <column>) index, so no
+   * sort of the whole list is needed.
+   */
+  sortByLabel?: { table: SQLiteTable & { id: SQLiteColumn }; label: SQLiteColumn; isNocase?: boolean };
 };
 
 /** An id field that must point at a row the caller may use. */

@@ -178,3 +178,41 @@ describe("substring filters served by the trigram index (contacts_fts)", () => {
     expect(await companies("filters[company]=ed Lt")).toContain("Taxed Ltd");
   });
 });
+
+describe("reference columns sort by the name shown", () => {
+  test("partner type sorts contacts by the type's name (both ways), and pages cover every contact once", async () => {
+    const owner = await signUp(ctx);
+    const dict = await call(ctx, owner.auth, "GET", "/api/dictionary?dropdown_values[]=partner_types");
+    const types = ((await dict.json()) as { data: { partner_types: { id: number; label: string }[] } }).data
+      .partner_types;
+    expect(types.length).toBeGreaterThan(2);
+    // Ids in an order that is not the names' order.
+    for (const type of [...types].reverse()) await create({ partner_type_id: type.id }, owner);
+    await create({ partner_type_id: types[0].id }, owner);
+    const labelOf = new Map(types.map((t) => [t.id, t.label]));
+    const names = async (direction: string, page = 1, perPage = 100) => {
+      const res = await call(
+        ctx,
+        owner.auth,
+        "GET",
+        `/api/contacts?sort_partner_type_id=${direction}&per_page=${perPage}&page=${page}`,
+      );
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { id: number; partner_type_id: number }[]; total: number };
+      return { body, labels: body.data.map((c) => labelOf.get(c.partner_type_id)!) };
+    };
+    const byName = (a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase());
+    const asc = await names("asc");
+    expect(asc.body.total).toBe(types.length + 1);
+    expect(asc.labels).toEqual([...asc.labels].sort(byName));
+    // The seeded ids are not in name order, so an id sort would fail the line above; prove it.
+    const ids = asc.body.data.map((c) => c.partner_type_id);
+    expect(ids).not.toEqual([...ids].sort((a, b) => a - b));
+    const desc = await names("desc");
+    expect(desc.labels).toEqual([...asc.labels].reverse());
+    const paged = [];
+    for (let page = 1; page <= Math.ceil((types.length + 1) / 3); page++)
+      paged.push(...(await names("asc", page, 3)).body.data.map((c) => c.id));
+    expect(paged).toEqual(asc.body.data.map((c) => c.id));
+  });
+});
