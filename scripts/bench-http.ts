@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureClientBuild, startServer } from "./lib";
-import { formatLoad, load } from "./load";
+import { formatLoad, load, waitUntilWarm } from "./load";
 
 await ensureClientBuild();
 const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-"));
@@ -30,6 +30,7 @@ try {
     headers: { "content-type": "application/json" },
   });
   const { token } = (await login.json()) as { token: string };
+  await waitUntilWarm(base, token);
   const duration = process.env.BENCH_SECONDS ?? "10";
   const targets: [string, string, Record<string, string>, number | undefined][] = [
     ["/api/health", "health (DB query)", {}, undefined],

@@ -7,7 +7,7 @@ import path from "node:path";
 import { openDatabase } from "../db/client";
 import { contacts, users, workspaces } from "../db/schema";
 import { ROOT, startServer } from "./lib";
-import { formatLoad, load } from "./load";
+import { formatLoad, load, waitUntilWarm } from "./load";
 import { TRADES } from "./sample-names";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 50_000);
@@ -116,6 +116,7 @@ try {
   });
   const { token } = (await login.json()) as { token: string };
   if (!token) throw new Error(`login failed: ${login.status}`);
+  await waitUntilWarm(base, token);
   const duration = process.env.BENCH_SECONDS ?? "8";
   const targets: [string, string, number][] = [
     ["/api/contacts?page=1", "default sort", 2_000],

@@ -72,3 +72,23 @@ export function formatLoad(label: string, result: TLoadResult, target?: number, 
     target === undefined ? "" : ` (target ≥ ${target.toLocaleString("en-US")})`
   }  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  non-2xx ${result.non2xx}${extra}${verdict}`;
 }
+
+/**
+ * Waits until the server has finished its start-up work (page renderer, screening index), so the
+ * measurement does not include it: the screening lists answer 200 only once the index is built.
+ */
+export async function waitUntilWarm(base: string, token: string, timeoutMs = 180_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const res = await fetch(`${base}/api/screenings/lists`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await res.arrayBuffer();
+    if (res.status === 200) {
+      await (await fetch(`${base}/auth/login`)).arrayBuffer();
+      return;
+    }
+    await Bun.sleep(500);
+  }
+  throw new Error("the server did not finish starting up");
+}
