@@ -144,17 +144,23 @@ export function freePort(): number {
   return port;
 }
 
-/** Waits until the server answers /api/health, or throws after `timeoutMs`. */
-export async function waitForHealth(url: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Waits until the server answers /api/health, or throws after `timeoutMs`. With `untilWarm`, also
+ * until it has built its screening index (it listens before): tests and benchmarks should not
+ * meet the build.
+ */
+export async function waitForHealth(url: string, timeoutMs = 30_000, untilWarm = false): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const isUp = await fetch(`${url}/api/health`)
-      .then((res) => res.ok)
-      .catch(() => false);
-    if (isUp) return;
+    const body = await fetch(`${url}/api/health`)
+      .then((res) => (res.ok ? (res.json() as Promise<{ screening_index?: string }>) : null))
+      .catch(() => null);
+    if (body && (!untilWarm || body.screening_index === "ready")) return;
     await Bun.sleep(50);
   }
-  throw new Error(`The server did not answer ${url}/api/health within ${timeoutMs / 1000} s`);
+  throw new Error(
+    `The server did not ${untilWarm ? "finish starting" : "answer"} ${url}/api/health within ${timeoutMs / 1000} s`,
+  );
 }
 
 /**
@@ -184,7 +190,7 @@ export async function startServer(
     return server.exited;
   };
   try {
-    await waitForHealth(url);
+    await waitForHealth(url, 180_000, true);
   } catch (error) {
     await stop();
     throw error;

@@ -230,6 +230,11 @@ export class ScreeningRegistry {
     return this.current;
   }
 
+  /** Where the first build is: not asked for yet, running, or done (GET /api/health shows it). */
+  get state(): "idle" | "building" | "ready" {
+    return this.isBuilt ? "ready" : this.current ? "building" : "idle";
+  }
+
   /** Requests wait at most `ms` for the first build (the server starts listening before it). */
   limitRequestWait(ms: number): void {
     this.requestWaitMs = ms;
