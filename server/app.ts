@@ -39,6 +39,8 @@ export type TAppDeps = {
   assets?: TAssetStore;
   /** Server-side renderer for every non-API GET. */
   render?: TRenderPage;
+  /** Keep anonymous renders of the public pages (default); dev mode turns it off, as pages change. */
+  isKeepingPublicPages?: boolean;
 };
 
 /** Builds the whole HTTP app: /api JSON routes, built assets and server-rendered screens. */
@@ -160,6 +162,7 @@ export function createApp(deps: TAppDeps) {
     >();
     app.get("*", async (c) => {
       const isCacheable =
+        deps.isKeepingPublicPages !== false &&
         ANONYMOUS_PAGES.test(c.req.path) &&
         !new URL(c.req.url).search &&
         !c.req.header("authorization") &&
