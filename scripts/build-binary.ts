@@ -60,13 +60,13 @@ lines.push(
   `const screeningLists: Record<string, string> = {\n${listEntries.join("\n")}\n};`,
   `const migrations: Record<string, string> = {\n${migrationEntries.join("\n")}\n};`,
   "",
-  "const code = await runCli(process.argv.slice(2), {",
+  // No top-level await: bytecode compilation needs a CommonJS bundle.
+  "void runCli(process.argv.slice(2), {",
   '  migrationsFolder: () => extractFiles(migrations, "migrations"),',
   '  screeningListsFolder: () => extractFiles(screeningLists, "lists"),',
   "  assets: () => embeddedAssetStore(manifest, assets),",
   '  render: async () => (await import("../../client/entry-server")).render,',
-  "});",
-  "process.exit(code);",
+  "}).then((code) => process.exit(code));",
   "",
 );
 rmSync(EMBED_DIR, { recursive: true, force: true });
@@ -135,6 +135,9 @@ const result = await Bun.build({
   compile: { outfile: OUTFILE, autoloadDotenv: false, autoloadBunfig: false },
   target: "bun",
   minify: true,
+  // Precompiled bytecode: the process skips parsing the bundle at every start.
+  bytecode: true,
+  format: "cjs",
   sourcemap: "none",
   plugins: [libsqlNativePlugin(), browserOnlyPlugin()],
   define: { "process.env.NODE_ENV": '"production"' },

@@ -40,6 +40,8 @@ const app = createApp({
   // In dev the page loads the entry straight from Vite, which injects the CSS itself.
   assets: { page: { scripts: ["/@vite/client", `/${CLIENT_ENTRY}`], styles: [] }, read: async () => null },
   render,
+  // Edited screens must render anew on every request.
+  isKeepingPublicPages: false,
 });
 const listener = getRequestListener(app.fetch);
 httpServer.on("request", (req, res) => vite.middlewares(req, res, () => listener(req, res)));

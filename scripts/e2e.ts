@@ -2,16 +2,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureClientBuild, findChromium, ROOT, startServer } from "./lib";
+import { ensureClientBuild, ROOT, resolveChromium, startServer } from "./lib";
 
-const chromium = findChromium();
-if (!chromium) {
-  console.error(
-    "No Chromium found for the browser tests. Install Debian's: apt-get install -y chromium " +
-      "(or set CHROMIUM_PATH to a Chromium binary).",
-  );
+const chromium = await resolveChromium();
+if ("error" in chromium) {
+  console.error(chromium.error);
   process.exit(1);
 }
+console.log(`Chromium: ${chromium.source}`);
 
 await ensureClientBuild();
 
@@ -36,7 +34,13 @@ try {
     ],
     {
       cwd: ROOT,
-      env: { ...process.env, E2E_BASE_URL: baseUrl, CHROMIUM_PATH: chromium, E2E_DATA_DIR: dataDir },
+      env: {
+        ...process.env,
+        ...chromium.env,
+        E2E_BASE_URL: baseUrl,
+        CHROMIUM_PATH: chromium.executablePath,
+        E2E_DATA_DIR: dataDir,
+      },
       stdio: ["ignore", "inherit", "inherit"],
     },
   );

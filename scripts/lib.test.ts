@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { findChromium } from "./lib";
+import { findChromium, resolveChromium, SPARTICUZ_DIR } from "./lib";
 
 describe("findChromium", () => {
   const fakeBrowser = (root: string, platform: string) => {
@@ -37,4 +37,32 @@ describe("findChromium", () => {
   test("none found is null, so the test run can name the install command", () => {
     expect(findChromium({ HOME: "/nonexistent" }, ["/nonexistent/chromium"])).toBeNull();
   });
+});
+
+describe("resolveChromium", () => {
+  test("a Chromium found on the machine comes first", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "tw-chromium-"));
+    const own = path.join(root, "my-chrome");
+    writeFileSync(own, "");
+    expect(await resolveChromium({ CHROMIUM_PATH: own, HOME: "/nonexistent" })).toEqual({
+      executablePath: own,
+      env: {},
+      source: own,
+    });
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test.if(process.platform === "linux" && process.arch === "x64")(
+    "with none on the machine (FORCE_SPARTICUZ=1), the one from npm is unpacked and runs",
+    async () => {
+      const found = await resolveChromium({ ...process.env, FORCE_SPARTICUZ: "1" });
+      if ("error" in found) throw new Error(found.error);
+      expect(found.executablePath).toBe(path.join(SPARTICUZ_DIR, "chromium"));
+      const version = Bun.spawnSync([found.executablePath, "--version"], {
+        env: { ...process.env, ...found.env },
+      });
+      expect(version.stdout.toString()).toMatch(/Chromium \d+/);
+    },
+    60_000,
+  );
 });

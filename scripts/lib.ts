@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dir, "..");
@@ -24,6 +24,87 @@ export function findChromium(
     }
   }
   return null;
+}
+
+/** Where the Chromium that ships inside @sparticuz/chromium (npm) is unpacked, once per checkout. */
+export const SPARTICUZ_DIR = path.join(ROOT, "node_modules", ".cache", "tradewinds-chromium");
+
+export type TChromium = { executablePath: string; env: Record<string, string>; source: string };
+
+/**
+ * A Chromium for the browser tests: findChromium()'s candidates first, then — on Linux x64 — the
+ * one that arrives with `npm install` in @sparticuz/chromium, so a machine with Node and nothing
+ * else passes `npm test`. FORCE_SPARTICUZ=1 skips the others (how CI proves the bare-machine path).
+ * Returns null with the reason when none can be had.
+ */
+export async function resolveChromium(
+  env: Record<string, string | undefined> = process.env,
+): Promise<TChromium | { error: string }> {
+  if (env.FORCE_SPARTICUZ !== "1") {
+    const found = findChromium(env);
+    if (found) return { executablePath: found, env: {}, source: found };
+  }
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    return {
+      error:
+        `No Chromium found for the browser tests, and the bundled one (@sparticuz/chromium) runs on Linux x64 only (this is ${process.platform} ${process.arch}). ` +
+        "Install Chromium or Chrome and set CHROMIUM_PATH to its binary.",
+    };
+  }
+  try {
+    const dir = await unpackSparticuz();
+    // The package brings its own fonts and fontconfig file; a machine without fontconfig needs them.
+    const fontEnv: Record<string, string> = existsSync("/etc/fonts/fonts.conf")
+      ? {}
+      : { FONTCONFIG_PATH: path.join(dir, "fonts") };
+    return {
+      executablePath: path.join(dir, "chromium"),
+      env: fontEnv,
+      source: "@sparticuz/chromium (npm)",
+    };
+  } catch (error) {
+    return {
+      error: `No Chromium found for the browser tests, and unpacking @sparticuz/chromium failed: ${String(error)}. Set CHROMIUM_PATH to a Chromium binary.`,
+    };
+  }
+}
+
+/**
+ * Unpacks @sparticuz/chromium's brotli archives into SPARTICUZ_DIR. The package unpacks into
+ * os.tmpdir() and treats an existing file as done, which races when two test runs start together;
+ * so a child process unpacks into a private staging folder that is renamed into place whole.
+ */
+async function unpackSparticuz(): Promise<string> {
+  if (existsSync(path.join(SPARTICUZ_DIR, "chromium"))) return SPARTICUZ_DIR;
+  mkdirSync(path.dirname(SPARTICUZ_DIR), { recursive: true });
+  const staging = mkdtempSync(`${SPARTICUZ_DIR}-staging-`);
+  try {
+    console.log("Unpacking the Chromium bundled in @sparticuz/chromium (once)…");
+    const child = Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        'console.log(await (await import("@sparticuz/chromium")).default.executablePath())',
+      ],
+      { cwd: ROOT, env: { ...process.env, TMPDIR: staging }, stdout: "pipe", stderr: "pipe" },
+    );
+    const [out, err, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    if (code !== 0 || !existsSync(path.join(staging, "chromium")))
+      throw new Error(`exit ${code}: ${(err || out).trim().slice(0, 500)}`);
+    try {
+      renameSync(staging, SPARTICUZ_DIR);
+    } catch (error) {
+      // Another run finished first: use its copy.
+      if (!existsSync(path.join(SPARTICUZ_DIR, "chromium"))) throw error;
+    }
+    return SPARTICUZ_DIR;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 /** Newest modification time of any file below the given paths. */
@@ -63,17 +144,23 @@ export function freePort(): number {
   return port;
 }
 
-/** Waits until the server answers /api/health, or throws after `timeoutMs`. */
-export async function waitForHealth(url: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Waits until the server answers /api/health, or throws after `timeoutMs`. With `untilWarm`, also
+ * until it has built its screening index (it listens before): tests and benchmarks should not
+ * meet the build.
+ */
+export async function waitForHealth(url: string, timeoutMs = 30_000, untilWarm = false): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const isUp = await fetch(`${url}/api/health`)
-      .then((res) => res.ok)
-      .catch(() => false);
-    if (isUp) return;
+    const body = await fetch(`${url}/api/health`)
+      .then((res) => (res.ok ? (res.json() as Promise<{ screening_index?: string }>) : null))
+      .catch(() => null);
+    if (body && (!untilWarm || body.screening_index === "ready")) return;
     await Bun.sleep(50);
   }
-  throw new Error(`The server did not answer ${url}/api/health within ${timeoutMs / 1000} s`);
+  throw new Error(
+    `The server did not ${untilWarm ? "finish starting" : "answer"} ${url}/api/health within ${timeoutMs / 1000} s`,
+  );
 }
 
 /**
@@ -104,7 +191,7 @@ export async function startServer(
   };
   try {
     // A fresh DATA_DIR migrates and imports the screening lists first: allow for a busy machine.
-    await waitForHealth(url, options.healthTimeoutMs ?? 120_000);
+    await waitForHealth(url, options.healthTimeoutMs ?? 180_000, true);
   } catch (error) {
     await stop();
     throw error;

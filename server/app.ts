@@ -47,6 +47,8 @@ export type TAppDeps = {
   render?: TRenderPage;
   /** Shipment hooks, e.g. the paperwork generator (issue 10) as `shipments.generateDocuments`. */
   shipments?: TShipmentRouteOptions;
+  /** Keep anonymous renders of the public pages (default); dev mode turns it off, as pages change. */
+  isKeepingPublicPages?: boolean;
 };
 
 /** Builds the whole HTTP app: /api JSON routes, built assets and server-rendered screens. */
@@ -117,6 +119,13 @@ export function createApp(deps: TAppDeps) {
     .route("/licenses/documents", createDocumentRoutes(DOCUMENT_OWNERS.license_id))
     .route("/wikis/documents", createDocumentRoutes(DOCUMENT_OWNERS.wiki_id))
     .route("/shipping-documents/documents", createDocumentRoutes(DOCUMENT_OWNERS.msdocument_id))
+    // Screening, and contact writes that screen (a save, an import), wait for the index the server
+    // builds after it starts listening, or answer 503 with Retry-After: never an unscreened pass.
+    .use("/screenings/*", (c, next) => c.var.screening.registry.readyForRequest().then(next))
+    .use("/contacts/*", async (c, next) => {
+      if (SCREENING_WRITES.has(c.req.method)) await c.var.screening.registry.readyForRequest();
+      await next();
+    })
     .route(
       "/contacts",
       createContactRoutes({ afterSave: screenOnContactSave, afterImport: screenAfterImport }),
@@ -176,7 +185,24 @@ export function createApp(deps: TAppDeps) {
     }
   }
   if (render && assets) {
+    // Public pages rendered for a visitor without a session differ only in the CSP nonce: the first
+    // render is kept (split at its nonce) and later visitors get it with their own nonce.
+    const anonymousPages = new Map<
+      string,
+      { parts: string[]; status: number; headers: [string, string][] }
+    >();
     app.get("*", async (c) => {
+      const isCacheable =
+        deps.isKeepingPublicPages !== false &&
+        ANONYMOUS_PAGES.test(c.req.path) &&
+        !new URL(c.req.url).search &&
+        !c.req.header("authorization") &&
+        !/(?:^|;\s*)twsession=/.test(c.req.header("cookie") ?? "");
+      const kept = isCacheable ? anonymousPages.get(c.req.path) : undefined;
+      if (kept) {
+        const headers = new Headers(kept.headers);
+        return new Response(kept.parts.join(c.var.nonce), { status: kept.status, headers });
+      }
       const response = await render({
         request: c.req.raw,
         nonce: c.var.nonce,
@@ -192,6 +218,15 @@ export function createApp(deps: TAppDeps) {
       });
       const headers = new Headers(response.headers);
       headers.set("Cache-Control", "no-store");
+      if (isCacheable && response.status === 200 && !headers.has("set-cookie")) {
+        const html = await response.text();
+        anonymousPages.set(c.req.path, {
+          parts: html.split(c.var.nonce),
+          status: 200,
+          headers: [...headers],
+        });
+        return new Response(html, { status: 200, headers });
+      }
       return new Response(response.body, { status: response.status, headers });
     });
   }
@@ -204,6 +239,11 @@ export type TApp = ReturnType<typeof createApp>;
 function isCompressible(type: string): boolean {
   return /^(text\/|application\/(javascript|json)|image\/svg)/.test(type);
 }
+/** Public pages whose anonymous render is the same for every visitor (kept after the first). */
+const ANONYMOUS_PAGES = /^\/(?:auth\/(?:login|register|forgot-password)|legal\/[a-z-]+)$/;
+
+/** Contact requests that screen: a create or change (an import is a POST too); a delete does not. */
+const SCREENING_WRITES = new Set(["POST", "PUT", "PATCH"]);
 
 function errorDocument(requestId: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>An error occured</title></head><body><h1>An error occured</h1><p>The page could not be rendered (request ${requestId}).</p><p><a href="/home">Home</a></p></body></html>`;

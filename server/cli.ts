@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { openDatabase, type TDb } from "../db/client";
 import { migrateDatabase, withMigrationLock } from "../db/migrate";
 import { seedReferenceData } from "../db/reference/seed";
-import { users } from "../db/schema";
+import { countries, screening_lists, users } from "../db/schema";
 import pkg from "../package.json";
 import { createApp } from "./app";
 import { ConfigError, loadEnv, type TEnv } from "./env";
@@ -132,39 +132,70 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
   return 2;
 }
 
-async function prepareDatabase(env: TEnv, runtime: TRuntime) {
+/**
+ * Opens, migrates and seeds the database. With `deferSeed`, a database that already holds the
+ * reference data gets its refresh (an upsert of every row) later, through the returned
+ * `refreshSeed`, so a server can listen first.
+ */
+async function prepareDatabase(env: TEnv, runtime: TRuntime, options: { deferSeed?: boolean } = {}) {
   for (const dir of ["", "uploads", "outbox"]) mkdirSync(path.join(env.dataDir, dir), { recursive: true });
   const database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
   // One process at a time migrates and seeds: two started together on an empty folder raced.
   const lockPath = env.databaseUrl.startsWith("file:")
     ? `${env.databaseUrl.slice("file:".length)}.migrate-lock`
     : path.join(env.dataDir, "migrate.lock");
+  let hasReferenceData = false;
   await withMigrationLock(lockPath, async () => {
     await migrateDatabase(database.db, await runtime.migrationsFolder());
-    await seedReferenceData(database.db);
-    // A new database gets the restricted-party lists that ship with the product.
-    await seedBundledLists(database.db, await runtime.screeningListsFolder());
+    const [anyCountry] = options.deferSeed
+      ? await database.db.select({ id: countries.id }).from(countries).limit(1)
+      : [];
+    hasReferenceData = Boolean(anyCountry);
+    if (!hasReferenceData) await seedReferenceData(database.db);
+    // A new database gets the restricted-party lists that ship with the product. The binary unpacks
+    // them to a folder first, so that is only done for a database that has none.
+    const [anyList] = await database.db.select({ id: screening_lists.id }).from(screening_lists).limit(1);
+    if (!anyList) await seedBundledLists(database.db, await runtime.screeningListsFolder());
   });
-  return database;
+  const refreshSeed = () => seedReferenceData(database.db);
+  return { ...database, refreshSeed: hasReferenceData ? refreshSeed : async () => {} };
 }
 
 async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
   const logger = createLogger(env.logLevel);
-  const database = await prepareDatabase(env, runtime);
+  const database = await prepareDatabase(env, runtime, { deferSeed: true });
   const services = createServices(env, logger, database.db);
+  services.screening.registry.limitRequestWait(SCREENING_REQUEST_WAIT_MS);
+  // The server listens before the slow parts are ready: the page renderer (the client's route tree)
+  // loads right after, and the screening index builds in the background; requests that need either
+  // wait for it (screening past SCREENING_REQUEST_WAIT_MS answers 503 with Retry-After).
+  let renderer: Promise<TRenderPage> | undefined;
+  const loadRenderer = () => {
+    renderer ??= runtime.render();
+    return renderer;
+  };
   const app = createApp({
     db: database.db,
     env,
     logger,
     ...services,
     assets: runtime.assets(),
-    render: await runtime.render(),
+    render: async (args) => (await loadRenderer())(args),
   });
-  // Build the screening index now rather than on the first screening, and follow CLI list imports.
-  void services.screening.registry
-    .get()
-    .catch((error) => logger.error("building the screening index failed", { error: String(error) }));
-  const stopWatching = watchListVersions(database.db, services.screening.registry, logger);
+  // Bun's default 128 MB cap sits below a legal document upload (10 files × UPLOAD_MAX_MB).
+  const server = Bun.serve({
+    port: env.port,
+    fetch: app.fetch,
+    idleTimeout: 60,
+    maxRequestBodySize: serverBodyCap(env),
+  });
+  // performance.now() counts from the start of the process.
+  const sinceStart = () => Math.round(performance.now());
+  logger.info(`Tradewinds ${pkg.version} listening on http://localhost:${server.port}`, {
+    start_to_listening_ms: sinceStart(),
+    data_dir: env.dataDir,
+    database: env.databaseUrl.replace(/\/\/[^@]*@/, "//***@"),
+  });
   // Contacts saved but not screened (a crash, a failed screening) are finished now and every minute.
   const stopSweeping = startPendingSweep({ db: database.db, logger, ...services.screening });
   const housekeeping = () =>
@@ -173,15 +204,28 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
       purgeRateLimits(database.db),
       purgeUsedSignatures(database.db),
     ]).catch((error) => logger.error("housekeeping failed", { error: String(error) }));
-  await housekeeping();
   const timer = setInterval(housekeeping, 60 * 60 * 1000);
-  // Bun's default 128 MB cap sits below a legal document upload (10 files × UPLOAD_MAX_MB).
-  const server = Bun.serve({
-    port: env.port,
-    fetch: app.fetch,
-    idleTimeout: 60,
-    maxRequestBodySize: serverBodyCap(env),
-  });
+  const stopWatching = watchListVersions(database.db, services.screening.registry, logger);
+  // Give the first requests (health checks, a waiting browser) the event loop before the heavy work.
+  const warmUp = setTimeout(async () => {
+    await loadRenderer().catch((error) =>
+      logger.error("loading the page renderer failed", { error: String(error) }),
+    );
+    await database
+      .refreshSeed()
+      .catch((error) => logger.error("refreshing the reference data failed", { error: String(error) }));
+    await housekeeping();
+    try {
+      const { index, lists } = await services.screening.registry.get();
+      logger.info("screening index ready", {
+        start_to_index_ready_ms: sinceStart(),
+        entries: index.stats.entries,
+        lists: lists.length,
+      });
+    } catch (error) {
+      logger.error("building the screening index failed", { error: String(error) });
+    }
+  }, WARM_UP_DELAY_MS);
   // Handlers first: a SIGTERM that arrives while starting up still shuts down cleanly.
   let isStopping = false;
   const shutdown = async (signal: string) => {
@@ -189,6 +233,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     isStopping = true;
     logger.info(`${signal} received: finishing in-flight requests`);
     // stop(false) refuses new connections and resolves once in-flight requests are answered.
+    clearTimeout(warmUp);
     clearInterval(timer);
     stopWatching();
     stopSweeping();
@@ -199,10 +244,6 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
-  logger.info(`Tradewinds ${pkg.version} listening on http://localhost:${server.port}`, {
-    data_dir: env.dataDir,
-    database: env.databaseUrl.replace(/\/\/[^@]*@/, "//***@"),
-  });
   const [anyUser] = await database.db.select({ id: users.id }).from(users).limit(1);
   if (!anyUser) {
     logger.info(`No accounts yet. Create the first one at ${env.appUrl}/auth/register`);
@@ -210,6 +251,11 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
 
   return new Promise<number>(() => {});
 }
+
+/** How long a screening request waits for the index being built at start before it gets a 503. */
+const SCREENING_REQUEST_WAIT_MS = 8_000;
+/** Pause between listening and the heavy start-up work, so the first requests are answered at once. */
+const WARM_UP_DELAY_MS = 300;
 
 const IMPORT_HELP = `Usage: tradewinds import-contacts --email <user e-mail> <file.csv> [--dry-run]
 

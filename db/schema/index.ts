@@ -3,6 +3,7 @@ export * from "./catalogue";
 export * from "./contacts";
 export * from "./documents";
 export * from "./paperwork";
+export * from "./list-versions";
 export * from "./reference";
 export * from "./screening";
 export * from "./shipments";

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { workspaces } from "./auth";
 
@@ -75,5 +76,9 @@ export const partner_types = sqliteTable(
     partner_type: text().notNull(),
     workspace_id: integer().references(() => workspaces.id, { onDelete: "cascade" }),
   },
-  (t) => [index("partner_types_workspace_idx").on(t.workspace_id)],
+  (t) => [
+    index("partner_types_workspace_idx").on(t.workspace_id),
+    // Lists sort by the partner type's name through this (server/lib/entity: sortByLabel).
+    index("partner_types_label_idx").on(sql`${t.partner_type} collate nocase`, t.id),
+  ],
 );

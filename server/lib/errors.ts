@@ -7,7 +7,8 @@ export type TErrorCode =
   | "CONFLICT"
   | "PAYLOAD_TOO_LARGE"
   | "VALIDATION"
-  | "RATE_LIMITED";
+  | "RATE_LIMITED"
+  | "UNAVAILABLE";
 
 export const STATUS_BY_CODE = {
   BAD_REQUEST: 400,
@@ -18,6 +19,7 @@ export const STATUS_BY_CODE = {
   PAYLOAD_TOO_LARGE: 413,
   VALIDATION: 422,
   RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
 } as const satisfies Record<TErrorCode, number>;
 
 export type TFieldErrors = Record<string, string[]>;

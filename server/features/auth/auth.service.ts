@@ -9,7 +9,7 @@ import { AppError } from "../../lib/errors";
 import type { TMailer } from "../../lib/mailer";
 import { sign, verifySignature } from "../../lib/signing";
 import { alreadyRegisteredMail, resetMail, verificationMail } from "./auth-mail";
-import { invalidateUserSessions, type TSessionUser } from "./session.service";
+import { forgetUser, invalidateUserSessions, type TSessionUser } from "./session.service";
 
 export const RESET_LINK_SECONDS = 60 * 60;
 export const VERIFY_LINK_SECONDS = 24 * 60 * 60;
@@ -138,6 +138,7 @@ export async function verifyEmail(
     return false;
   if (!user.email_verified_at) {
     await deps.db.update(users).set({ email_verified_at: new Date().toISOString() }).where(eq(users.id, id));
+    forgetUser(deps.db, id);
   }
   return true;
 }

@@ -16,7 +16,12 @@ export const contactsEntity: TEntityDefinition = {
   table: contacts,
   columns: {
     company: { column: contacts.company, sortable: true, filter: "text", isNocase: true },
-    partner_type_id: { column: contacts.partner_type_id, sortable: true, filter: "number" },
+    partner_type_id: {
+      column: contacts.partner_type_id,
+      sortable: true,
+      filter: "number",
+      sortByLabel: { table: partner_types, label: partner_types.partner_type, isNocase: true },
+    },
     last_shipment_date: { column: contacts.last_shipment_date, sortable: true, filter: "date" },
     is_sensitive: { column: contacts.is_sensitive, sortable: true, filter: "boolean" },
     is_restricted: { column: contacts.is_restricted, sortable: true, filter: "boolean" },
@@ -25,6 +30,8 @@ export const contactsEntity: TEntityDefinition = {
     updated_at: { column: contacts.updated_at, sortable: true, filter: "date" },
   },
   defaultSort: { prop: "company", direction: "asc" },
+  // db/migrations/0009_contacts_trigram_search.sql
+  search: { table: "contacts_fts", columns: ["company", "tax_id"] },
   input: ZContactInput,
   references: {
     partner_type_id: {

@@ -12,7 +12,12 @@ describe("GET /api/health", () => {
   test("answers ok with the version after querying the database", async () => {
     const res = await ctx.app.request("/api/health");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok", version: pkg.version, db: "ok" });
+    expect(await res.json()).toEqual({
+      status: "ok",
+      version: pkg.version,
+      db: "ok",
+      screening_index: "idle",
+    });
   });
 
   test("answers 503 when the database is gone", async () => {

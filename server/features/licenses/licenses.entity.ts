@@ -18,7 +18,12 @@ export const licensesEntity: TEntityDefinition = {
     status: { column: licenses.status, sortable: true, filter: "text" },
     reference_number_1: { column: licenses.reference_number_1, sortable: true, filter: "text" },
     reference_number_2: { column: licenses.reference_number_2, sortable: true, filter: "text" },
-    country_id: { column: licenses.country_id, sortable: true, filter: "number" },
+    country_id: {
+      column: licenses.country_id,
+      sortable: true,
+      filter: "number",
+      sortByLabel: { table: countries, label: countries.name },
+    },
     contact_id: { column: licenses.contact_id, filter: "number" },
     product_id: { column: licenses.product_id, filter: "number" },
     updated_at: { column: licenses.updated_at, sortable: true, filter: "date" },

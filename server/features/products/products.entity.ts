@@ -17,7 +17,12 @@ export const productsEntity: TEntityDefinition = {
     description: { column: products.description, sortable: true, filter: "text", isNocase: true },
     US_ECCN: { column: products.US_ECCN, sortable: true, filter: "text" },
     HTS: { column: products.HTS, sortable: true, filter: "text" },
-    country_of_origin_id: { column: products.country_of_origin_id, sortable: true, filter: "number" },
+    country_of_origin_id: {
+      column: products.country_of_origin_id,
+      sortable: true,
+      filter: "number",
+      sortByLabel: { table: countries, label: countries.name },
+    },
     net_weight: { column: products.net_weight, sortable: true },
     unit_value: { column: products.unit_value, sortable: true },
     has_license: { column: products.has_license, sortable: true, filter: "boolean" },

@@ -3,6 +3,7 @@ import path from "node:path";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { screening_entries, screening_lists } from "../../../db/schema";
+import { AppError } from "../../lib/errors";
 import {
   buildIndex,
   type ListEntry,
@@ -209,13 +210,53 @@ export async function loadActiveEntries(db: TDb): Promise<ListEntry[]> {
  */
 export class ScreeningRegistry {
   private current?: Promise<{ index: ScreeningIndex; lists: TListVersion[] }>;
+  private isBuilt = false;
+  /** How long a request waits for the first build before it is refused (serve sets it; else no limit). */
+  private requestWaitMs = Number.POSITIVE_INFINITY;
 
   constructor(private readonly db: TDb) {}
 
   /** The index and the list versions it was built from. */
   get(): Promise<{ index: ScreeningIndex; lists: TListVersion[] }> {
-    this.current ??= this.build();
+    if (!this.current) {
+      this.current = this.build();
+      this.current.then(
+        () => {
+          this.isBuilt = true;
+        },
+        () => {},
+      );
+    }
     return this.current;
+  }
+
+  /** Where the first build is: not asked for yet, running, or done (GET /api/health shows it). */
+  get state(): "idle" | "building" | "ready" {
+    return this.isBuilt ? "ready" : this.current ? "building" : "idle";
+  }
+
+  /** Requests wait at most `ms` for the first build (the server starts listening before it). */
+  limitRequestWait(ms: number): void {
+    this.requestWaitMs = ms;
+  }
+
+  /**
+   * Resolves once the index is ready for a request. While the first build is still running past the
+   * request wait limit, refuses with 503 and Retry-After, so a screening never answers without lists.
+   */
+  async readyForRequest(): Promise<void> {
+    if (this.isBuilt) return;
+    const building = this.get().then(() => true);
+    if (!Number.isFinite(this.requestWaitMs)) {
+      await building;
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.requestWaitMs);
+    });
+    const isReady = await Promise.race([building, timeout]).finally(() => clearTimeout(timer));
+    if (!isReady) throw screeningStarting();
   }
 
   /** Rebuilds from the database (after an import) and swaps the new index in when it is ready. */
@@ -239,5 +280,12 @@ export class ScreeningRegistry {
     return { index: await built, lists };
   }
 }
+
+const screeningStarting = () =>
+  new AppError(
+    "UNAVAILABLE",
+    "Restricted-party screening is still loading its lists (the server has just started). Please try again in a few seconds.",
+    { headers: { "Retry-After": "5" } },
+  );
 
 const BUILT_INDEXES = new Map<string, Promise<ScreeningIndex>>();

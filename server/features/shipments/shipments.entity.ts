@@ -242,7 +242,6 @@ export const shipmentsEntity: TEntityDefinition = {
   },
   defaultSort: { prop: "updated_at", direction: "desc" },
   // Counting a 100k-shipment workspace costs more than the rest of a list request; writes retire it.
-  countCacheMs: 5_000,
   // Writes go through shipments.service.ts (nested lines, lost-update check); the kit serves reads and deletes.
   input: ZShipmentInput as never,
   editDictionaries: [

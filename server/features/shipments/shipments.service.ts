@@ -31,7 +31,7 @@ import {
 import type { TAuth } from "../../lib/context";
 import { assertFresh, nextUpdatedAt, StaleRecordError, staleConflict } from "../../lib/entity/concurrency";
 import type { TDbOrTx, TEntityDefinition } from "../../lib/entity/entity";
-import { getRecord, getRow, referenceErrors, saveFailed, touchCounts } from "../../lib/entity/entity.service";
+import { getRecord, getRow, referenceErrors, saveFailed } from "../../lib/entity/entity.service";
 import { deleteLine, replaceLines } from "../../lib/entity/lines";
 import { notFound, type TFieldErrors } from "../../lib/errors";
 import { toFieldErrors } from "../../lib/validate";
@@ -95,7 +95,6 @@ export async function createDraft(db: TDb, auth: TAuth): Promise<TShipment> {
       shipping_status_id: SHIPMENT_STATUS.DRAFT,
     })
     .returning({ id: shipments.id });
-  touchCounts(db, shipmentsEntity, auth.workspaceId);
   return getShipment(db, auth.workspaceId, row.id);
 }
 
@@ -338,7 +337,6 @@ export async function updateShipment(
         await refreshLastShipmentDates(tx, workspaceId, [...partiesOf(row), ...partiesOf(values)]);
       }
     });
-    touchCounts(db, shipmentsEntity, workspaceId);
   } catch (error) {
     if (error instanceof StaleRecordError) {
       throw staleConflict(STALE_MESSAGE, await getShipment(db, workspaceId, id));
@@ -398,7 +396,6 @@ export async function saveAsTemplate(db: TDb, auth: TAuth, id: number, name: str
     }
     return row.id;
   });
-  touchCounts(db, shipmentsEntity, auth.workspaceId);
   return getShipment(db, auth.workspaceId, templateId);
 }
 

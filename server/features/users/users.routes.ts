@@ -10,7 +10,7 @@ import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import { ALREADY_REGISTERED, hashPassword, sendVerification, toPublicUser } from "../auth/auth.service";
 import { emailChangedMail, passwordChangedMail } from "../auth/auth-mail";
-import { invalidateUserSessions, type TSessionUser } from "../auth/session.service";
+import { forgetUser, invalidateUserSessions, type TSessionUser } from "../auth/session.service";
 
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 export const IMAGE_TYPE_MESSAGE = "You can only upload JPG/PNG file!";
@@ -32,6 +32,7 @@ async function saveUser(c: Context<TAppEnv>, id: number, values: Partial<TSessio
     .set({ ...values, updated_at: now() })
     .where(eq(users.id, id))
     .returning();
+  forgetUser(c.var.db, id);
   return user;
 }
 

@@ -1,9 +1,8 @@
-import { and, asc, count, desc, eq, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableName, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import type { TAuth } from "../context";
 import { AppError, notFound, type TFieldErrors } from "../errors";
 import { summarize, toFieldErrors } from "../validate";
-import { CountCache } from "./count-cache";
 import { defaultToItem, type TDbOrTx, type TEntityDefinition, type TRow } from "./entity";
 import type { TListQuery } from "./list-query";
 
@@ -44,6 +43,9 @@ export function caseVariants(value: string): string[] {
   return [...new Set([value, lower, value.toUpperCase(), capitalised])];
 }
 
+/** The trigram index cannot match fewer characters than this; shorter filters use LIKE. */
+const TRIGRAM = 3;
+
 /** The WHERE clause of a list: the caller's workspace and the requested filters. */
 function listWhere(def: TEntityDefinition, workspaceId: number, query: TListQuery): SQL {
   const conditions: SQL[] = [eq(def.table.workspace_id, workspaceId)];
@@ -54,6 +56,14 @@ function listWhere(def: TEntityDefinition, workspaceId: number, query: TListQuer
       if (!spec.where) throw new Error(`column ${filter.prop} has a custom filter but no where()`);
       conditions.push(spec.where(filter.value));
     } else if (filter.kind === "text") {
+      const search = def.search;
+      if (search?.columns.includes(filter.prop) && [...filter.value].length >= TRIGRAM) {
+        const fts = sql.identifier(search.table);
+        // A quoted FTS5 phrase on one column: the trigram tokenizer matches it as a substring.
+        const phrase = `${filter.prop} : "${filter.value.replaceAll('"', '""')}"`;
+        conditions.push(sql`${def.table.id} in (select rowid from ${fts} where ${fts} match ${phrase})`);
+        continue;
+      }
       const likes = caseVariants(filter.value).map(
         (variant) => sql`${column} like ${containsPattern(variant)} escape '\\'`,
       );
@@ -75,31 +85,61 @@ function listWhere(def: TEntityDefinition, workspaceId: number, query: TListQuer
 function listOrder(def: TEntityDefinition, query: TListQuery): SQL[] {
   const spec = def.columns[query.sort.prop];
   const direction = query.sort.direction === "desc" ? desc : asc;
+  const byLabel = spec.sortByLabel;
+  if (byLabel) {
+    const label = byLabel.isNocase ? sql`${byLabel.label} collate nocase` : byLabel.label;
+    return [direction(label), direction(byLabel.table.id), direction(def.table.id)];
+  }
   const column = spec.isNocase ? sql`${spec.column} collate nocase` : spec.column;
   return [direction(column), direction(def.table.id)];
 }
 
-/** One count cache per database and entity (tests run many databases side by side). */
-const countCaches = new WeakMap<object, Map<TEntityDefinition, CountCache>>();
-function countCacheOf(db: TDbOrTx, def: TEntityDefinition): CountCache | null {
-  if (!def.countCacheMs) return null;
-  let byDef = countCaches.get(db);
-  if (!byDef) {
-    byDef = new Map();
-    countCaches.set(db, byDef);
-  }
-  let cache = byDef.get(def);
-  if (!cache) {
-    cache = new CountCache(def.countCacheMs);
-    byDef.set(def, cache);
-  }
-  return cache;
+/**
+ * The page query with the given fields. Sorting by a reference's label crosses the referenced
+ * table first (CROSS JOIN keeps SQLite from reordering the loops), so rows come out in label order.
+ */
+function pageQuery(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery, fields: never) {
+  const where = listWhere(def, workspaceId, query);
+  const byLabel = def.columns[query.sort.prop].sortByLabel;
+  const select = byLabel
+    ? db
+        .select(fields)
+        .from(byLabel.table)
+        .crossJoin(def.table)
+        .where(and(eq(def.columns[query.sort.prop].column, byLabel.table.id), where))
+    : db.select(fields).from(def.table).where(where);
+  return select
+    .orderBy(...listOrder(def, query))
+    .limit(query.perPage)
+    .offset((query.page - 1) * query.perPage);
 }
 
-/** Retires the cached list totals of a workspace after a write the kit did not make itself. */
-export function touchCounts(db: TDbOrTx, def: TEntityDefinition, workspaceId: number): void {
-  countCacheOf(db, def)?.touch(workspaceId);
+/**
+ * Exact totals of recent list queries per database, keyed by table, workspace and filters, each
+ * valid for one version of its table (list_versions, bumped by triggers on every write from any
+ * process). A page reads the version in the same statement as its rows, so a total is reused only
+ * while the table is exactly as it was when counted; otherwise it is counted again.
+ */
+const TOTALS = new WeakMap<TDb, Map<string, { version: number; total: number }>>();
+/** Totals kept per database; the oldest entry goes first. */
+const TOTALS_KEPT = 5_000;
+
+function totalsOf(db: TDb) {
+  let totals = TOTALS.get(db);
+  if (!totals) {
+    totals = new Map();
+    TOTALS.set(db, totals);
+  }
+  return totals;
 }
+
+/** The table's change counter, or NULL for a table without list_versions triggers (never cached). */
+const versionOf = (def: TEntityDefinition) =>
+  sql<
+    number | null
+  >`(select version from list_versions where table_name = ${getTableName(def.table)})`.mapWith(
+    (v: unknown) => (v === null ? null : Number(v)),
+  );
 
 /** One page of the caller's rows with the totals the table kit shows. */
 export async function listRecords(
@@ -109,21 +149,35 @@ export async function listRecords(
   query: TListQuery,
 ): Promise<TListResult> {
   const where = listWhere(def, workspaceId, query);
-  const countQuery = db.select({ total: count() }).from(def.table).where(where);
-  const countRows = async () => (await countQuery)[0].total;
-  const cache = countCacheOf(db, def);
-  const [rows, total] = await Promise.all([
-    db
-      .select()
+  const rows = await pageQuery(db, def, workspaceId, query, {
+    row: def.table,
+    version: versionOf(def),
+  } as never);
+  const page = rows as unknown as { row: TRow; version: number | null }[];
+  const totals = totalsOf(db);
+  const key = `${getTableName(def.table)}|${workspaceId}|${JSON.stringify(query.filters)}`;
+  const cached = totals.get(key);
+  let total: number;
+  if (page.length && cached && page[0].version !== null && cached.version === page[0].version) {
+    total = cached.total;
+  } else {
+    const [counted] = await db
+      .select({ total: count(), version: versionOf(def) })
       .from(def.table)
-      .where(where)
-      .orderBy(...listOrder(def, query))
-      .limit(query.perPage)
-      .offset((query.page - 1) * query.perPage),
-    cache ? cache.get(workspaceId, JSON.stringify(countQuery.toSQL()), countRows) : countRows(),
-  ]);
+      .where(where);
+    total = counted.total;
+    if (counted.version !== null) {
+      totals.delete(key);
+      totals.set(key, { version: counted.version, total });
+      if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
+    }
+  }
   return {
-    data: await toItems(db, def, rows as TRow[]),
+    data: await toItems(
+      db,
+      def,
+      page.map((p) => p.row),
+    ),
     total,
     current_page: query.page,
     per_page: query.perPage,
@@ -133,13 +187,7 @@ export async function listRecords(
 
 /** The SQL a list runs, for EXPLAIN QUERY PLAN checks in tests. */
 export function listSql(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
-  return db
-    .select()
-    .from(def.table)
-    .where(listWhere(def, workspaceId, query))
-    .orderBy(...listOrder(def, query))
-    .limit(query.perPage)
-    .toSQL();
+  return pageQuery(db, def, workspaceId, query, { row: def.table } as never).toSQL();
 }
 
 /** A row of the caller's workspace; someone else's id is a 404 like a missing one. */
@@ -224,7 +272,6 @@ export async function createRecord(db: TDb, def: TEntityDefinition, auth: TAuth,
     .insert(def.table)
     .values({ ...values, ...def.onCreate?.(auth), workspace_id: auth.workspaceId })
     .returning();
-  touchCounts(db, def, auth.workspaceId);
   return (await toItems(db, def, [row as TRow]))[0];
 }
 
@@ -243,7 +290,6 @@ export async function updateRecord(
     .set({ ...values, updated_at: new Date().toISOString() })
     .where(and(eq(def.table.id, id), eq(def.table.workspace_id, workspaceId)))
     .returning();
-  touchCounts(db, def, workspaceId);
   return (await toItems(db, def, [row as TRow]))[0];
 }
 
@@ -279,6 +325,5 @@ export async function deleteRecord(
     await def.afterDelete?.(tx, workspaceId, row);
     return { row, storageKeys };
   });
-  touchCounts(db, def, workspaceId);
   return result;
 }

@@ -26,6 +26,13 @@ export type TEntityColumn = TListColumn & {
    * `filters[<prop>]` for a value it does not understand.
    */
   where?: (value: string) => SQL;
+  /**
+   * A NOT NULL reference column that sorts by the label the list shows (a partner type's or a
+   * country's name), not the id. The page walks the referenced table in label order through an index
+   * on (label, id) and each label's rows through the entity's (workspace_id, <column>) index, so no
+   * sort of the whole list is needed.
+   */
+  sortByLabel?: { table: SQLiteTable & { id: SQLiteColumn }; label: SQLiteColumn; isNocase?: boolean };
 };
 
 /** An id field that must point at a row the caller may use. */
@@ -53,6 +60,11 @@ export type TEntityDefinition<TValues extends Record<string, unknown> = Record<s
   references?: Partial<Record<keyof TValues & string, TReference>>;
   /** Dictionaries the edit form needs, returned by GET /{entity}/{id}/edit. */
   editDictionaries: readonly TDictionaryName[];
+  /**
+   * An FTS5 trigram table over some text columns (same names), kept in step by triggers: text
+   * filters on those columns of at least three characters are served from it instead of LIKE.
+   */
+  search?: { table: string; columns: readonly string[] };
   /** Columns set on create from the caller (e.g. user_id). */
   onCreate?: (auth: TAuth) => Record<string, unknown>;
   /** The API shape of a row; by default booleans become 1/0 and workspace_id is dropped. */
@@ -74,11 +86,6 @@ export type TEntityDefinition<TValues extends Record<string, unknown> = Record<s
   afterDelete?: (tx: TDbOrTx, workspaceId: number, row: TRow) => Promise<void>;
   /** Stored files that belong to the row, removed from storage once the row is deleted. */
   storageKeys?: (db: TDbOrTx, id: number) => Promise<string[]>;
-  /**
-   * Keep list totals for this many milliseconds (per workspace and query), retired at once by any
-   * write through the kit or touchCounts(). For big tables whose count dominates a list request.
-   */
-  countCacheMs?: number;
   /** Values a create form starts with (GET /{entity}/edit). */
   createDefaults?: (db: TDbOrTx, workspaceId: number) => Promise<Record<string, unknown>>;
 };

@@ -43,3 +43,23 @@ describe("every list query is served by an index (EXPLAIN QUERY PLAN)", () => {
     });
   }
 });
+
+describe("text filters on contacts use the trigram index", () => {
+  test("a filter of three characters or more searches contacts_fts instead of scanning with LIKE", async () => {
+    for (const prop of ["company", "tax_id"]) {
+      const parsed = parseListQuery(
+        new URLSearchParams(`filters[${prop}]=trading&sort_last_shipment_date=desc`),
+        contactsEntity.columns,
+        contactsEntity.defaultSort,
+      );
+      const { sql, params } = listSql(ctx.database.db, contactsEntity, 1, parsed);
+      expect(sql).not.toContain(" like ");
+      const plan = await ctx.database.client.execute({
+        sql: `EXPLAIN QUERY PLAN ${sql}`,
+        args: params as never,
+      });
+      const details = plan.rows.map((r) => String(r.detail)).join(" | ");
+      expect(details, details).toContain("VIRTUAL TABLE INDEX");
+    }
+  });
+});

@@ -1,0 +1,1 @@
+CREATE INDEX `partner_types_label_idx` ON `partner_types` ("partner_type" collate nocase,`id`);
