@@ -16,8 +16,11 @@ export {
   COUNTRY_BONUS,
   DEFAULT_THRESHOLD,
   type IndexStats,
+  type NameHit,
   type ScreeningIndex,
+  scoreName,
   screen,
+  screenWithHits,
 } from "./screening-index";
 export { boundedLevenshtein, jaroWinkler, levenshtein } from "./similarity";
 export type * from "./types";

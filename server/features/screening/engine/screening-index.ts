@@ -482,21 +482,41 @@ function round4(x: number): number {
  * `matches` lists entries scoring at least `minScore` (default threshold - 0.1), best first.
  */
 export function screen(index: ScreeningIndex, query: ScreenQuery, options: ScreenOptions = {}): ScreenResult {
+  return screenWithHits(index, scoreName(index, query.name ?? "", options), query, options);
+}
+
+/** The lowest score `screen` reports for these options (near misses shown for review). */
+function minScoreOf(options: ScreenOptions): number {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-  const top = options.top ?? 5;
-  const minScore = Math.max(0, Math.min(threshold, options.minScore ?? threshold - 0.1));
-  const { tokens } = normalizeName(query.name ?? "");
-  if (tokens.length === 0) return { status: "passed", multiple: false, bestScore: 0, matches: [] };
+  return Math.max(0, Math.min(threshold, options.minScore ?? threshold - 0.1));
+}
+
+/** A list name that resembles a screened name, before country and address evidence. */
+export interface NameHit {
+  entry: number;
+  /** The entry's name or alias as the list writes it. */
+  display: string;
+  nameScore: number;
+}
+
+/**
+ * The name half of a screening: every list name that could reach the reporting floor once country
+ * and address evidence are added, with its name score. It depends on the name alone, so a batch
+ * screening many contacts of one name computes it once (see screenWithHits).
+ */
+export function scoreName(index: ScreeningIndex, queryName: string, options: ScreenOptions = {}): NameHit[] {
+  const minScore = minScoreOf(options);
+  const hits: NameHit[] = [];
+  const { tokens } = normalizeName(queryName);
+  if (tokens.length === 0) return hits;
   const q = prepareTokens(tokens);
   const qUniform = prepareTokens(tokens, true);
   const s = index.scratch;
   s.query++;
   const queryStamp = s.query;
 
-  const countryCode = query.country !== undefined ? toCountryCode(query.country) : undefined;
-  const queryAddress = query.address !== undefined ? addressTokens(query.address) : new Set<string>();
-  const maxBonus =
-    (countryCode !== undefined ? COUNTRY_BONUS : 0) + (queryAddress.size > 0 ? ADDRESS_BONUS : 0);
+  // Evidence is added later, per query: assume the most it could add, so the hits serve any address.
+  const maxBonus = COUNTRY_BONUS + ADDRESS_BONUS;
 
   // Blocking units: each distinct query word, and each adjacent pair joined (for "Shen Yang" vs
   // "Shenyang"). A word is looked up by its folded key and its plain spelling, since exact scoring
@@ -634,7 +654,6 @@ export function screen(index: ScreeningIndex, query: ScreenQuery, options: Scree
   const discount = queryCore >= 2 ? CONTAINED_NAME_DISCOUNT : 1;
   // Word similarities do not depend on weights, so one memo serves both preparations of the query.
   const memo: SimilarityMemo = q.keys.map(() => new Map<string, number>());
-  const best = new Map<number, { score: number; matchedName: string }>();
   for (const n of touched) {
     const name = index.names[n] as PreparedName;
     const uniform = index.uniformNames[n] === 1;
@@ -652,23 +671,45 @@ export function screen(index: ScreeningIndex, query: ScreenQuery, options: Scree
     }
     const nameScore = scorePrepared(uniform ? qUniform : q, name, memo);
     if (nameScore <= 0) continue;
-    for (const ref of index.nameRefs[n] ?? []) {
-      let score = nameScore;
-      if (nameScore >= BONUS_MIN_NAME_SCORE) {
-        if (countryCode !== undefined && index.entryCountries[ref.entry]?.has(countryCode))
-          score += COUNTRY_BONUS;
-        if (queryAddress.size > 0) {
-          const entryWords = entryAddressTokens(index, ref.entry);
-          let shared = 0;
-          for (const w of queryAddress) if (entryWords.has(w)) shared++;
-          if (shared >= 2 || (shared === 1 && queryAddress.size <= 2)) score += ADDRESS_BONUS;
-        }
+    for (const ref of index.nameRefs[n] ?? [])
+      hits.push({ entry: ref.entry, display: ref.display, nameScore });
+  }
+  return hits;
+}
+
+/**
+ * The evidence half of a screening: adds the country and address bonuses to a name's hits (from
+ * scoreName) and ranks the entries. screen(index, q) = screenWithHits(index, scoreName(index, q.name), q).
+ */
+export function screenWithHits(
+  index: ScreeningIndex,
+  hits: readonly NameHit[],
+  query: ScreenQuery,
+  options: ScreenOptions = {},
+): ScreenResult {
+  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+  const top = options.top ?? 5;
+  const minScore = minScoreOf(options);
+  if (hits.length === 0) return { status: "passed", multiple: false, bestScore: 0, matches: [] };
+  const countryCode = query.country !== undefined ? toCountryCode(query.country) : undefined;
+  const queryAddress = query.address !== undefined ? addressTokens(query.address) : new Set<string>();
+  const best = new Map<number, { score: number; matchedName: string }>();
+  for (const hit of hits) {
+    let score = hit.nameScore;
+    if (score >= BONUS_MIN_NAME_SCORE) {
+      if (countryCode !== undefined && index.entryCountries[hit.entry]?.has(countryCode))
+        score += COUNTRY_BONUS;
+      if (queryAddress.size > 0) {
+        const entryWords = entryAddressTokens(index, hit.entry);
+        let shared = 0;
+        for (const w of queryAddress) if (entryWords.has(w)) shared++;
+        if (shared >= 2 || (shared === 1 && queryAddress.size <= 2)) score += ADDRESS_BONUS;
       }
-      score = round4(Math.min(1, score));
-      const current = best.get(ref.entry);
-      if (current === undefined || score > current.score)
-        best.set(ref.entry, { score, matchedName: ref.display });
     }
+    score = round4(Math.min(1, score));
+    const current = best.get(hit.entry);
+    if (current === undefined || score > current.score)
+      best.set(hit.entry, { score, matchedName: hit.display });
   }
 
   const ranked: ScreenMatch[] = [];
