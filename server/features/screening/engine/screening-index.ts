@@ -1,5 +1,6 @@
 import { toCountryCode } from "./countries";
-import { addressWords, normalizeName, phoneticKey } from "./normalize";
+import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS } from "./lexicon";
+import { addressWords, normalizeName, phoneticKey, wordsOf } from "./normalize";
 import {
   CONTAINED_NAME_DISCOUNT,
   joinedSimilarity,
@@ -11,7 +12,7 @@ import {
   tokenSimilarity,
   wordSimilarity,
 } from "./score";
-import type { ListEntry, ScreenMatch, ScreenOptions, ScreenQuery, ScreenResult } from "./types";
+import type { ListEntry, NameToken, ScreenMatch, ScreenOptions, ScreenQuery, ScreenResult } from "./types";
 
 /** Default score at or above which a screening fails. */
 export const DEFAULT_THRESHOLD = 0.85;
@@ -62,7 +63,43 @@ export interface ScreeningIndex {
   readonly deletions: HashMultimap;
   readonly phonetic: HashMultimap;
   readonly entryCountries: ReadonlyArray<ReadonlySet<string>>;
+  /** Initials of names of three or more words ("irisl") -> those names' ids. */
+  readonly acronyms: ReadonlyMap<string, readonly number[]>;
   readonly scratch: Scratch;
+}
+
+/**
+ * Score of a name written as the initials of a listed name, or of a listed acronym written out:
+ * above the default threshold, so a person looks at it, and below any name match of the words.
+ */
+export const ACRONYM_SCORE = 0.9;
+const MIN_ACRONYM_LENGTH = 3;
+/** A query's own initials are looked up from four letters: three-letter ones collide too often. */
+const MIN_QUERY_ACRONYM_LENGTH = 4;
+const ACRONYM_STOP = new Set(["of", "the", "and", "for", "de", "del", "la", "el", "y", "e", "et", "und"]);
+
+/**
+ * Initials a name of three or more words is abbreviated to: of every word, and without particles
+ * ("al", "de") when that still leaves three, since both are written.
+ */
+export function initialsOf(
+  tokens: readonly { text: string; kind: string }[],
+  words: readonly string[] = [],
+): string[] {
+  const out = new Set<string>();
+  // As written: every word but "of/the/and/de" and the legal forms at either end ("Score Commercial
+  // Company Ltd" is "SCC": the company inside the name counts).
+  const written = words.filter((w) => !ACRONYM_STOP.has(w) && !/[0-9]/.test(w));
+  while (written.length > 0 && EDGE_LEGAL_FORMS.has(written[written.length - 1] as string)) written.pop();
+  while (written.length > 0 && LEADING_LEGAL_FORMS.has(written[0] as string)) written.shift();
+  if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
+  if (tokens.length < MIN_ACRONYM_LENGTH) return [...out];
+  const all = tokens.map((t) => t.text[0]).join("");
+  if (/^[a-z]+$/.test(all)) out.add(all);
+  const core = tokens.filter((t) => t.kind !== "particle");
+  const bare = core.map((t) => t.text[0]).join("");
+  if (core.length >= MIN_ACRONYM_LENGTH && /^[a-z]+$/.test(bare)) out.add(bare);
+  return [...out];
 }
 
 interface Scratch {
@@ -229,6 +266,20 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     }
   });
 
+  const acronyms = new Map<string, number[]>();
+  names.forEach((_, n) => {
+    if (uniformFlags[n] === 1) return;
+    // People abbreviate organisations, not persons.
+    const refs = nameRefs[n] ?? [];
+    if (refs.every((ref) => entries[ref.entry]?.entityType === "individual")) return;
+    const display = refs[0]?.display ?? "";
+    for (const acronym of initialsOf(normalizeName(display).tokens, wordsOf(display))) {
+      const ids = acronyms.get(acronym);
+      if (ids === undefined) acronyms.set(acronym, [n]);
+      else if (!ids.includes(n)) ids.push(n);
+    }
+  });
+
   // Postings: comparison key -> names containing it (and joined adjacent pairs as extra keys).
   const vocabulary = new Map<string, number>();
   const vocabKeys: string[] = [];
@@ -332,6 +383,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     deletions,
     phonetic,
     entryCountries,
+    acronyms,
     scratch,
     stats: {
       entries: entries.length,
@@ -674,6 +726,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     for (const ref of index.nameRefs[n] ?? [])
       hits.push({ entry: ref.entry, display: ref.display, nameScore });
   }
+  addAcronymHits(index, tokens, hits);
   return hits;
 }
 
@@ -738,4 +791,42 @@ export function screenWithHits(
     bestScore,
     matches: ranked.slice(0, top),
   };
+}
+
+/**
+ * Acronyms against expansions, both ways: a one-word query that is the initials of a listed name
+ * ("IRISL"), and a query of three or more words whose initials are a listed one-word name or alias
+ * ("Islamic Revolutionary Guard Corps" for "IRGC"). Exact initials only: they carry no typo budget.
+ */
+function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hits: NameHit[]): void {
+  const only = tokens.length === 1 ? tokens[0] : undefined;
+  if (only !== undefined && only.text.length >= MIN_ACRONYM_LENGTH && /^[a-z]+$/.test(only.text)) {
+    for (const n of index.acronyms.get(only.text) ?? []) {
+      for (const ref of index.nameRefs[n] ?? []) {
+        hits.push({
+          entry: ref.entry,
+          display: `${ref.display} (initials ${only.text.toUpperCase()})`,
+          nameScore: ACRONYM_SCORE,
+        });
+      }
+    }
+  }
+  for (const acronym of initialsOf(tokens)) {
+    if (acronym.length < MIN_QUERY_ACRONYM_LENGTH) continue;
+    const v = index.vocabulary.get(acronym);
+    if (v === undefined) continue;
+    const end = index.postingStart[v + 1] as number;
+    for (let p = index.postingStart[v] as number; p < end; p++) {
+      const n = index.postingName[p] as number;
+      const name = index.names[n] as PreparedName;
+      if (name.texts.length !== 1 || name.texts[0] !== acronym) continue;
+      for (const ref of index.nameRefs[n] ?? []) {
+        hits.push({
+          entry: ref.entry,
+          display: `${ref.display} (initials of the name screened)`,
+          nameScore: ACRONYM_SCORE,
+        });
+      }
+    }
+  }
 }
