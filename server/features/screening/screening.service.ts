@@ -89,7 +89,7 @@ export type TScreenBatchOptions = {
 export type TScreenBatchResult = {
   results: TContactScreening[];
   /** Contacts whose outcome differs from their previous one, with the reason when one was asked for. */
-  changed: { contact_id: number; previous: string; status: string; reason: string | null }[];
+  changed: { contact_id: number; name: string; previous: string; status: string; reason: string | null }[];
 };
 
 /** More names than this in a shared cache and it starts again (memory stays bounded on huge jobs). */
@@ -167,7 +167,13 @@ export async function screenContacts(
         const beforeMatches = ((JSON.parse(before.results) as { matches?: TScreeningMatch[] }).matches ??
           []) as TScreeningMatch[];
         reason = options.changeReason?.(beforeMatches, s.matches, deps.threshold) ?? null;
-        changed.push({ contact_id: contactId, previous: before.status, status: s.result.status, reason });
+        changed.push({
+          contact_id: contactId,
+          name: s.item.contact.company,
+          previous: before.status,
+          status: s.result.status,
+          reason,
+        });
       }
       audit.push([
         s.item.actor.workspaceId,
@@ -199,7 +205,7 @@ export async function screenContacts(
     );
     if (updates.length)
       await tx.run(
-        sql`update ${rpscreenings} set (name, data_screened, results, status, is_changed, updated_at) = (j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, ${now}) from json_each(${jsonRows(updates)}) as j where ${rpscreenings.id} = j.value ->> 0`,
+        sql`update ${rpscreenings} set (name, data_screened, results, status, is_changed, review_date, updated_at) = (j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, null, ${now}) from json_each(${jsonRows(updates)}) as j where ${rpscreenings.id} = j.value ->> 0`,
       );
     if (creates.length)
       await tx.run(
@@ -221,6 +227,7 @@ export async function screenContacts(
           lists: used,
           override_of_id: null,
           note: null,
+          review_date: null,
           user_id: s.item.actor.userId,
           created_at: row?.created_at ?? now,
         };
@@ -258,6 +265,7 @@ export function toScreening(row: typeof contact_screening_results.$inferSelect):
     lists: row.lists as TContactScreening["lists"],
     override_of_id: row.override_of_id,
     note: row.note,
+    review_date: row.review_date,
     user_id: row.user_id,
     created_at: row.created_at,
   };
@@ -300,6 +308,7 @@ export async function overrideScreening(
   resultId: number,
   status: "passed" | "failed",
   note: string,
+  reviewDate?: string,
 ): Promise<TContactScreening> {
   const [previous] = await deps.db
     .select()
@@ -327,6 +336,7 @@ export async function overrideScreening(
         lists: previous.lists,
         override_of_id: previous.id,
         note,
+        review_date: status === "passed" ? (reviewDate ?? null) : null,
         user_id: actor.userId,
       })
       .returning();
@@ -336,7 +346,11 @@ export async function overrideScreening(
       user_email: actor.userEmail,
       kind: "override",
       contact_id: previous.contact_id,
-      query: { result_id: previous.id, name: previous.name },
+      query: {
+        result_id: previous.id,
+        name: previous.name,
+        ...(reviewDate && status === "passed" ? { review_date: reviewDate } : {}),
+      },
       lists: previous.lists as unknown[],
       matches: previous.matches as unknown[],
       outcome: status,
@@ -345,7 +359,12 @@ export async function overrideScreening(
     });
     await tx
       .update(rpscreenings)
-      .set({ status, is_changed: false, updated_at: new Date().toISOString() })
+      .set({
+        status,
+        is_changed: false,
+        review_date: status === "passed" ? (reviewDate ?? null) : null,
+        updated_at: new Date().toISOString(),
+      })
       .where(
         and(
           eq(rpscreenings.workspace_id, actor.workspaceId),
