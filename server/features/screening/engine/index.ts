@@ -11,6 +11,7 @@ export { OFAC_SDN_LIST, type OfacParseOptions, parseOfacSdn } from "./parsers/of
 export type { ListBytes } from "./parsers/text";
 export { scoreNames, tokenSimilarity } from "./score";
 export {
+  ACRONYM_SCORE,
   ADDRESS_BONUS,
   buildIndex,
   COUNTRY_BONUS,

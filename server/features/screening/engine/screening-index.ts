@@ -90,6 +90,8 @@ export function initialsOf(
   // As written: every word but "of/the/and/de" and the legal forms at either end ("Score Commercial
   // Company Ltd" is "SCC": the company inside the name counts).
   const written = words.filter((w) => !ACRONYM_STOP.has(w) && !/[0-9]/.test(w));
+  // State groups keep the legal form's initial ("CPMIEC" … "Corporation").
+  if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
   while (written.length > 0 && EDGE_LEGAL_FORMS.has(written[written.length - 1] as string)) written.pop();
   while (written.length > 0 && LEADING_LEGAL_FORMS.has(written[0] as string)) written.shift();
   if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
