@@ -63,8 +63,11 @@ export function freePort(): number {
   return port;
 }
 
-/** Waits until the server answers /api/health, or throws after `timeoutMs`. */
-export async function waitForHealth(url: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Waits until the server answers /api/health, or throws after `timeoutMs` (a fresh database, with
+ * migrations and the bundled lists, took 40 s to come up on a loaded 2-core machine).
+ */
+export async function waitForHealth(url: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const isUp = await fetch(`${url}/api/health`)
