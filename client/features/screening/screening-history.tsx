@@ -9,7 +9,7 @@ import { DateTime } from "../../components/app/date-time";
 import { PageHeader } from "../../components/app/screens";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
 import { formatDate } from "../../lib/format";
 import { ScreeningStatus } from "./screenings-screen";
 
@@ -67,71 +67,76 @@ export function ScreeningHistory({ answer }: { answer: THistoryAnswer }) {
       {data.length === 0 ? (
         <p className="text-muted-foreground">This contact has not been screened yet.</p>
       ) : (
-        <Table aria-label="Screening history">
-          <TableHeader>
-            <TableRow>
-              <TableHead>When</TableHead>
-              <TableHead>What</TableHead>
-              <TableHead>Outcome</TableHead>
-              <TableHead>Closest list entry</TableHead>
-              <TableHead>Note or reason</TableHead>
-              <TableHead>By</TableHead>
-              <TableHead>Lists</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {data.map((entry) => (
-              <TableRow key={entry.id} className="align-top">
-                <TableCell className="whitespace-nowrap">
-                  <DateTime value={entry.created_at} />
-                </TableCell>
-                <TableCell>
-                  {KIND_LABEL[entry.kind]}
-                  <div className="text-xs text-muted-foreground">{entry.name}</div>
-                </TableCell>
-                <TableCell>
-                  <div className="flex flex-col items-start gap-1">
-                    <ScreeningStatus status={entry.outcome} />
-                    {entry.previous_status && entry.previous_status !== entry.outcome && (
-                      <span className="text-xs text-muted-foreground">
-                        was {entry.previous_status.toUpperCase()}
-                      </span>
-                    )}
-                  </div>
-                </TableCell>
-                <TableCell className="max-w-72 whitespace-normal">
-                  {entry.best_match ? (
-                    <>
-                      <span className="font-medium">{entry.best_match.name}</span>
-                      {entry.best_match.matched_name !== entry.best_match.name && (
-                        <span> as “{entry.best_match.matched_name}”</span>
-                      )}
-                      <div className="text-xs text-muted-foreground">
-                        {entry.best_match.source_list} {entry.best_match.source_id}
-                        {entry.best_match.programs.length > 0 && ` · ${entry.best_match.programs.join(", ")}`}{" "}
-                        · score {entry.best_match.score.toFixed(3)}
-                      </div>
-                    </>
-                  ) : (
-                    <span className="text-muted-foreground">none close</span>
-                  )}
-                </TableCell>
-                <TableCell className="max-w-72 whitespace-normal">
-                  {entry.note}
-                  {entry.review_date && (
-                    <div className="text-xs text-muted-foreground">
-                      Review on {formatDate(entry.review_date)}
-                    </div>
-                  )}
-                </TableCell>
-                <TableCell>{entry.user}</TableCell>
-                <TableCell className="text-xs">
-                  {entry.lists.map((l) => `${l.source} (${l.version_date})`).join(", ")}
-                </TableCell>
+        // Focusable, so a keyboard can scroll the wide table sideways on a phone.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
+        <section tabIndex={0} aria-label="Screening history entries" className="overflow-x-auto">
+          <table aria-label="Screening history" className="w-full caption-bottom text-sm">
+            <TableHeader>
+              <TableRow>
+                <TableHead>When</TableHead>
+                <TableHead>What</TableHead>
+                <TableHead>Outcome</TableHead>
+                <TableHead>Closest list entry</TableHead>
+                <TableHead>Note or reason</TableHead>
+                <TableHead>By</TableHead>
+                <TableHead>Lists</TableHead>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHeader>
+            <TableBody>
+              {data.map((entry) => (
+                <TableRow key={entry.id} className="align-top">
+                  <TableCell className="whitespace-nowrap">
+                    <DateTime value={entry.created_at} />
+                  </TableCell>
+                  <TableCell>
+                    {KIND_LABEL[entry.kind]}
+                    <div className="text-xs text-muted-foreground">{entry.name}</div>
+                  </TableCell>
+                  <TableCell>
+                    <div className="flex flex-col items-start gap-1">
+                      <ScreeningStatus status={entry.outcome} />
+                      {entry.previous_status && entry.previous_status !== entry.outcome && (
+                        <span className="text-xs text-muted-foreground">
+                          was {entry.previous_status.toUpperCase()}
+                        </span>
+                      )}
+                    </div>
+                  </TableCell>
+                  <TableCell className="max-w-72 whitespace-normal">
+                    {entry.best_match ? (
+                      <>
+                        <span className="font-medium">{entry.best_match.name}</span>
+                        {entry.best_match.matched_name !== entry.best_match.name && (
+                          <span> as “{entry.best_match.matched_name}”</span>
+                        )}
+                        <div className="text-xs text-muted-foreground">
+                          {entry.best_match.source_list} {entry.best_match.source_id}
+                          {entry.best_match.programs.length > 0 &&
+                            ` · ${entry.best_match.programs.join(", ")}`}{" "}
+                          · score {entry.best_match.score.toFixed(3)}
+                        </div>
+                      </>
+                    ) : (
+                      <span className="text-muted-foreground">none close</span>
+                    )}
+                  </TableCell>
+                  <TableCell className="max-w-72 whitespace-normal">
+                    {entry.note}
+                    {entry.review_date && (
+                      <div className="text-xs text-muted-foreground">
+                        Review on {formatDate(entry.review_date)}
+                      </div>
+                    )}
+                  </TableCell>
+                  <TableCell>{entry.user}</TableCell>
+                  <TableCell className="text-xs">
+                    {entry.lists.map((l) => `${l.source} (${l.version_date})`).join(", ")}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </table>
+        </section>
       )}
     </section>
   );
