@@ -1,8 +1,11 @@
 // npm run bench:import: the contacts CSV importer end to end, through the real CLI in a child
-// process with a temporary DATA_DIR. A generated 100,000-row file is imported (all new), imported
-// again (all unchanged), then a different file's import is killed with SIGKILL mid-way and the
-// database must hold exactly what it held before. Prints rows/s, seconds and the child's peak RSS;
-// exits 1 only if the kill -9 check or a report's counts are wrong.
+// process with a temporary DATA_DIR, screening of every new contact included (the CLI screens what
+// it created before it exits). Generated files of 20,000 and 100,000 new contacts are imported into
+// fresh databases, and each must leave one screening result and one audit row per contact; then the
+// larger file is imported again (all unchanged) and a different file's import is killed with SIGKILL
+// mid-way: the database must hold exactly what it held before. Prints rows/s, seconds and the
+// child's peak RSS next to the target; exits 1 only if a check or a report's counts are wrong.
+// BENCH_ROWS=<n> runs one size only.
 import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +15,10 @@ import { users, workspaces } from "../db/schema";
 import { ROOT } from "./lib";
 import { TRADES } from "./sample-names";
 
-const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const SIZES = process.env.BENCH_ROWS ? [Number(process.env.BENCH_ROWS)] : [20_000, 100_000];
+const ROWS = SIZES[SIZES.length - 1] as number;
+/** Issue 15: new contacts per second, end to end with screening. */
+const TARGET_ROWS_PER_S = 5_000;
 const EMAIL = "importer@example.com";
 const MAIN = path.join(ROOT, "server", "main.ts");
 const TIME = "/usr/bin/time";
@@ -308,19 +314,24 @@ const countContacts = (dbFile: string) => {
 const count = (out: string, label: string) =>
   Number(new RegExp(`([\\d,]+)\\s+${label}`).exec(out)?.[1].replace(/,/g, "") ?? NaN);
 
-const dir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-import-"));
-const dataDir = path.join(dir, "data");
-let failed = false;
-try {
-  const first = path.join(dir, "contacts-a.csv");
-  const second = path.join(dir, "contacts-b.csv");
-  let t = performance.now();
-  await Promise.all([writeCsv(first, ROWS, 1), writeCsv(second, ROWS, 2)]);
-  const mb = Bun.file(first).size / 1024 / 1024;
-  console.log(
-    `Generated 2 × ${ROWS.toLocaleString("en-US")} rows (${mb.toFixed(1)} MB each) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-  );
+const countScreening = (dbFile: string) => {
+  const db = new Database(dbFile);
+  try {
+    const one = (q: string) => (db.query(q).get() as { n: number }).n;
+    return {
+      results: one("select count(distinct contact_id) as n from contact_screening_results"),
+      audit: one(
+        "select count(distinct contact_id) as n from screening_audit_log where kind in ('screen', 'rescreen')",
+      ),
+      listed: one("select count(*) as n from rpscreenings where contact_id is not null"),
+    };
+  } finally {
+    db.close();
+  }
+};
 
+/** A migrated database with the bundled lists and the importing user. */
+async function prepareDataDir(dataDir: string) {
   const migrate = Bun.spawnSync([process.execPath, MAIN, "migrate"], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
     stderr: "inherit",
@@ -337,13 +348,18 @@ try {
     password_hash: await Bun.password.hash("bench password"),
   });
   database.close();
+}
 
-  const report = (label: string, run: TRun, expect: Record<string, number>) => {
-    const rate = ROWS / run.seconds;
+const dir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-import-"));
+let dataDir = "";
+let failed = false;
+try {
+  const report = (label: string, rows: number, run: TRun, expect: Record<string, number>) => {
+    const rate = rows / run.seconds;
     const rss = run.peakRssMb === null ? "?" : run.peakRssMb.toFixed(0);
     const cpu = run.cpuSeconds === null ? "?" : run.cpuSeconds.toFixed(2);
     console.log(
-      `${label.padEnd(22)} ${Math.round(rate).toLocaleString("en-US").padStart(7)} rows/s  ${run.seconds.toFixed(2)} s  peak RSS ${rss} MB  CPU ${cpu} s`,
+      `${label.padEnd(34)} ${Math.round(rate).toLocaleString("en-US").padStart(7)} rows/s  ${run.seconds.toFixed(2)} s  peak RSS ${rss} MB  CPU ${cpu} s`,
     );
     const wrong = Object.entries(expect).filter(([name, n]) => count(run.stdout, name) !== n);
     if (run.code !== 0 || wrong.length) {
@@ -353,8 +369,32 @@ try {
       );
     }
   };
-  report("import (all new)", await runImport(dataDir, first), { created: ROWS, rejected: 0 });
-  report("re-import (unchanged)", await runImport(dataDir, first), { unchanged: ROWS, rejected: 0 });
+  console.log(
+    `target: ≥ ${TARGET_ROWS_PER_S.toLocaleString("en-US")} new contacts/s end to end, screening included`,
+  );
+  const first = path.join(dir, "contacts-a.csv");
+  for (const size of SIZES) {
+    dataDir = path.join(dir, `data-${size}`);
+    await prepareDataDir(dataDir);
+    const t = performance.now();
+    await writeCsv(first, size, 1);
+    console.log(
+      `generated ${size.toLocaleString("en-US")} rows (${(Bun.file(first).size / 1024 / 1024).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+    report(`import ${size.toLocaleString("en-US")} new + screening`, size, await runImport(dataDir, first), {
+      created: size,
+      rejected: 0,
+    });
+    const screened = countScreening(path.join(dataDir, "app.db"));
+    const isComplete = screened.results === size && screened.audit === size && screened.listed === size;
+    console.log(
+      `  screened: ${screened.results.toLocaleString("en-US")} results, ${screened.audit.toLocaleString("en-US")} audited, ${screened.listed.toLocaleString("en-US")} in the screenings list ${isComplete ? "✓" : "✖"}`,
+    );
+    if (!isComplete) failed = true;
+  }
+  const second = path.join(dir, "contacts-b.csv");
+  await writeCsv(second, ROWS, 2);
+  report("re-import (unchanged)", ROWS, await runImport(dataDir, first), { unchanged: ROWS, rejected: 0 });
 
   const dbFile = path.join(dataDir, "app.db");
   const before = countContacts(dbFile);
@@ -365,7 +405,7 @@ try {
   });
   // Killed once the CLI reports a third of the file read: by then many batches have been written
   // inside the transaction.
-  t = performance.now();
+  const t = performance.now();
   let seen = "";
   let rowsShown: RegExpExecArray | null = null;
   const decoder = new TextDecoder();

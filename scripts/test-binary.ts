@@ -1,6 +1,6 @@
 // npm run test:binary: the compiled binary, alone in an empty folder with no node_modules above it,
 // starts on a free port, answers /api/health, renders the login page and its assets, and stops cleanly.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { freePort, ROOT } from "./lib";
 

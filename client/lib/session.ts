@@ -32,6 +32,7 @@ export async function loadUser(api: TApi, store: TSessionStore): Promise<TPublic
  */
 export function safeNext(next: unknown): string | undefined {
   if (typeof next !== "string" || next.length > 2048) return undefined;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
   if (!next.startsWith("/") || next.startsWith("//") || /[\u0000-\u001f\u007f\s\\]/.test(next))
     return undefined;
   try {

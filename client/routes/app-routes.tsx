@@ -1,7 +1,5 @@
 import { createRoute, Link, notFound, redirect } from "@tanstack/react-router";
 import { NotFoundScreen, PageHeader, PlannedScreen } from "../components/app/screens";
-import { Button } from "../components/ui/button";
-import { ZListSearch } from "../lib/list-search";
 import { accountRoute } from "./account-route";
 import { authRoutes } from "./auth-routes";
 import { catalogueRoutes } from "./catalogue";
@@ -18,7 +16,7 @@ function checkItemId({ params }: { params: Record<string, string> }) {
 }
 
 /** A route whose screen is an honest empty state until the issue that builds it lands. */
-function plannedRoute<TPath extends string>(path: TPath, title: string, what: string) {
+function _plannedRoute<TPath extends string>(path: TPath, title: string, what: string) {
   return createRoute({
     getParentRoute: () => rootRoute,
     path,

@@ -1,8 +1,11 @@
 import { createRoute, useRouteContext } from "@tanstack/react-router";
 import { DownloadIcon } from "lucide-react";
+import { useEffect, useState } from "react";
 import { z } from "zod";
+import type { TScreeningHistoryEntry } from "../../db/contracts/screening";
 import { Button } from "../components/ui/button";
 import { RescreenProgress } from "../features/screening/rescreen-progress";
+import { ListChanges, ScreeningHistory, type THistoryAnswer } from "../features/screening/screening-history";
 import { ScreeningSearch } from "../features/screening/screening-search";
 import { screeningsScreen } from "../features/screening/screenings-screen";
 import { rootRoute } from "./root";
@@ -25,9 +28,37 @@ const searchRoute = createRoute({
   },
 });
 
+const historyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/restricted-party-screening/history/$contactId",
+  params: {
+    parse: ({ contactId }) => ({ contactId: z.coerce.number().int().positive().parse(contactId) }),
+    stringify: ({ contactId }) => ({ contactId: String(contactId) }),
+  },
+  staticData: { title: "Screening history" },
+  head: () => ({ meta: [{ title: "Screening history · Tradewinds" }] }),
+  loader: ({ context, params }) =>
+    context.api.get<THistoryAnswer>(`/screenings/contact/${params.contactId}/history`),
+  component: function HistoryScreen() {
+    return <ScreeningHistory answer={historyRoute.useLoaderData()} />;
+  },
+});
+
 function ListsAndProgress() {
   const { api } = useRouteContext({ from: "__root__" });
-  return <RescreenProgress api={api} />;
+  const [changes, setChanges] = useState<TScreeningHistoryEntry[]>([]);
+  useEffect(() => {
+    api
+      .get<{ data: TScreeningHistoryEntry[] }>("/screenings/changes")
+      .then((answer) => setChanges(answer.data))
+      .catch(() => setChanges([]));
+  }, [api]);
+  return (
+    <div className="mb-4 space-y-2">
+      <RescreenProgress api={api} />
+      <ListChanges changes={changes} />
+    </div>
+  );
 }
 
 /** The screenings list with Download Results and Search, its print page, and the search page. */
@@ -56,4 +87,5 @@ export const screeningRoutes = [
     ),
   }),
   searchRoute,
+  historyRoute,
 ];

@@ -24,18 +24,49 @@ export const ZScreeningSearchQuery = z.preprocess(
   ZScreeningSearch,
 );
 
-export const ZOverride = z.object({
-  id: z.coerce
-    .number({ error: "Give the id of the result to override." })
-    .int()
-    .positive("Give the id of the result to override."),
-  status: z.enum(["passed", "failed"], { error: 'The status must be "passed" or "failed".' }),
-  note: z
-    .string({ error: "An override needs a note saying why." })
-    .trim()
-    .min(1, "An override needs a note saying why.")
-    .max(2000, "Please use at most 2000 characters."),
-});
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isRealDay = (value: string) => {
+  const date = new Date(`${value}T00:00:00Z`);
+  return DAY.test(value) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+};
+
+/** Today as YYYY-MM-DD in UTC, the day review dates are compared with. */
+export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
+
+/**
+ * A whitelisting (an override to passed with a review date) is due for review from that day on:
+ * the contact still passes, but shows 'review due' until someone decides again.
+ */
+export const isReviewDue = (reviewDate: string | null | undefined, today = todayUtc()) =>
+  Boolean(reviewDate) && (reviewDate as string) <= today;
+
+export const REVIEW_DATE_ONLY_PASSED = "Only an override to PASSED can carry a review date.";
+
+export const ZOverride = z
+  .object({
+    id: z.coerce
+      .number({ error: "Give the id of the result to override." })
+      .int()
+      .positive("Give the id of the result to override."),
+    status: z.enum(["passed", "failed"], { error: 'The status must be "passed" or "failed".' }),
+    note: z
+      .string({ error: "An override needs a note saying why." })
+      .trim()
+      .min(1, "An override needs a note saying why.")
+      .max(2000, "Please use at most 2000 characters."),
+    /** YYYY-MM-DD, after today; empty means none. */
+    review_date: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || isRealDay(v), "The review date must be a date (YYYY-MM-DD).")
+      .refine((v) => v === undefined || v > todayUtc(), "The review date must be after today."),
+  })
+  .refine((v) => v.review_date === undefined || v.status === "passed", {
+    message: REVIEW_DATE_ONLY_PASSED,
+    path: ["review_date"],
+  });
 
 /** A list match as results store and show it. */
 export type TScreeningMatch = {
@@ -63,6 +94,28 @@ export type TContactScreening = {
   lists: { source: string; version_date: string }[];
   override_of_id: number | null;
   note: string | null;
+  /** YYYY-MM-DD from which an override to passed is due for review. */
+  review_date: string | null;
   user_id: number | null;
   created_at: string;
+};
+
+/** One line of a contact's screening trail (GET /screenings/contact/{id}/history), from the audit log. */
+export type TScreeningHistoryEntry = {
+  id: number;
+  created_at: string;
+  kind: "screen" | "rescreen" | "override";
+  contact_id: number | null;
+  name: string;
+  outcome: "passed" | "failed";
+  previous_status: string | null;
+  /** An override's note, or why a list update changed the outcome. */
+  note: string | null;
+  review_date: string | null;
+  best_match: Pick<
+    TScreeningMatch,
+    "name" | "matched_name" | "source_list" | "source_id" | "programs" | "score"
+  > | null;
+  lists: { source: string; version_date: string }[];
+  user: string;
 };

@@ -68,6 +68,8 @@ export const rpscreenings = sqliteTable(
     status: text().notNull(),
     /** Set when a list import changed this outcome, until someone looks at it. */
     is_changed: flag(),
+    /** YYYY-MM-DD: a whitelisting (override to passed) is due for review from this day. */
+    review_date: text(),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -77,6 +79,7 @@ export const rpscreenings = sqliteTable(
     index("rpscreenings_ws_status_idx").on(t.workspace_id, t.status),
     index("rpscreenings_contact_idx").on(t.contact_id),
     index("rpscreenings_user_idx").on(t.user_id),
+    index("rpscreenings_ws_review_idx").on(t.workspace_id, t.review_date),
     check("rpscreenings_status_check", sql`${t.status} in ('passed', 'failed')`),
   ],
 );
@@ -104,6 +107,8 @@ export const contact_screening_results = sqliteTable(
     lists: text({ mode: "json" }).$type<unknown[]>().notNull(),
     override_of_id: integer(),
     note: text(),
+    /** YYYY-MM-DD: an override to passed that must be reviewed from this day (whitelisting with expiry). */
+    review_date: text(),
     user_id: integer().references(() => users.id, { onDelete: "set null" }),
     created_at: createdAt(),
   },

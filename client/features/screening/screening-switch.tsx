@@ -14,10 +14,12 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog";
+import { Input } from "../../components/ui/input";
 import { Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { Textarea } from "../../components/ui/textarea";
 import type { TApi } from "../../lib/api";
+import { ReviewBadge } from "./screening-history";
 import { ScreeningStatus } from "./screenings-screen";
 
 type TTrade = { item: TContactScreening; lists: { source: string; version_date: string }[] };
@@ -40,6 +42,7 @@ export function ScreeningSwitch({
   const [isError, setIsError] = useState(false);
   const [pending, setPending] = useState<"passed" | "failed">();
   const [note, setNote] = useState("");
+  const [reviewDate, setReviewDate] = useState("");
   const [isSaving, setIsSaving] = useState(false);
 
   const load = useCallback(async () => {
@@ -62,11 +65,13 @@ export function ScreeningSwitch({
         id: trade.item.id,
         status: pending,
         note,
+        ...(pending === "passed" && reviewDate ? { review_date: reviewDate } : {}),
       });
       setTrade({ ...trade, item });
       toast.success(`Screening set to ${pending.toUpperCase()}`);
       setPending(undefined);
       setNote("");
+      setReviewDate("");
     } catch (error) {
       toast.error("Manual screening override failed.", {
         description: (error as Error).message || "Failed to do manual override",
@@ -116,6 +121,7 @@ export function ScreeningSwitch({
               {result.multiple && (
                 <span className="text-sm font-medium text-destructive">Multiple results found!</span>
               )}
+              {result.status === "passed" && <ReviewBadge reviewDate={result.review_date} />}
               {result.status === "failed" && (
                 <Link
                   to="/restricted-party-screening/search"
@@ -125,6 +131,13 @@ export function ScreeningSwitch({
                   See the results
                 </Link>
               )}
+              <Link
+                to="/restricted-party-screening/history/$contactId"
+                params={{ contactId }}
+                className="text-sm text-primary underline-offset-4 hover:underline"
+              >
+                Screening history
+              </Link>
             </div>
             {result.override_of_id && (
               <p className="text-sm">
@@ -176,6 +189,22 @@ export function ScreeningSwitch({
             <Label htmlFor="override-note">Note</Label>
             <Textarea id="override-note" value={note} onChange={(e) => setNote(e.target.value)} />
           </div>
+          {pending === "passed" && (
+            <div className="space-y-2">
+              <Label htmlFor="override-review-date">Review date (optional)</Label>
+              <Input
+                id="override-review-date"
+                type="date"
+                value={reviewDate}
+                min={new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}
+                onChange={(e) => setReviewDate(e.target.value)}
+                aria-describedby="override-review-help"
+              />
+              <p id="override-review-help" className="text-sm text-muted-foreground">
+                From this day the contact shows 'Review due' (it stays passed) until someone decides again.
+              </p>
+            </div>
+          )}
           <DialogFooter>
             <Button variant="outline" onClick={() => setPending(undefined)}>
               Cancel

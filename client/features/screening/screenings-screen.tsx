@@ -1,9 +1,11 @@
+import { Link } from "@tanstack/react-router";
 import { z } from "zod";
 import type { TScreeningMatch } from "../../../db/contracts/screening";
 import { DateTime } from "../../components/app/date-time";
 import type { TEntityScreen } from "../../components/kit/entity-config";
 import { Badge } from "../../components/ui/badge";
-import { formatDateTime } from "../../lib/format";
+import { formatDate, formatDateTime } from "../../lib/format";
+import { ReviewBadge } from "./screening-history";
 
 export type TScreeningRow = {
   id: number;
@@ -11,6 +13,7 @@ export type TScreeningRow = {
   /** 'pending' when the contact changed (or was never screened) since this outcome. */
   status: "passed" | "failed" | "pending";
   is_changed: 0 | 1;
+  review_date: string | null;
   contact_id: number | null;
   data_screened: { name?: string; address?: string; country?: string };
   results: {
@@ -18,6 +21,7 @@ export type TScreeningRow = {
     multiple?: boolean;
     matches?: TScreeningMatch[];
     lists?: { source: string; version_date: string }[];
+    change_reason?: string;
   };
   updated_at: string;
 };
@@ -60,7 +64,11 @@ export const screeningsScreen: TEntityScreen<TScreeningRow> = {
       cell: (row) => (
         <span className="flex items-center gap-2">
           {row.name}
-          {row.is_changed === 1 && <Badge variant="orange">Changed by list update</Badge>}
+          {row.is_changed === 1 && (
+            <Badge variant="orange" title={row.results.change_reason}>
+              Changed by list update
+            </Badge>
+          )}
         </span>
       ),
     },
@@ -76,6 +84,27 @@ export const screeningsScreen: TEntityScreen<TScreeningRow> = {
       sortable: true,
       filter: "text",
       cell: (row) => <ScreeningStatus status={row.status} />,
+    },
+    {
+      key: "review_due",
+      header: "Review due",
+      filter: "boolean",
+      cell: (row) => (row.status === "passed" ? <ReviewBadge reviewDate={row.review_date} /> : null),
+    },
+    {
+      key: "contact_id",
+      header: "History",
+      cell: (row) =>
+        row.contact_id ? (
+          <Link
+            to="/restricted-party-screening/history/$contactId"
+            params={{ contactId: row.contact_id }}
+            className="text-primary underline-offset-4 hover:underline"
+            aria-label={`Screening history of ${row.name}`}
+          >
+            History
+          </Link>
+        ) : null,
     },
   ],
   fields: [
@@ -110,6 +139,18 @@ export const screeningsScreen: TEntityScreen<TScreeningRow> = {
         ((v as TScreeningRow["results"])?.matches ?? [])
           .map((m) => `${m.name} (${m.source_list}, ${m.score.toFixed(3)})`)
           .join("\n"),
+    },
+    {
+      name: "review_date",
+      label: "Review date",
+      kind: "text",
+      format: (v) => (v ? formatDate(String(v)) : ""),
+    },
+    {
+      name: "results",
+      label: "Changed by list update because",
+      kind: "text",
+      format: (v) => (v as TScreeningRow["results"])?.change_reason ?? "",
     },
     {
       name: "results",

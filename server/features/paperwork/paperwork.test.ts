@@ -462,7 +462,9 @@ describe("through the shipment form's save (PUT /api/shipments/{id} with generat
     const { shipment } = await readyShipment(who);
     const res = await save(who, shipment.id, { aes_citation: "AES 123" });
     expect(res.status).toBe(422);
-    expect(Object.keys((res.body as unknown as { errors: Record<string, unknown> }).errors)).toContain("aes_citation");
+    expect(Object.keys((res.body as unknown as { errors: Record<string, unknown> }).errors)).toContain(
+      "aes_citation",
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import type { TDb } from "../../../db/client";
 import type { TLogger } from "../../lib/logger";
 import {
   detectFormat,
+  explainChange,
   LIST_SOURCES,
   listHistory,
   parseListFiles,
@@ -91,15 +92,27 @@ export async function screeningListsCommand(
   console.log(
     `Loaded ${stored.source} of ${stored.version_date}: ${stored.row_count} rows, ${stored.entries} entries (sha256 ${stored.checksum.slice(0, 16)}…).`,
   );
+  console.log(
+    `Against the previous version: ${stored.delta.added.size} new entries, ${stored.delta.removed.size} removed, ${stored.delta.aliases.size} with changed names or aliases.`,
+  );
   // Every contact is screened against the new version; running servers pick the lists up by themselves.
   const registry = new ScreeningRegistry(deps.db);
   const job = new RescreenJob({ db: deps.db, registry, threshold: deps.threshold }, deps.logger);
   const ids = await allContactIds(deps.db);
   console.log(`Screening ${ids.length} contacts again…`);
-  const state = await job.run(ids, "list import", progressLine());
+  const state = await job.run(ids, "list import", progressLine(), {
+    changeReason: explainChange(stored.delta),
+  });
   console.log(
     `Done: ${state.done} screened, ${state.changed} changed outcome (flagged in the screenings list), ${state.failed} failed.`,
   );
+  // Which contacts changed and why; the same reasons are in the audit log and the screenings screen.
+  for (const change of job.changes.slice(0, 20)) {
+    console.log(
+      `  ${change.name} (contact ${change.contact_id}): ${change.previous} → ${change.status} (${change.reason})`,
+    );
+  }
+  if (job.changes.length > 20) console.log(`  … and ${job.changes.length - 20} more (see the audit log)`);
   return state.failed ? 1 : 0;
 }
 

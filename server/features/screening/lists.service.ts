@@ -73,6 +73,92 @@ export function parseListFiles(format: TListFormat, files: TListFile[]): ParsedL
   });
 }
 
+/** What a new version of a list changed, by entry (list + id): what re-screened outcomes are explained by. */
+export type TListDelta = {
+  added: Map<string, string>;
+  removed: Map<string, string>;
+  aliases: Map<string, { name: string; added: string[]; removed: string[] }>;
+};
+
+export const entryKeyOf = (sourceList: string, sourceId: string) => `${sourceList}\u0000${sourceId}`;
+
+/** Entries added, removed, and entries whose names or aliases changed, between two versions. */
+export function diffEntries(
+  before: { sourceList: string; sourceId: string; name: string; aliases: string[] }[],
+  after: { sourceList: string; sourceId: string; name: string; aliases: string[] }[],
+): TListDelta {
+  const delta: TListDelta = { added: new Map(), removed: new Map(), aliases: new Map() };
+  const old = new Map(before.map((e) => [entryKeyOf(e.sourceList, e.sourceId), e]));
+  const seen = new Set<string>();
+  for (const e of after) {
+    const key = entryKeyOf(e.sourceList, e.sourceId);
+    seen.add(key);
+    const was = old.get(key);
+    if (!was) {
+      delta.added.set(key, e.name);
+      continue;
+    }
+    const names = new Set([was.name, ...was.aliases]);
+    const now = new Set([e.name, ...e.aliases]);
+    const added = [...now].filter((n) => !names.has(n));
+    const removed = [...names].filter((n) => !now.has(n));
+    if (added.length || removed.length) delta.aliases.set(key, { name: e.name, added, removed });
+  }
+  for (const [key, e] of old) if (!seen.has(key)) delta.removed.set(key, e.name);
+  return delta;
+}
+
+type TMatchLike = {
+  source_list: string;
+  source_id: string;
+  name: string;
+  matched_name: string;
+  score: number;
+};
+
+/**
+ * Explains a changed outcome after a list re-import from the matches before and after and what the
+ * new version changed: a new entry, a removed entry or a changed alias (else the list data changed).
+ */
+export function explainChange(delta: TListDelta) {
+  return (before: TMatchLike[], after: TMatchLike[], threshold: number): string | null => {
+    const reasons: string[] = [];
+    const describeChange = (m: TMatchLike, isNow: boolean) => {
+      const key = entryKeyOf(m.source_list, m.source_id);
+      const where = `${m.source_list} ${m.source_id}`;
+      if (isNow && delta.added.has(key)) return `new entry: ${m.name} (${where})`;
+      if (!isNow && delta.removed.has(key)) return `removed entry: ${m.name} (${where})`;
+      const alias = delta.aliases.get(key);
+      if (alias) {
+        const change = isNow
+          ? alias.added.length
+            ? `now also "${alias.added.join('", "')}"`
+            : "names changed"
+          : alias.removed.length
+            ? `no longer "${alias.removed.join('", "')}"`
+            : "names changed";
+        return `changed alias: ${alias.name} (${where}) ${change}`;
+      }
+      return null;
+    };
+    for (const m of after.filter((x) => x.score >= threshold)) {
+      const reason = describeChange(m, true);
+      if (reason) reasons.push(reason);
+    }
+    for (const m of before.filter((x) => x.score >= threshold)) {
+      const reason = describeChange(m, false);
+      if (reason && !reasons.includes(reason)) reasons.push(reason);
+    }
+    if (!reasons.length) {
+      const top = after.find((x) => x.score >= threshold) ?? before.find((x) => x.score >= threshold);
+      return top
+        ? `list data changed for ${top.name} (${top.source_list} ${top.source_id})`
+        : "list data changed";
+    }
+    return reasons.join("; ");
+  };
+}
+
 /**
  * Stores a parsed list as the source's active version, in one transaction: the new entries go in,
  * the old version is kept as history (without its entries) and marked inactive. A failure leaves
@@ -87,6 +173,20 @@ export async function storeList(db: TDb, format: TListFormat, parsed: ParsedList
       .select({ id: screening_lists.id })
       .from(screening_lists)
       .where(eq(screening_lists.source, source));
+    // What the new version changes, entry by entry, before the old entries go.
+    const previous = old.length
+      ? await tx
+          .select({
+            sourceList: screening_entries.source_list,
+            sourceId: screening_entries.source_id,
+            name: screening_entries.name,
+            aliases: screening_entries.aliases,
+          })
+          .from(screening_entries)
+          .innerJoin(screening_lists, eq(screening_lists.id, screening_entries.list_id))
+          .where(and(eq(screening_lists.source, source), eq(screening_lists.is_active, true)))
+      : [];
+    const delta = diffEntries(previous, parsed.entries);
     if (old.length) {
       await tx.delete(screening_entries).where(
         inArray(
@@ -127,6 +227,7 @@ export async function storeList(db: TDb, format: TListFormat, parsed: ParsedList
       row_count: parsed.rowCount,
       entries: rows.length,
       checksum: parsed.checksum,
+      delta,
     };
   });
 }

@@ -1,9 +1,16 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
-import { contacts, users } from "../../../db/schema";
-import { timeSlicer } from "../../lib/limits";
+import { contacts, countries, users } from "../../../db/schema";
 import type { TLogger } from "../../lib/logger";
-import { screenContact, type TScreeningDeps } from "./screening.service";
+import { type NameHit, scoreName } from "./engine";
+import {
+  screenContacts,
+  type TChangeReason,
+  type TScreenBatchOptions,
+  type TScreenBatchResult,
+  type TScreenItem,
+  type TScreeningDeps,
+} from "./screening.service";
 
 export type TRescreenState = {
   isRunning: boolean;
@@ -16,7 +23,15 @@ export type TRescreenState = {
   finished_at: string | null;
 };
 
-const BATCH = 100;
+/** Contacts per write transaction: one read, three writes and one commit for this many. */
+const CHUNK = 500;
+/** Longest stretch of screening between two yields to the event loop. */
+const SLICE_MS = 10;
+
+export type TRescreenOptions = {
+  /** Explains each changed outcome (list re-imports: new entry, removed entry, changed alias). */
+  changeReason?: TChangeReason;
+};
 
 /** Contacts whose newest screening is older than their last change (or who have none), by id. */
 export async function staleContactIds(db: TDb, workspaceId?: number): Promise<number[]> {
@@ -52,11 +67,16 @@ export class RescreenJob {
     started_at: null,
     finished_at: null,
   };
+  /** The changed outcomes of the last run, in the order they were screened. */
+  changes: TScreenBatchResult["changed"] = [];
   private queue: Promise<void> = Promise.resolve();
+  private options: TScreenBatchOptions = {};
 
   constructor(
     private readonly deps: TScreeningDeps,
     private readonly logger: TLogger,
+    /** Runs in each chunk's write transaction with the chunk's contact ids (e.g. clears a pending flag). */
+    private readonly inTransaction?: TScreenBatchOptions["inTransaction"],
   ) {}
 
   /** Queues a run over these contacts; resolves when it has finished. */
@@ -64,13 +84,44 @@ export class RescreenJob {
     contactIds: number[],
     reason: string,
     onProgress?: (state: TRescreenState) => void,
+    options: TRescreenOptions = {},
   ): Promise<TRescreenState> {
-    const run = this.queue.then(() => this.execute(contactIds, reason, onProgress));
+    const run = this.queue.then(() => {
+      this.options = {
+        kind: "auto",
+        changeReason: options.changeReason,
+        inTransaction: this.inTransaction,
+      };
+      this.changes = [];
+      return this.execute(contactIds, reason, onProgress);
+    });
     this.queue = run.then(
       () => undefined,
       () => undefined,
     );
     return run;
+  }
+
+  /** Scores the chunk's new names in slices of at most SLICE_MS, then records the chunk. */
+  private async screenInSlices(
+    items: TScreenItem[],
+    nameCache: Map<string, NameHit[]>,
+    options: TScreenBatchOptions,
+  ): Promise<TScreenBatchResult> {
+    const { index, lists } = await this.deps.registry.get();
+    if (lists.length) {
+      const screenOptions = { threshold: this.deps.threshold, top: 5 };
+      let sliceStart = performance.now();
+      for (const { contact } of items) {
+        if (nameCache.has(contact.company)) continue;
+        nameCache.set(contact.company, scoreName(index, contact.company, screenOptions));
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+      }
+    }
+    return screenContacts(this.deps, items, { ...options, nameCache });
   }
 
   private async execute(ids: number[], reason: string, onProgress?: (state: TRescreenState) => void) {
@@ -85,33 +136,36 @@ export class RescreenJob {
       finished_at: null,
     };
     const { db } = this.deps;
-    // Screening one contact takes a few milliseconds; yielding every ~15 ms keeps requests moving.
-    const slice = timeSlicer();
-    for (let i = 0; i < ids.length; i += BATCH) {
+    // One cache for the whole run: a name repeated across the contacts is scored once.
+    const nameCache = new Map<string, NameHit[]>();
+    const options = this.options;
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = ids.slice(i, i + CHUNK);
       const rows = await db
-        .select({ contact: contacts, email: users.email })
+        .select({ contact: contacts, email: users.email, country: countries })
         .from(contacts)
         .leftJoin(users, eq(users.id, contacts.user_id))
-        .where(inArray(contacts.id, ids.slice(i, i + BATCH)));
-      for (const { contact, email } of rows) {
-        try {
-          const before = await this.deps.db.query.rpscreenings.findFirst({
-            where: (r, { eq: equals }) => equals(r.contact_id, contact.id),
-          });
-          const result = await screenContact(
-            this.deps,
-            { workspaceId: contact.workspace_id, userId: null, userEmail: email ?? null },
-            contact,
-            before ? "rescreen" : "screen",
-          );
-          if (before && before.status !== result.status) this.state.changed += 1;
-        } catch (error) {
-          this.state.failed += 1;
-          this.logger.error("screening a contact failed", { contact: contact.id, error: String(error) });
-        }
-        this.state.done += 1;
-        await slice();
+        .leftJoin(countries, eq(countries.id, contacts.country_id))
+        .where(inArray(contacts.id, chunk));
+      const items: TScreenItem[] = rows.map(({ contact, email, country }) => ({
+        contact,
+        // System screenings name the contact's owner, so the audit log says whose contact it was.
+        actor: { workspaceId: contact.workspace_id, userId: null, userEmail: email ?? null },
+        country: country ?? undefined,
+      }));
+      try {
+        // Screening is CPU work: slices of it yield to the event loop so requests keep being served.
+        const batch = await this.screenInSlices(items, nameCache, options);
+        this.state.changed += batch.changed.length;
+        for (const change of batch.changed) this.changes.push(change);
+      } catch (error) {
+        this.state.failed += items.length;
+        this.logger.error("screening contacts failed", {
+          contacts: `${chunk[0]}…${chunk[chunk.length - 1]}`,
+          error: String(error),
+        });
       }
+      this.state.done += chunk.length;
       onProgress?.(this.state);
       await Bun.sleep(0);
     }

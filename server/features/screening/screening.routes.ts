@@ -1,8 +1,13 @@
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { ZOverride, ZScreeningSearchQuery } from "../../../db/contracts/screening";
-import { contact_screening_results, rpscreenings, screening_audit_log } from "../../../db/schema";
+import {
+  type TScreeningHistoryEntry,
+  type TScreeningMatch,
+  ZOverride,
+  ZScreeningSearchQuery,
+} from "../../../db/contracts/screening";
+import { rpscreenings, screening_audit_log } from "../../../db/schema";
 import type { TAppEnv } from "../../lib/context";
 import { toCsv } from "../../lib/csv";
 import { createEntityRoutes } from "../../lib/entity/entity.routes";
@@ -17,7 +22,6 @@ import {
   screenParty,
   type TActor,
   type TScreeningDeps,
-  toScreening,
 } from "./screening.service";
 import { screeningsEntity } from "./screenings.entity";
 
@@ -53,6 +57,38 @@ const csvResponse = (c: Context<TAppEnv>, name: string, body: string) => {
 
 const stamp = () => new Date().toISOString().slice(0, 10);
 
+/** One line of a contact's screening trail, from an audit log row. */
+function toHistoryEntry(row: typeof screening_audit_log.$inferSelect): TScreeningHistoryEntry {
+  const query = row.query as { name?: string; review_date?: string };
+  const best = (row.matches as TScreeningMatch[])[0];
+  return {
+    id: row.id,
+    created_at: row.created_at,
+    kind: row.kind as TScreeningHistoryEntry["kind"],
+    contact_id: row.contact_id,
+    name: query.name ?? "",
+    outcome: row.outcome as "passed" | "failed",
+    previous_status: row.previous_status,
+    note: row.note,
+    review_date: query.review_date ?? null,
+    best_match: best
+      ? {
+          name: best.name,
+          matched_name: best.matched_name,
+          source_list: best.source_list,
+          source_id: best.source_id,
+          programs: best.programs,
+          score: best.score,
+        }
+      : null,
+    lists: (row.lists as { source: string; version_date: string }[]).map((l) => ({
+      source: l.source,
+      version_date: l.version_date,
+    })),
+    user: row.user_email ?? "system",
+  };
+}
+
 /** Restricted-party screening: contact results, overrides, free search, downloads, lists. */
 export const screeningRoutes = new Hono<TAppEnv>()
   .use(requireAuth())
@@ -72,12 +108,12 @@ export const screeningRoutes = new Hono<TAppEnv>()
   /** GET or POST /screenings/override?id&status&note → a new result recording a person's decision. */
   .get("/override", validate("query", ZOverride), async (c) => {
     refuseCrossSiteGet(c);
-    const { id, status, note } = c.req.valid("query");
-    return c.json(await overrideScreening(depsOf(c), actorOf(c), id, status, note));
+    const { id, status, note, review_date } = c.req.valid("query");
+    return c.json(await overrideScreening(depsOf(c), actorOf(c), id, status, note, review_date));
   })
   .post("/override", validate("json", ZOverride), async (c) => {
-    const { id, status, note } = c.req.valid("json");
-    return c.json(await overrideScreening(depsOf(c), actorOf(c), id, status, note));
+    const { id, status, note, review_date } = c.req.valid("json");
+    return c.json(await overrideScreening(depsOf(c), actorOf(c), id, status, note, review_date));
   })
   /** GET /screenings/find-contact?keywords&name&address → {headers, data} of list matches. */
   .get("/find-contact", validate("query", ZScreeningSearchQuery), async (c) => {
@@ -200,16 +236,42 @@ export const screeningRoutes = new Hono<TAppEnv>()
     const { lists } = await c.var.screening.registry.get();
     return c.json({ lists, rescreen: c.var.screening.rescreen.state, threshold: c.var.screening.threshold });
   })
-  /** GET /screenings/contact/{id}/history → every result of a contact, newest first (overrides included). */
+  /**
+   * GET /screenings/contact/{id}/history → the contact's screening trail from the append-only audit
+   * log, newest first: every screening, re-screening (with why a list update changed it) and override.
+   */
   .get("/contact/:id{[1-9][0-9]{0,15}}/history", async (c) => {
     const actor = actorOf(c);
     const contact = await contactOf(c.var.db, actor.workspaceId, Number(c.req.param("id")));
-    const results = contact_screening_results;
+    const log = screening_audit_log;
     const rows = await c.var.db
       .select()
-      .from(results)
-      .where(and(eq(results.workspace_id, actor.workspaceId), eq(results.contact_id, contact.id)))
-      .orderBy(desc(results.id));
-    return c.json({ data: rows.map(toScreening) });
+      .from(log)
+      .where(and(eq(log.workspace_id, actor.workspaceId), eq(log.contact_id, contact.id)))
+      .orderBy(desc(log.id));
+    const current = await latestScreening(c.var.db, actor.workspaceId, contact.id);
+    return c.json({
+      contact: { id: contact.id, company: contact.company },
+      current,
+      data: rows.map(toHistoryEntry),
+    });
+  })
+  /** GET /screenings/changes → contacts whose outcome a list update changed, and why, newest first. */
+  .get("/changes", async (c) => {
+    const log = screening_audit_log;
+    const rows = await c.var.db
+      .select()
+      .from(log)
+      .where(
+        and(
+          eq(log.workspace_id, authOf(c).workspaceId),
+          eq(log.kind, "rescreen"),
+          isNotNull(log.note),
+          ne(log.outcome, sql`coalesce(${log.previous_status}, '')`),
+        ),
+      )
+      .orderBy(desc(log.id))
+      .limit(100);
+    return c.json({ data: rows.map(toHistoryEntry) });
   })
   .route("/", createEntityRoutes(screeningsEntity, { isReadOnly: true }));

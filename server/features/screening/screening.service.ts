@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, notInArray } from "drizzle-orm";
+import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import type { TContactScreening, TScreeningMatch } from "../../../db/contracts/screening";
 import {
@@ -10,7 +10,7 @@ import {
 } from "../../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
 
-import { type ScreenResult, screen } from "./engine";
+import { type NameHit, type ScreenResult, scoreName, screen, screenWithHits } from "./engine";
 import type { ScreeningRegistry, TListVersion } from "./lists.service";
 
 export const NO_LISTS =
@@ -61,6 +61,197 @@ export async function screenParty(
   return { result: screen(index, query, { threshold: deps.threshold, top: 5 }), lists };
 }
 
+/** A contact to screen, who it is screened for, and its country (looked up by the caller). */
+export type TScreenItem = {
+  contact: TContactRow;
+  actor: TActor;
+  country?: { name: string; code_iso_2: string };
+};
+
+/** Why a re-screen changed a contact's outcome, given the previous and the new matches. */
+export type TChangeReason = (
+  before: TScreeningMatch[],
+  after: TScreeningMatch[],
+  threshold: number,
+) => string | null;
+
+export type TScreenBatchOptions = {
+  /** "auto": "rescreen" for a contact screened before, "screen" for one that never was. */
+  kind?: "screen" | "rescreen" | "auto";
+  /** Name hits shared across calls (a job over many contacts): the same name is scored once. */
+  nameCache?: Map<string, NameHit[]>;
+  /** Explains a changed outcome in the audit log and the screenings list (list re-imports). */
+  changeReason?: TChangeReason;
+  /** Runs inside each chunk's write transaction, e.g. to clear a "needs screening" flag. */
+  inTransaction?: (tx: TDb, contactIds: number[]) => Promise<void>;
+};
+
+export type TScreenBatchResult = {
+  results: TContactScreening[];
+  /** Contacts whose outcome differs from their previous one, with the reason when one was asked for. */
+  changed: { contact_id: number; name: string; previous: string; status: string; reason: string | null }[];
+};
+
+/** More names than this in a shared cache and it starts again (memory stays bounded on huge jobs). */
+const NAME_CACHE_LIMIT = 20_000;
+
+// Chunk writes pass their rows as one JSON parameter each (see contact-import.ts): statements stay
+// small whatever the chunk size, and a chunk is three statements, not three per contact.
+const jsonRows = (rows: unknown[][]) => JSON.stringify(rows);
+const cells = (n: number) => sql.raw(Array.from({ length: n }, (_, i) => `j.value ->> ${i}`).join(", "));
+
+/**
+ * Screens many contacts and records every outcome in ONE transaction: a contact screening result,
+ * an audit log row and the contact's row in the screenings list for each (flagged when a re-screen
+ * changed its outcome). The name half of the work is shared by contacts with the same name.
+ */
+export async function screenContacts(
+  deps: TScreeningDeps,
+  items: TScreenItem[],
+  options: TScreenBatchOptions = {},
+): Promise<TScreenBatchResult> {
+  if (!items.length) return { results: [], changed: [] };
+  const { index, lists } = await deps.registry.get();
+  // Without a list nothing can pass: an empty index would clear every party.
+  if (!lists.length) throw new AppError("CONFLICT", NO_LISTS);
+  const used = listsUsed(lists);
+  const screenOptions = { threshold: deps.threshold, top: 5 };
+  const cache = options.nameCache ?? new Map<string, NameHit[]>();
+  const screened = items.map((item) => {
+    const address = contactAddress(item.contact, item.country?.name);
+    const query = { name: item.contact.company, address, country: item.country?.code_iso_2 };
+    let hits = cache.get(query.name);
+    if (!hits) {
+      if (cache.size >= NAME_CACHE_LIMIT) cache.clear();
+      hits = scoreName(index, query.name, screenOptions);
+      cache.set(query.name, hits);
+    }
+    const result = screenWithHits(index, hits, query, screenOptions);
+    return { item, address, query, result, matches: compactMatches(result) };
+  });
+  const ids = screened.map((s) => s.item.contact.id);
+  return deps.db.transaction(async (tx) => {
+    const previousRows = await tx.all<{ id: number; contact_id: number; status: string; results: string }>(
+      sql`select id, contact_id, status, results from ${rpscreenings} where contact_id in (select value from json_each(${JSON.stringify(ids)}))`,
+    );
+    const previous = new Map(previousRows.map((r) => [r.contact_id, r]));
+    const now = new Date().toISOString();
+    const inserted = await tx.all<{ id: number; contact_id: number; created_at: string }>(
+      sql`insert into ${contact_screening_results} (workspace_id, contact_id, status, multiple, name, address, best_score, matches, lists, user_id) select ${cells(10)} from json_each(${jsonRows(
+        screened.map((s) => [
+          s.item.actor.workspaceId,
+          s.item.contact.id,
+          s.result.status,
+          s.result.multiple ? 1 : 0,
+          s.item.contact.company,
+          s.address,
+          s.result.bestScore,
+          JSON.stringify(s.matches),
+          JSON.stringify(used),
+          s.item.actor.userId,
+        ]),
+      )}) as j order by j.key returning id, contact_id, created_at`,
+    );
+    const resultByContact = new Map(inserted.map((row) => [row.contact_id, row]));
+    const changed: TScreenBatchResult["changed"] = [];
+    const audit: unknown[][] = [];
+    const updates: unknown[][] = [];
+    const creates: unknown[][] = [];
+    for (const s of screened) {
+      const contactId = s.item.contact.id;
+      const before = previous.get(contactId);
+      const kind = options.kind === "auto" || !options.kind ? (before ? "rescreen" : "screen") : options.kind;
+      const hasChanged = kind === "rescreen" && before !== undefined && before.status !== s.result.status;
+      let reason: string | null = null;
+      if (hasChanged && before) {
+        const beforeMatches = ((JSON.parse(before.results) as { matches?: TScreeningMatch[] }).matches ??
+          []) as TScreeningMatch[];
+        reason = options.changeReason?.(beforeMatches, s.matches, deps.threshold) ?? null;
+        changed.push({
+          contact_id: contactId,
+          name: s.item.contact.company,
+          previous: before.status,
+          status: s.result.status,
+          reason,
+        });
+      }
+      audit.push([
+        s.item.actor.workspaceId,
+        s.item.actor.userId,
+        s.item.actor.userEmail,
+        kind,
+        contactId,
+        JSON.stringify(s.query),
+        JSON.stringify(used),
+        JSON.stringify(s.matches),
+        s.result.status,
+        before?.status ?? null,
+        reason,
+      ]);
+      const results = JSON.stringify({
+        best_score: s.result.bestScore,
+        multiple: s.result.multiple,
+        matches: s.matches,
+        lists: used,
+        result_id: resultByContact.get(contactId)?.id,
+        ...(reason ? { change_reason: reason } : {}),
+      });
+      const row = [s.item.contact.company, JSON.stringify(s.query), results, s.result.status];
+      if (before) updates.push([before.id, ...row, hasChanged ? 1 : 0]);
+      else creates.push([s.item.actor.workspaceId, s.item.actor.userId, contactId, ...row]);
+    }
+    await tx.run(
+      sql`insert into ${screening_audit_log} (workspace_id, user_id, user_email, kind, contact_id, query, lists, matches, outcome, previous_status, note) select ${cells(11)} from json_each(${jsonRows(audit)}) as j order by j.key`,
+    );
+    if (updates.length)
+      await tx.run(
+        sql`update ${rpscreenings} set (name, data_screened, results, status, is_changed, review_date, updated_at) = (j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, null, ${now}) from json_each(${jsonRows(updates)}) as j where ${rpscreenings.id} = j.value ->> 0`,
+      );
+    if (creates.length)
+      await tx.run(
+        sql`insert into ${rpscreenings} (workspace_id, user_id, contact_id, name, data_screened, results, status, updated_at) select ${cells(7)}, ${now} from json_each(${jsonRows(creates)}) as j order by j.key`,
+      );
+    // Clears each contact's 'needs screening' mark (issue 13), but only where what was screened is
+    // still what the contact says: a change saved meanwhile keeps it pending for the next screening.
+    await tx.run(
+      sql`update ${contacts} set screening_pending = 0 from json_each(${jsonRows(
+        screened.map((s) => [
+          s.item.contact.id,
+          s.item.contact.company,
+          s.item.contact.street,
+          s.item.contact.city,
+          s.item.contact.state_province,
+          s.item.contact.postal_code,
+          s.item.contact.country_id,
+        ]),
+      )}) as j where ${contacts.id} = j.value ->> 0 and ${contacts.company} is j.value ->> 1 and ${contacts.street} is j.value ->> 2 and ${contacts.city} is j.value ->> 3 and ${contacts.state_province} is j.value ->> 4 and ${contacts.postal_code} is j.value ->> 5 and ${contacts.country_id} is j.value ->> 6`,
+    );
+    await options.inTransaction?.(tx as unknown as TDb, ids);
+    return {
+      results: screened.map((s): TContactScreening => {
+        const row = resultByContact.get(s.item.contact.id);
+        return {
+          id: row?.id ?? 0,
+          contact_id: s.item.contact.id,
+          status: s.result.status,
+          multiple: s.result.multiple,
+          name: s.item.contact.company,
+          address: s.address,
+          best_score: s.result.bestScore,
+          matches: s.matches,
+          lists: used,
+          override_of_id: null,
+          note: null,
+          review_date: null,
+          user_id: s.item.actor.userId,
+          created_at: row?.created_at ?? now,
+        };
+      }),
+      changed,
+    };
+  });
+}
+
 /**
  * Screens a contact and records the outcome: a new contact screening result, an audit log entry,
  * and the contact's row in the screenings list (flagged when a re-screen changed its outcome).
@@ -72,90 +263,8 @@ export async function screenContact(
   kind: "screen" | "rescreen" = "screen",
 ): Promise<TContactScreening> {
   const country = await countryOf(deps.db, contact.country_id);
-  const address = contactAddress(contact, country?.name);
-  const query = { name: contact.company, address, country: country?.code_iso_2 };
-  const { result, lists } = await screenParty(deps, query);
-  const matches = compactMatches(result);
-  const used = listsUsed(lists);
-  return deps.db.transaction(async (tx) => {
-    const [previous] = await tx
-      .select({ status: rpscreenings.status, id: rpscreenings.id })
-      .from(rpscreenings)
-      .where(and(eq(rpscreenings.workspace_id, actor.workspaceId), eq(rpscreenings.contact_id, contact.id)))
-      .limit(1);
-    const [row] = await tx
-      .insert(contact_screening_results)
-      .values({
-        workspace_id: actor.workspaceId,
-        contact_id: contact.id,
-        status: result.status,
-        multiple: result.multiple,
-        name: contact.company,
-        address,
-        best_score: result.bestScore,
-        matches,
-        lists: used,
-        user_id: actor.userId,
-      })
-      .returning();
-    await tx.insert(screening_audit_log).values({
-      workspace_id: actor.workspaceId,
-      user_id: actor.userId,
-      user_email: actor.userEmail,
-      kind,
-      contact_id: contact.id,
-      query,
-      lists: used,
-      matches,
-      outcome: result.status,
-      previous_status: previous?.status ?? null,
-    });
-    const listRow = {
-      name: contact.company,
-      data_screened: query,
-      results: {
-        best_score: result.bestScore,
-        multiple: result.multiple,
-        matches,
-        lists: used,
-        result_id: row.id,
-      },
-      status: result.status,
-      updated_at: new Date().toISOString(),
-    };
-    // Clears the contact's 'needs screening' mark, but only if what was screened is still what the
-    // contact says: a change saved meanwhile keeps it pending for the next screening.
-    await tx
-      .update(contacts)
-      .set({ screening_pending: false })
-      .where(
-        and(
-          eq(contacts.id, contact.id),
-          eq(contacts.company, contact.company),
-          eq(contacts.street, contact.street),
-          eq(contacts.city, contact.city),
-          eq(contacts.state_province, contact.state_province),
-          eq(contacts.postal_code, contact.postal_code),
-          contact.country_id === null
-            ? isNull(contacts.country_id)
-            : eq(contacts.country_id, contact.country_id),
-        ),
-      );
-    if (previous) {
-      await tx
-        .update(rpscreenings)
-        .set({ ...listRow, is_changed: kind === "rescreen" && previous.status !== result.status })
-        .where(eq(rpscreenings.id, previous.id));
-    } else {
-      await tx.insert(rpscreenings).values({
-        ...listRow,
-        workspace_id: actor.workspaceId,
-        user_id: actor.userId,
-        contact_id: contact.id,
-      });
-    }
-    return toScreening(row);
-  });
+  const { results } = await screenContacts(deps, [{ contact, actor, country }], { kind });
+  return results[0] as TContactScreening;
 }
 
 export function toScreening(row: typeof contact_screening_results.$inferSelect): TContactScreening {
@@ -171,6 +280,7 @@ export function toScreening(row: typeof contact_screening_results.$inferSelect):
     lists: row.lists as TContactScreening["lists"],
     override_of_id: row.override_of_id,
     note: row.note,
+    review_date: row.review_date,
     user_id: row.user_id,
     created_at: row.created_at,
   };
@@ -213,6 +323,7 @@ export async function overrideScreening(
   resultId: number,
   status: "passed" | "failed",
   note: string,
+  reviewDate?: string,
 ): Promise<TContactScreening> {
   const [previous] = await deps.db
     .select()
@@ -240,6 +351,7 @@ export async function overrideScreening(
         lists: previous.lists,
         override_of_id: previous.id,
         note,
+        review_date: status === "passed" ? (reviewDate ?? null) : null,
         user_id: actor.userId,
       })
       .returning();
@@ -249,7 +361,11 @@ export async function overrideScreening(
       user_email: actor.userEmail,
       kind: "override",
       contact_id: previous.contact_id,
-      query: { result_id: previous.id, name: previous.name },
+      query: {
+        result_id: previous.id,
+        name: previous.name,
+        ...(reviewDate && status === "passed" ? { review_date: reviewDate } : {}),
+      },
       lists: previous.lists as unknown[],
       matches: previous.matches as unknown[],
       outcome: status,
@@ -258,7 +374,12 @@ export async function overrideScreening(
     });
     await tx
       .update(rpscreenings)
-      .set({ status, is_changed: false, updated_at: new Date().toISOString() })
+      .set({
+        status,
+        is_changed: false,
+        review_date: status === "passed" ? (reviewDate ?? null) : null,
+        updated_at: new Date().toISOString(),
+      })
       .where(
         and(
           eq(rpscreenings.workspace_id, actor.workspaceId),

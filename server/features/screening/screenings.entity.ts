@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import type { TDb } from "../../../db/client";
 import { rpscreenings } from "../../../db/schema";
@@ -13,6 +15,13 @@ export const screeningsEntity: TEntityDefinition = {
     updated_at: { column: rpscreenings.updated_at, sortable: true, filter: "date" },
     status: { column: rpscreenings.status, sortable: true, filter: "text" },
     is_changed: { column: rpscreenings.is_changed, filter: "boolean" },
+    // A whitelisting past its review date: still passed, due for a person's look (filters[review_due]=1).
+    review_due: {
+      column:
+        sql<boolean>`(${rpscreenings.review_date} is not null and ${rpscreenings.review_date} <= strftime('%Y-%m-%d', 'now'))` as unknown as SQLiteColumn,
+      filter: "boolean",
+    },
+    review_date: { column: rpscreenings.review_date, sortable: true, filter: "date" },
   },
   defaultSort: { prop: "updated_at", direction: "desc" },
   input: z.never(),
@@ -24,6 +33,7 @@ export const screeningsEntity: TEntityDefinition = {
     results: row.results,
     status: row.status,
     is_changed: row.is_changed ? 1 : 0,
+    review_date: row.review_date ?? null,
     contact_id: row.contact_id,
     updated_at: row.updated_at,
     created_at: row.created_at,

@@ -11,13 +11,17 @@ export { OFAC_SDN_LIST, type OfacParseOptions, parseOfacSdn } from "./parsers/of
 export type { ListBytes } from "./parsers/text";
 export { scoreNames, tokenSimilarity } from "./score";
 export {
+  ACRONYM_SCORE,
   ADDRESS_BONUS,
   buildIndex,
   COUNTRY_BONUS,
   DEFAULT_THRESHOLD,
   type IndexStats,
+  type NameHit,
   type ScreeningIndex,
+  scoreName,
   screen,
+  screenWithHits,
 } from "./screening-index";
 export { boundedLevenshtein, jaroWinkler, levenshtein } from "./similarity";
 export type * from "./types";

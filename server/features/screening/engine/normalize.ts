@@ -5,10 +5,13 @@ import {
   EDGE_LEGAL_FORMS,
   EDGE_TITLES,
   GENERIC_WORDS,
+  INDUSTRY_STEMS,
   INDUSTRY_WORDS,
   LEADING_LEGAL_FORMS,
   MULTI_WORD_LEGAL_FORMS,
+  ORDINAL_WORDS,
   PARTICLES,
+  SPELLING_VARIANTS,
   STOP_WORDS,
 } from "./lexicon";
 import { areKeyNeighbours, boundedLevenshtein, SLIP_COST, typingDistance } from "./similarity";
@@ -221,7 +224,8 @@ export function wordsOf(input: string): string[] {
 export function tokenKey(word: string): string {
   if (/[0-9]/.test(word)) return word;
   let s = word
-    .replace(/dzh|dj/g, "j")
+    .replace(/^ts(?=[aeiouvy])/, "c")
+    .replace(/dzh|dj|zh/g, "j")
     .replace(/tch/g, "ch")
     .replace(/sch/g, "sh")
     .replace(/kh/g, "h")
@@ -239,7 +243,9 @@ export function tokenKey(word: string): string {
   if (s.length > 1) s = s[0] + s.slice(1).replace(/y/g, "i");
   // A final "ah" is "a" in Arabic romanisations ("Abdullah" / "Abdulla", "Fatimah" / "Fatima").
   if (s.length > 4) s = s.replace(/ah$/, "a");
-  return s.replace(/(.)\1+/g, "$1");
+  s = s.replace(/(.)\1+/g, "$1");
+  // Russian surname endings as German and French spellings write them: -off/-ow for -ov, -eff for -ev.
+  return s.length >= 5 ? s.replace(/([oe])f$/, "$1v") : s;
 }
 
 /** Phonetic blocking key: first letter plus the consonant skeleton of the comparison key. */
@@ -523,8 +529,53 @@ function expandAbbreviations(words: Word[]): Word[] {
   return out;
 }
 
+/** Comparison keys shared by spellings of one name (SPELLING_VARIANTS, merged where groups overlap). */
+const SPELLING_KEYS = (() => {
+  const parent = new Map<string, string>();
+  const find = (w: string): string => {
+    let root = w;
+    while (parent.get(root) !== undefined && parent.get(root) !== root) root = parent.get(root) as string;
+    return root;
+  };
+  for (const group of SPELLING_VARIANTS) {
+    for (const word of group) if (!parent.has(word)) parent.set(word, word);
+    for (const word of group.slice(1)) {
+      const a = find(group[0] as string);
+      const b = find(word);
+      if (a !== b) parent.set(b, a);
+    }
+  }
+  const keys = new Map<string, string>();
+  for (const word of parent.keys()) keys.set(word, tokenKey(find(word)));
+  return keys;
+})();
+
+/** The comparison key of a word: a shared key for name spellings and industry-word forms. */
+function canonicalKey(text: string, key: string): string {
+  return SPELLING_KEYS.get(text) ?? INDUSTRY_STEMS.get(text) ?? key;
+}
+
+/**
+ * Ordinals and numbers written as words: "13th" and "thirteenth" become "13", and "No." before a
+ * number goes ("No. 13" is "13").
+ */
+function foldOrdinals(words: Word[]): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as Word;
+    const next = words[i + 1];
+    if ((word.text === "no" || word.text === "nr" || word.text === "number") && next && /^\d/.test(next.text))
+      continue;
+    const suffixed = /^(\d+)(st|nd|rd|th)$/.exec(word.text);
+    const number = suffixed?.[1] ?? ORDINAL_WORDS.get(word.text);
+    out.push(number === undefined ? word : { text: number, key: number, source: word.text });
+  }
+  return out;
+}
+
 function toTokens(words: Word[]): NameToken[] {
-  return words.map(({ text, key, source }) => {
+  return words.map(({ text, source, ...rest }) => {
+    const key = canonicalKey(text, rest.key);
     const kind = classifyWord(text);
     const token: NameToken = { text, key, kind, weight: TOKEN_WEIGHTS[kind] };
     if (source !== undefined) token.source = source;
@@ -537,7 +588,7 @@ function toTokens(words: Word[]): NameToken[] {
  * set aside unless nothing else would remain (a list entry literally named "Company" keeps it).
  */
 export function normalizeName(name: string): NormalizedName {
-  const all: Word[] = wordsOf(name).map((text) => ({ text, key: tokenKey(text) }));
+  const all: Word[] = foldOrdinals(wordsOf(name).map((text) => ({ text, key: tokenKey(text) })));
   if (all.length === 0) return { tokens: [], legalForms: [] };
   const content = all.filter((w) => !STOP_WORDS.has(w.text));
   const { words, legalForms } = stripLegalForms(content.length > 0 ? content : all);

@@ -1,5 +1,6 @@
 import { toCountryCode } from "./countries";
-import { addressWords, normalizeName, phoneticKey } from "./normalize";
+import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS } from "./lexicon";
+import { addressWords, normalizeName, phoneticKey, wordsOf } from "./normalize";
 import {
   CONTAINED_NAME_DISCOUNT,
   joinedSimilarity,
@@ -11,7 +12,7 @@ import {
   tokenSimilarity,
   wordSimilarity,
 } from "./score";
-import type { ListEntry, ScreenMatch, ScreenOptions, ScreenQuery, ScreenResult } from "./types";
+import type { ListEntry, NameToken, ScreenMatch, ScreenOptions, ScreenQuery, ScreenResult } from "./types";
 
 /** Default score at or above which a screening fails. */
 export const DEFAULT_THRESHOLD = 0.85;
@@ -62,7 +63,45 @@ export interface ScreeningIndex {
   readonly deletions: HashMultimap;
   readonly phonetic: HashMultimap;
   readonly entryCountries: ReadonlyArray<ReadonlySet<string>>;
+  /** Initials of names of three or more words ("irisl") -> those names' ids. */
+  readonly acronyms: ReadonlyMap<string, readonly number[]>;
   readonly scratch: Scratch;
+}
+
+/**
+ * Score of a name written as the initials of a listed name, or of a listed acronym written out:
+ * above the default threshold, so a person looks at it, and below any name match of the words.
+ */
+export const ACRONYM_SCORE = 0.9;
+const MIN_ACRONYM_LENGTH = 3;
+/** A query's own initials are looked up from four letters: three-letter ones collide too often. */
+const MIN_QUERY_ACRONYM_LENGTH = 4;
+const ACRONYM_STOP = new Set(["of", "the", "and", "for", "de", "del", "la", "el", "y", "e", "et", "und"]);
+
+/**
+ * Initials a name of three or more words is abbreviated to: of every word, and without particles
+ * ("al", "de") when that still leaves three, since both are written.
+ */
+export function initialsOf(
+  tokens: readonly { text: string; kind: string }[],
+  words: readonly string[] = [],
+): string[] {
+  const out = new Set<string>();
+  // As written: every word but "of/the/and/de" and the legal forms at either end ("Score Commercial
+  // Company Ltd" is "SCC": the company inside the name counts).
+  const written = words.filter((w) => !ACRONYM_STOP.has(w) && !/[0-9]/.test(w));
+  // State groups keep the legal form's initial ("CPMIEC" … "Corporation").
+  if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
+  while (written.length > 0 && EDGE_LEGAL_FORMS.has(written[written.length - 1] as string)) written.pop();
+  while (written.length > 0 && LEADING_LEGAL_FORMS.has(written[0] as string)) written.shift();
+  if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
+  if (tokens.length < MIN_ACRONYM_LENGTH) return [...out];
+  const all = tokens.map((t) => t.text[0]).join("");
+  if (/^[a-z]+$/.test(all)) out.add(all);
+  const core = tokens.filter((t) => t.kind !== "particle");
+  const bare = core.map((t) => t.text[0]).join("");
+  if (core.length >= MIN_ACRONYM_LENGTH && /^[a-z]+$/.test(bare)) out.add(bare);
+  return [...out];
 }
 
 interface Scratch {
@@ -229,6 +268,20 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     }
   });
 
+  const acronyms = new Map<string, number[]>();
+  names.forEach((_, n) => {
+    if (uniformFlags[n] === 1) return;
+    // People abbreviate organisations, not persons.
+    const refs = nameRefs[n] ?? [];
+    if (refs.every((ref) => entries[ref.entry]?.entityType === "individual")) return;
+    const display = refs[0]?.display ?? "";
+    for (const acronym of initialsOf(normalizeName(display).tokens, wordsOf(display))) {
+      const ids = acronyms.get(acronym);
+      if (ids === undefined) acronyms.set(acronym, [n]);
+      else if (!ids.includes(n)) ids.push(n);
+    }
+  });
+
   // Postings: comparison key -> names containing it (and joined adjacent pairs as extra keys).
   const vocabulary = new Map<string, number>();
   const vocabKeys: string[] = [];
@@ -332,6 +385,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     deletions,
     phonetic,
     entryCountries,
+    acronyms,
     scratch,
     stats: {
       entries: entries.length,
@@ -482,21 +536,41 @@ function round4(x: number): number {
  * `matches` lists entries scoring at least `minScore` (default threshold - 0.1), best first.
  */
 export function screen(index: ScreeningIndex, query: ScreenQuery, options: ScreenOptions = {}): ScreenResult {
+  return screenWithHits(index, scoreName(index, query.name ?? "", options), query, options);
+}
+
+/** The lowest score `screen` reports for these options (near misses shown for review). */
+function minScoreOf(options: ScreenOptions): number {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-  const top = options.top ?? 5;
-  const minScore = Math.max(0, Math.min(threshold, options.minScore ?? threshold - 0.1));
-  const { tokens } = normalizeName(query.name ?? "");
-  if (tokens.length === 0) return { status: "passed", multiple: false, bestScore: 0, matches: [] };
+  return Math.max(0, Math.min(threshold, options.minScore ?? threshold - 0.1));
+}
+
+/** A list name that resembles a screened name, before country and address evidence. */
+export interface NameHit {
+  entry: number;
+  /** The entry's name or alias as the list writes it. */
+  display: string;
+  nameScore: number;
+}
+
+/**
+ * The name half of a screening: every list name that could reach the reporting floor once country
+ * and address evidence are added, with its name score. It depends on the name alone, so a batch
+ * screening many contacts of one name computes it once (see screenWithHits).
+ */
+export function scoreName(index: ScreeningIndex, queryName: string, options: ScreenOptions = {}): NameHit[] {
+  const minScore = minScoreOf(options);
+  const hits: NameHit[] = [];
+  const { tokens } = normalizeName(queryName);
+  if (tokens.length === 0) return hits;
   const q = prepareTokens(tokens);
   const qUniform = prepareTokens(tokens, true);
   const s = index.scratch;
   s.query++;
   const queryStamp = s.query;
 
-  const countryCode = query.country !== undefined ? toCountryCode(query.country) : undefined;
-  const queryAddress = query.address !== undefined ? addressTokens(query.address) : new Set<string>();
-  const maxBonus =
-    (countryCode !== undefined ? COUNTRY_BONUS : 0) + (queryAddress.size > 0 ? ADDRESS_BONUS : 0);
+  // Evidence is added later, per query: assume the most it could add, so the hits serve any address.
+  const maxBonus = COUNTRY_BONUS + ADDRESS_BONUS;
 
   // Blocking units: each distinct query word, and each adjacent pair joined (for "Shen Yang" vs
   // "Shenyang"). A word is looked up by its folded key and its plain spelling, since exact scoring
@@ -634,7 +708,6 @@ export function screen(index: ScreeningIndex, query: ScreenQuery, options: Scree
   const discount = queryCore >= 2 ? CONTAINED_NAME_DISCOUNT : 1;
   // Word similarities do not depend on weights, so one memo serves both preparations of the query.
   const memo: SimilarityMemo = q.keys.map(() => new Map<string, number>());
-  const best = new Map<number, { score: number; matchedName: string }>();
   for (const n of touched) {
     const name = index.names[n] as PreparedName;
     const uniform = index.uniformNames[n] === 1;
@@ -652,23 +725,46 @@ export function screen(index: ScreeningIndex, query: ScreenQuery, options: Scree
     }
     const nameScore = scorePrepared(uniform ? qUniform : q, name, memo);
     if (nameScore <= 0) continue;
-    for (const ref of index.nameRefs[n] ?? []) {
-      let score = nameScore;
-      if (nameScore >= BONUS_MIN_NAME_SCORE) {
-        if (countryCode !== undefined && index.entryCountries[ref.entry]?.has(countryCode))
-          score += COUNTRY_BONUS;
-        if (queryAddress.size > 0) {
-          const entryWords = entryAddressTokens(index, ref.entry);
-          let shared = 0;
-          for (const w of queryAddress) if (entryWords.has(w)) shared++;
-          if (shared >= 2 || (shared === 1 && queryAddress.size <= 2)) score += ADDRESS_BONUS;
-        }
+    for (const ref of index.nameRefs[n] ?? [])
+      hits.push({ entry: ref.entry, display: ref.display, nameScore });
+  }
+  addAcronymHits(index, tokens, hits);
+  return hits;
+}
+
+/**
+ * The evidence half of a screening: adds the country and address bonuses to a name's hits (from
+ * scoreName) and ranks the entries. screen(index, q) = screenWithHits(index, scoreName(index, q.name), q).
+ */
+export function screenWithHits(
+  index: ScreeningIndex,
+  hits: readonly NameHit[],
+  query: ScreenQuery,
+  options: ScreenOptions = {},
+): ScreenResult {
+  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+  const top = options.top ?? 5;
+  const minScore = minScoreOf(options);
+  if (hits.length === 0) return { status: "passed", multiple: false, bestScore: 0, matches: [] };
+  const countryCode = query.country !== undefined ? toCountryCode(query.country) : undefined;
+  const queryAddress = query.address !== undefined ? addressTokens(query.address) : new Set<string>();
+  const best = new Map<number, { score: number; matchedName: string }>();
+  for (const hit of hits) {
+    let score = hit.nameScore;
+    if (score >= BONUS_MIN_NAME_SCORE) {
+      if (countryCode !== undefined && index.entryCountries[hit.entry]?.has(countryCode))
+        score += COUNTRY_BONUS;
+      if (queryAddress.size > 0) {
+        const entryWords = entryAddressTokens(index, hit.entry);
+        let shared = 0;
+        for (const w of queryAddress) if (entryWords.has(w)) shared++;
+        if (shared >= 2 || (shared === 1 && queryAddress.size <= 2)) score += ADDRESS_BONUS;
       }
-      score = round4(Math.min(1, score));
-      const current = best.get(ref.entry);
-      if (current === undefined || score > current.score)
-        best.set(ref.entry, { score, matchedName: ref.display });
     }
+    score = round4(Math.min(1, score));
+    const current = best.get(hit.entry);
+    if (current === undefined || score > current.score)
+      best.set(hit.entry, { score, matchedName: hit.display });
   }
 
   const ranked: ScreenMatch[] = [];
@@ -697,4 +793,42 @@ export function screen(index: ScreeningIndex, query: ScreenQuery, options: Scree
     bestScore,
     matches: ranked.slice(0, top),
   };
+}
+
+/**
+ * Acronyms against expansions, both ways: a one-word query that is the initials of a listed name
+ * ("IRISL"), and a query of three or more words whose initials are a listed one-word name or alias
+ * ("Islamic Revolutionary Guard Corps" for "IRGC"). Exact initials only: they carry no typo budget.
+ */
+function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hits: NameHit[]): void {
+  const only = tokens.length === 1 ? tokens[0] : undefined;
+  if (only !== undefined && only.text.length >= MIN_ACRONYM_LENGTH && /^[a-z]+$/.test(only.text)) {
+    for (const n of index.acronyms.get(only.text) ?? []) {
+      for (const ref of index.nameRefs[n] ?? []) {
+        hits.push({
+          entry: ref.entry,
+          display: `${ref.display} (initials ${only.text.toUpperCase()})`,
+          nameScore: ACRONYM_SCORE,
+        });
+      }
+    }
+  }
+  for (const acronym of initialsOf(tokens)) {
+    if (acronym.length < MIN_QUERY_ACRONYM_LENGTH) continue;
+    const v = index.vocabulary.get(acronym);
+    if (v === undefined) continue;
+    const end = index.postingStart[v + 1] as number;
+    for (let p = index.postingStart[v] as number; p < end; p++) {
+      const n = index.postingName[p] as number;
+      const name = index.names[n] as PreparedName;
+      if (name.texts.length !== 1 || name.texts[0] !== acronym) continue;
+      for (const ref of index.nameRefs[n] ?? []) {
+        hits.push({
+          entry: ref.entry,
+          display: `${ref.display} (initials of the name screened)`,
+          nameScore: ACRONYM_SCORE,
+        });
+      }
+    }
+  }
 }
