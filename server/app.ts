@@ -1,7 +1,9 @@
 import { Hono } from "hono";
+import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import type { TDb } from "../db/client";
 import type { TEnv } from "./env";
+import { loginForm, registerForm } from "./features/auth/auth.forms";
 import { authRoutes, logoutPage } from "./features/auth/auth.routes";
 import { createContactRoutes } from "./features/contacts/contacts.routes";
 import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
@@ -16,7 +18,7 @@ import { screeningRoutes } from "./features/screening/screening.routes";
 import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.entity";
 import { userRoutes } from "./features/users/users.routes";
 import { wikisEntity } from "./features/wikis/wikis.entity";
-import type { TAssetStore } from "./lib/assets";
+import { readEncodedAsset, type TAssetStore } from "./lib/assets";
 import type { TAppEnv, TAppVariables } from "./lib/context";
 import { createEntityRoutes } from "./lib/entity/entity.routes";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
@@ -64,6 +66,8 @@ export function createApp(deps: TAppDeps) {
     });
   });
   app.use(securityHeaders());
+  // Pages and JSON compress on the fly (built assets are precompressed at build time).
+  app.use(compress({ encoding: "gzip", contentTypeFilter: /^\s*(?:text\/html|application\/json)\b/i }));
 
   app.onError((error, c) => {
     if (error instanceof AppError) {
@@ -123,16 +127,21 @@ export function createApp(deps: TAppDeps) {
   app.all("/api", (c) => c.json({ message: "Not found" }, 404));
   // Opened directly, the logout screen must clear the browser's cookie, which a rendered page cannot.
   app.get("/auth/logout", logoutPage);
+  // The login and register pages post here when JavaScript has not (yet) run.
+  app.post("/auth/login", loginForm);
+  app.post("/auth/register", registerForm);
 
   const { assets, render } = deps;
   if (assets) {
     app.get("/assets/*", async (c) => {
-      const file = await assets.read(c.req.path);
+      const file = await readEncodedAsset(assets, c.req.path, c.req.header("accept-encoding"));
       if (!file) return c.json({ message: "Not found" }, 404);
       // Built file names carry a content hash, so a URL never changes meaning.
       c.header("Cache-Control", "public, max-age=31536000, immutable");
-      c.header("Content-Type", file.type || "application/octet-stream");
-      return c.body(file.stream());
+      c.header("Content-Type", file.type);
+      c.header("Vary", "Accept-Encoding");
+      if (file.encoding) c.header("Content-Encoding", file.encoding);
+      return c.body(file.body.stream());
     });
     for (const file of ["/favicon.svg", "/logo.svg"]) {
       app.get(file, async (c) => {
