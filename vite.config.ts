@@ -1,7 +1,7 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
-import { precompressFolder } from "./scripts/precompress";
+import { precompressFolder } from "./scripts/precompress.ts";
 
 /** Brotli and gzip copies of the built assets, served by the server when the browser accepts them. */
 function precompress(): Plugin {

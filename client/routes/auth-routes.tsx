@@ -143,7 +143,8 @@ const registerRoute = createRoute({
   path: "/auth/register",
   // Set by the server after a no-JavaScript form post (server/features/auth/auth.forms.ts).
   validateSearch: z.object({
-    registered: z.literal("1").optional().catch(undefined),
+    // The router reads `?registered=1` as the number 1.
+    registered: z.coerce.number().optional().catch(undefined),
     error: z.string().max(300).optional().catch(undefined),
   }),
   staticData: { title: "Register" },
@@ -154,7 +155,7 @@ const registerRoute = createRoute({
 function RegisterScreen() {
   const { api } = registerRoute.useRouteContext();
   const { registered, error: postedError } = registerRoute.useSearch();
-  const [isDone, setIsDone] = useState(registered === "1");
+  const [isDone, setIsDone] = useState(registered === 1);
   const form = useForm({
     defaultValues: { title: "", name: "", surname: "", email: "", password: "" },
     // Validate on submit first, then on every change so a fixed field clears its message at once.
@@ -196,7 +197,11 @@ function RegisterScreen() {
       footer={
         <span>
           Already registered?{" "}
-          <Link to="/auth/login" search={{ next: undefined }} className="text-primary hover:underline">
+          <Link
+            to="/auth/login"
+            search={{ next: undefined }}
+            className="text-primary underline underline-offset-4"
+          >
             Log in
           </Link>
         </span>

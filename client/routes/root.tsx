@@ -117,7 +117,9 @@ function Frame({ children }: { children: React.ReactNode }) {
   const [isCollapsed, setIsCollapsed] = useState(ui.isSidebarCollapsed);
   const [showDebug, setShowDebug] = useState(false);
   useEffect(() => setShowDebug(isDebugOn(search)), [search]);
-  useFocusHeadingOnNavigation(pathname);
+  // The resolved location changes once the new page has loaded and rendered, not when navigation starts.
+  const resolvedPath = useRouterState({ select: (s) => s.resolvedLocation?.pathname ?? s.location.pathname });
+  useFocusHeadingOnNavigation(resolvedPath);
   const toggle = () => {
     setIsCollapsed((was) => {
       saveSidebarCollapsed(!was);

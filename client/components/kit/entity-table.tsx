@@ -167,12 +167,11 @@ export function EntityTable<T extends { id: number }>({
                   ) : (
                     <span>
                       No {screen.nounPlural} yet.{" "}
-                      <Link
-                        to={screen.paths.create}
-                        className="text-primary underline-offset-4 hover:underline"
-                      >
-                        {screen.createLabel}
-                      </Link>
+                      {screen.createLabel && (
+                        <Link to={screen.paths.create} className="text-primary underline underline-offset-4">
+                          {screen.createLabel}
+                        </Link>
+                      )}
                     </span>
                   )}
                 </TableCell>
