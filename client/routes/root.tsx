@@ -25,6 +25,7 @@ import {
 import { Button } from "../components/ui/button";
 import { Toaster } from "../components/ui/sonner";
 import { TooltipProvider } from "../components/ui/tooltip";
+import { focusPageHeading } from "../lib/focus";
 import { clearSessionExpired, loadUser, useSessionExpired } from "../lib/session";
 import { saveSidebarCollapsed } from "../lib/ui-prefs";
 import type { TRouterContext } from "../router-context";
@@ -186,12 +187,4 @@ function useFocusHeadingOnNavigation(pathname: string) {
     previous.current = pathname;
     focusPageHeading();
   }, [pathname]);
-}
-
-/** Focuses the main heading (or the main region when a screen has none). */
-export function focusPageHeading(): void {
-  const heading = document.querySelector<HTMLElement>("main h1") ?? document.getElementById("main");
-  if (!heading) return;
-  if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
-  heading.focus({ preventScroll: false });
 }

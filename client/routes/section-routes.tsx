@@ -2,6 +2,7 @@ import {
   createRoute,
   Link,
   notFound,
+  redirect,
   useLoaderData,
   useRouteContext,
   useSearch,
@@ -11,7 +12,7 @@ import type { TDictionary } from "../../db/contracts/dictionary";
 import { NotFoundScreen, PageHeader } from "../components/app/screens";
 import type { TEntityScreen } from "../components/kit/entity-config";
 import { EntityForm } from "../components/kit/entity-form";
-import { EntityTable, TableSkeleton } from "../components/kit/entity-table";
+import { EntityTable } from "../components/kit/entity-table";
 import { ErrorPanel } from "../components/kit/error-panel";
 import { PrintPage } from "../components/kit/print-page";
 import { Button } from "../components/ui/button";
@@ -76,11 +77,21 @@ export function createSectionRoutes<
         context.api.get<TListPage<T>>(`${screen.endpoint}?${listApiQuery(deps)}`),
         context.dictionaries.load(screen.dictionaries),
       ]);
+      // A page past the end (a bookmark, or the last row of the last page just deleted) goes to
+      // the last real page instead of showing '41-40 of 40 items'.
+      if (page.data.length === 0 && page.total > 0 && (deps.page ?? 1) > page.last_page) {
+        throw redirect({
+          to: `/${section}` as string,
+          search: { ...deps, page: page.last_page > 1 ? page.last_page : undefined } as never,
+          replace: true,
+        });
+      }
       return { page, dictionaries: dictionaries as TDictionary };
     },
     staticData: { title: screen.listTitle },
     head: title(screen.listTitle),
-    pendingComponent: () => <TableSkeleton columns={screen.columns.length + 1} />,
+    // No pending component: while a page, sort or filter loads, the table keeps its frame and rows
+    // and shows its own spinner (EntityTable), instead of the whole screen turning into a skeleton.
     errorComponent: ({ error }) => (
       <section>
         <PageHeader title={screen.listTitle} />

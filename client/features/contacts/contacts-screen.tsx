@@ -30,13 +30,13 @@ export function contactPayload(values: Record<string, unknown>): Record<string, 
 /** The address book on the shared kit: columns, fields and screen texts from the spec. */
 export const contactsScreen: TEntityScreen<TContact> = {
   endpoint: "/contacts",
+  rowLabel: (row) => row.company,
   noun: "contact",
   nounPlural: "contacts",
   listTitle: "My Address Book",
   createLabel: "Create New Contact",
   createTitle: "Create Contact",
   editTitle: "Edit Contact",
-  formTitle: "Create/Edit Contact",
   saveLabel: "Save Contact",
   afterCreate: "list",
   paths: {
