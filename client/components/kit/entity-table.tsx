@@ -261,10 +261,6 @@ export function EntityTable<T extends { id: number }>({
   );
 }
 
-function columnHeader<T>(columns: TColumn<T>[], key: string) {
-  return columns.find((c) => c.key === key)?.header ?? key;
-}
-
 /** A filter as words: 'Company contains "acme"', 'Sensitive is Yes'. */
 export function filterText<T>(columns: TColumn<T>[], key: string, value: string): string {
   const column = columns.find((c) => c.key === key);
