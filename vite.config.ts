@@ -1,9 +1,21 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { precompressFolder } from "./scripts/precompress.ts";
+
+/** Brotli and gzip copies of the built assets, served by the server when the browser accepts them. */
+function precompress(): Plugin {
+  return {
+    name: "tradewinds-precompress",
+    apply: "build",
+    closeBundle() {
+      precompressFolder("dist/client");
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   publicDir: "public",
   // Perspective ships its own WASM and workers: prebundling them breaks their asset URLs.
   optimizeDeps: {

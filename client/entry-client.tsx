@@ -1,10 +1,12 @@
 import "@vitejs/plugin-react/preamble";
+import "./lib/zod-config";
 import "./styles/app.css";
 import { RouterClient } from "@tanstack/react-router/ssr/client";
 import { hydrateRoot } from "react-dom/client";
 import { createApi } from "./lib/api";
 import { createDictionaryCache } from "./lib/dictionaries";
 import { createSessionStore, notifySessionExpired } from "./lib/session";
+import { uiPrefsFromCookie } from "./lib/ui-prefs";
 import { createAppRouter } from "./router";
 
 // The server put the built asset URLs into the page; read them back so the client renders the same tags.
@@ -29,6 +31,12 @@ const api = createApi((path, init) => fetch(path, { credentials: "same-origin", 
   },
 });
 
-const router = createAppRouter({ api, assets, session, dictionaries: createDictionaryCache(api) });
+const router = createAppRouter({
+  api,
+  assets,
+  session,
+  dictionaries: createDictionaryCache(api),
+  ui: uiPrefsFromCookie(document.cookie),
+});
 
 hydrateRoot(document, <RouterClient router={router} />);

@@ -3,6 +3,7 @@ import type { TRenderArgs } from "../server/ssr";
 import { createApi } from "./lib/api";
 import { createDictionaryCache } from "./lib/dictionaries";
 import { createSessionStore } from "./lib/session";
+import { uiPrefsFromCookie } from "./lib/ui-prefs";
 import { createAppRouter } from "./router";
 
 /** Renders one page on the server; route loaders reach the API in-process through `api`. */
@@ -12,7 +13,13 @@ export async function render({ request, nonce, assets, api }: TRenderArgs): Prom
     createRouter: () => {
       const client = createApi(api.fetch);
       return createAppRouter(
-        { api: client, assets, session: createSessionStore(), dictionaries: createDictionaryCache(client) },
+        {
+          api: client,
+          assets,
+          session: createSessionStore(),
+          dictionaries: createDictionaryCache(client),
+          ui: uiPrefsFromCookie(request.headers.get("cookie")),
+        },
         { nonce },
       );
     },

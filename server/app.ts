@@ -1,7 +1,9 @@
 import { Hono } from "hono";
+import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import type { TDb } from "../db/client";
 import type { TEnv } from "./env";
+import { loginForm, registerForm } from "./features/auth/auth.forms";
 import { authRoutes, logoutPage, logoutSubmit } from "./features/auth/auth.routes";
 import { createContactRoutes } from "./features/contacts/contacts.routes";
 import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
@@ -21,7 +23,7 @@ import { createShipmentRoutes, type TShipmentRouteOptions } from "./features/shi
 import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.entity";
 import { userRoutes } from "./features/users/users.routes";
 import { wikisEntity } from "./features/wikis/wikis.entity";
-import type { TAssetStore } from "./lib/assets";
+import { readEncodedAsset, type TAssetStore } from "./lib/assets";
 import type { TAppEnv, TAppVariables } from "./lib/context";
 import { createEntityRoutes } from "./lib/entity/entity.routes";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
@@ -75,6 +77,8 @@ export function createApp(deps: TAppDeps) {
   });
   app.use(securityHeaders());
   app.use("/api/*", apiBodyLimit());
+  // Pages and JSON compress on the fly (built assets are precompressed at build time).
+  app.use(compress({ encoding: "gzip", contentTypeFilter: /^\s*(?:text\/html|application\/json)\b/i }));
 
   app.onError((error, c) => {
     if (error instanceof AppError) {
@@ -151,28 +155,21 @@ export function createApp(deps: TAppDeps) {
   // its page posts back here (a GET never logs out, so no other site can force a logout).
   app.get("/auth/logout", logoutPage);
   app.post("/auth/logout", logoutSubmit);
+  // The login and register pages post here when JavaScript has not (yet) run.
+  app.post("/auth/login", loginForm);
+  app.post("/auth/register", registerForm);
 
   const { assets, render } = deps;
   if (assets) {
-    // Gzipped once per built file: hashed names never change content, so the result is kept.
-    const gzipped = new Map<string, Uint8Array>();
     app.get("/assets/*", async (c) => {
-      const file = await assets.read(c.req.path);
+      const file = await readEncodedAsset(assets, c.req.path, c.req.header("accept-encoding"));
       if (!file) return c.json({ message: "Not found" }, 404);
       // Built file names carry a content hash, so a URL never changes meaning.
       c.header("Cache-Control", "public, max-age=31536000, immutable");
-      c.header("Content-Type", file.type || "application/octet-stream");
+      c.header("Content-Type", file.type);
       c.header("Vary", "Accept-Encoding");
-      if (isCompressible(file.type) && /\bgzip\b/.test(c.req.header("accept-encoding") ?? "")) {
-        let body = gzipped.get(c.req.path);
-        if (!body) {
-          body = Bun.gzipSync(new Uint8Array(await file.arrayBuffer()));
-          gzipped.set(c.req.path, body);
-        }
-        c.header("Content-Encoding", "gzip");
-        return c.body(body as Uint8Array<ArrayBuffer>);
-      }
-      return c.body(file.stream());
+      if (file.encoding) c.header("Content-Encoding", file.encoding);
+      return c.body(file.body.stream());
     });
     for (const file of ["/favicon.svg", "/logo.svg"]) {
       app.get(file, async (c) => {
@@ -235,10 +232,6 @@ export function createApp(deps: TAppDeps) {
 
 export type TApp = ReturnType<typeof createApp>;
 
-/** Text assets (scripts, styles, JSON such as the map's country shapes) shrink 3–5× with gzip; images and WASM do not. */
-function isCompressible(type: string): boolean {
-  return /^(text\/|application\/(javascript|json)|image\/svg)/.test(type);
-}
 /** Public pages whose anonymous render is the same for every visitor (kept after the first). */
 const ANONYMOUS_PAGES = /^\/(?:auth\/(?:login|register|forgot-password)|legal\/[a-z-]+)$/;
 

@@ -32,7 +32,11 @@ export const hasServerMessage = (error: unknown): error is ApiError =>
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/auth/login",
-  validateSearch: z.object({ next: z.string().optional().catch(undefined) }),
+  validateSearch: z.object({
+    next: z.string().optional().catch(undefined),
+    // Set by the server when the no-JavaScript form post failed (server/features/auth/auth.forms.ts).
+    error: z.string().max(300).optional().catch(undefined),
+  }),
   staticData: { title: "Log in" },
   head: title("Log in"),
   // A signed-in visitor goes straight on to `next` or the account page (spec section 2).
@@ -43,10 +47,10 @@ const loginRoute = createRoute({
 });
 
 function LoginScreen() {
-  const { next } = loginRoute.useSearch();
+  const { next, error: postedError } = loginRoute.useSearch();
   const { api, session } = loginRoute.useRouteContext();
   const router = useRouter();
-  const [failure, setFailure] = useState<string>();
+  const [failure, setFailure] = useState<string | undefined>(postedError);
   const form = useForm({
     defaultValues: { email: "", password: "", rememberMe: true },
     // The form always sends the checkbox (on by default); an API client that omits it gets a session cookie.
@@ -83,7 +87,11 @@ function LoginScreen() {
         </div>
       }
     >
-      <Form className="space-y-4" onSubmit={form.handleSubmit}>
+      <Form
+        className="space-y-4"
+        action={`/auth/login${next ? `?next=${encodeURIComponent(next)}` : ""}`}
+        onSubmit={form.handleSubmit}
+      >
         <form.Field name="email">
           {(field) => <TextField field={field} label="E-mail" type="email" autoComplete="username" />}
         </form.Field>
@@ -102,7 +110,13 @@ function LoginScreen() {
         )}
         <form.Subscribe selector={(s) => s.isSubmitting}>
           {(isBusy) => (
-            <SubmitButton className="w-full" isBusy={isBusy} label="Log in" busyLabel="Logging in…" />
+            <SubmitButton
+              className="w-full"
+              isBusy={isBusy}
+              label="Log in"
+              busyLabel="Logging in…"
+              worksWithoutJs
+            />
           )}
         </form.Subscribe>
       </Form>
@@ -128,6 +142,12 @@ const logoutRoute = createRoute({
 const registerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/auth/register",
+  // Set by the server after a no-JavaScript form post (server/features/auth/auth.forms.ts).
+  validateSearch: z.object({
+    // The router reads `?registered=1` as the number 1.
+    registered: z.coerce.number().optional().catch(undefined),
+    error: z.string().max(300).optional().catch(undefined),
+  }),
   staticData: { title: "Register" },
   head: title("Register"),
   component: RegisterScreen,
@@ -135,7 +155,8 @@ const registerRoute = createRoute({
 
 function RegisterScreen() {
   const { api } = registerRoute.useRouteContext();
-  const [isDone, setIsDone] = useState(false);
+  const { registered, error: postedError } = registerRoute.useSearch();
+  const [isDone, setIsDone] = useState(registered === 1);
   const form = useForm({
     defaultValues: { title: "", name: "", surname: "", email: "", password: "" },
     // Validate on submit first, then on every change so a fixed field clears its message at once.
@@ -177,13 +198,22 @@ function RegisterScreen() {
       footer={
         <span>
           Already registered?{" "}
-          <Link to="/auth/login" search={{ next: undefined }} className="text-primary hover:underline">
+          <Link
+            to="/auth/login"
+            search={{ next: undefined }}
+            className="text-primary underline underline-offset-4"
+          >
             Log in
           </Link>
         </span>
       }
     >
-      <Form className="space-y-4" onSubmit={form.handleSubmit}>
+      <Form className="space-y-4" action="/auth/register" onSubmit={form.handleSubmit}>
+        {postedError && (
+          <p role="alert" className="text-sm text-destructive">
+            {postedError}
+          </p>
+        )}
         <form.Field name="title">
           {(field) => (
             <SelectField
@@ -212,7 +242,13 @@ function RegisterScreen() {
         </form.Field>
         <form.Subscribe selector={(s) => s.isSubmitting}>
           {(isBusy) => (
-            <SubmitButton className="w-full" isBusy={isBusy} label="Register" busyLabel="Registering…" />
+            <SubmitButton
+              className="w-full"
+              isBusy={isBusy}
+              label="Register"
+              busyLabel="Registering…"
+              worksWithoutJs
+            />
           )}
         </form.Subscribe>
       </Form>

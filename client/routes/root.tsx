@@ -8,12 +8,12 @@ import {
   useMatches,
   useRouterState,
 } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { DebugPanel, isDebugOn } from "../components/app/debug-panel";
 import { AppHeader } from "../components/app/header";
 import { isPublicPath } from "../components/app/nav";
 import { ErrorScreen, PageNotFound } from "../components/app/screens";
-import { Sidebar } from "../components/app/sidebar";
+import { MobileNav, Sidebar } from "../components/app/sidebar";
 import {
   AlertDialog,
   AlertDialogContent,
@@ -25,10 +25,10 @@ import {
 import { Button } from "../components/ui/button";
 import { Toaster } from "../components/ui/sonner";
 import { TooltipProvider } from "../components/ui/tooltip";
+import { focusPageHeading } from "../lib/focus";
 import { clearSessionExpired, loadUser, useSessionExpired } from "../lib/session";
+import { saveSidebarCollapsed } from "../lib/ui-prefs";
 import type { TRouterContext } from "../router-context";
-
-const SIDEBAR_STORAGE_KEY = "tradewinds-sidebar-collapsed";
 
 export type TStaticData = { title?: string };
 
@@ -109,34 +109,41 @@ function Frame({ children }: { children: React.ReactNode }) {
   const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
   const matches = useMatches();
   const title = [...matches].reverse().find((m) => m.staticData?.title)?.staticData.title ?? "Tradewinds";
-  const { user, session } = rootRoute.useRouteContext();
+  const { user, session, ui } = rootRoute.useRouteContext();
   // After hydration the browser's session store starts empty; seed it with the user the server saw.
   useEffect(() => {
     if (session.user === undefined) session.user = user;
   }, [session, user]);
-  const [isCollapsed, setIsCollapsed] = useState(false);
+  // The cookie-backed choice renders the same on the server as after hydration: no jump on load.
+  const [isCollapsed, setIsCollapsed] = useState(ui.isSidebarCollapsed);
   const [showDebug, setShowDebug] = useState(false);
-  useEffect(() => {
-    setIsCollapsed(window.localStorage.getItem(SIDEBAR_STORAGE_KEY) === "1");
-  }, []);
   useEffect(() => setShowDebug(isDebugOn(search)), [search]);
+  // The resolved location changes once the new page has loaded and rendered, not when navigation starts.
+  const resolvedPath = useRouterState({ select: (s) => s.resolvedLocation?.pathname ?? s.location.pathname });
+  useFocusHeadingOnNavigation(resolvedPath);
   const toggle = () => {
     setIsCollapsed((was) => {
-      window.localStorage.setItem(SIDEBAR_STORAGE_KEY, was ? "0" : "1");
+      saveSidebarCollapsed(!was);
       return !was;
     });
   };
+  const isPublic = isPublicPath(pathname);
   return (
     <div className="flex min-h-dvh">
-      <Sidebar
-        isCollapsed={isCollapsed}
-        onToggle={toggle}
-        isPublic={isPublicPath(pathname)}
-        isLoggedIn={Boolean(user)}
-      />
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-primary px-3 py-2 text-sm text-primary-foreground focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to main content
+      </a>
+      <Sidebar isCollapsed={isCollapsed} onToggle={toggle} isPublic={isPublic} isLoggedIn={Boolean(user)} />
       <div className="flex min-w-0 flex-1 flex-col">
-        <AppHeader title={title} />
-        <main className="min-w-0 flex-1 p-4 md:p-6" data-print-main>
+        <AppHeader
+          title={title}
+          menu={<MobileNav isPublic={isPublic} isLoggedIn={Boolean(user)} />}
+          user={isPublic ? null : user}
+        />
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none sm:p-6" data-print-main>
           {children}
         </main>
       </div>
@@ -167,4 +174,17 @@ function SessionExpiredDialog() {
       </AlertDialogContent>
     </AlertDialog>
   );
+}
+
+/**
+ * After a client-side navigation, focus moves to the new page's heading so screen-reader and
+ * keyboard users start at the top of the content instead of on <body>.
+ */
+function useFocusHeadingOnNavigation(pathname: string) {
+  const previous = useRef(pathname);
+  useEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    focusPageHeading();
+  }, [pathname]);
 }

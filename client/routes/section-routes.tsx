@@ -1,7 +1,9 @@
 import {
   createRoute,
   Link,
+  lazyRouteComponent,
   notFound,
+  redirect,
   useLoaderData,
   useRouteContext,
   useSearch,
@@ -10,10 +12,8 @@ import type { ReactNode } from "react";
 import type { TDictionary } from "../../db/contracts/dictionary";
 import { NotFoundScreen, PageHeader } from "../components/app/screens";
 import type { TEntityScreen } from "../components/kit/entity-config";
-import { EntityForm } from "../components/kit/entity-form";
-import { EntityTable, TableSkeleton } from "../components/kit/entity-table";
+import { EntityTable } from "../components/kit/entity-table";
 import { ErrorPanel } from "../components/kit/error-panel";
-import { PrintPage } from "../components/kit/print-page";
 import { Button } from "../components/ui/button";
 import { ApiError } from "../lib/api";
 import { listApiQuery, listSearchValidator, type TListPage, type TListSearch } from "../lib/list-search";
@@ -22,9 +22,11 @@ import { rootRoute } from "./root";
 // A route component inside a factory cannot name its own route's types, so it reads its data with
 // strict: false and states the shape the loader above returns.
 type TListData<T> = { page: TListPage<T>; dictionaries: TDictionary };
-type TItemData<T> = { item: T; dictionaries: TDictionary };
 
 const ITEM_ID = /^[1-9]\d{0,15}$/;
+
+/** The create, edit and print screens, in a chunk of their own (client/routes/section-screens.tsx). */
+const sectionScreens = () => import("./section-screens");
 
 /** Loads one record; a missing one (or another workspace's) shows the 404 'Not found' screen. */
 async function loadItem<T>(
@@ -80,11 +82,21 @@ export function createSectionRoutes<
         context.api.get<TListPage<T>>(`${screen.endpoint}?${listApiQuery(deps)}`),
         context.dictionaries.load(screen.dictionaries),
       ]);
+      // A page past the end (a bookmark, or the last row of the last page just deleted) goes to
+      // the last real page instead of showing '41-40 of 40 items'.
+      if (page.data.length === 0 && page.total > 0 && (deps.page ?? 1) > page.last_page) {
+        throw redirect({
+          to: `/${section}` as string,
+          search: { ...deps, page: page.last_page > 1 ? page.last_page : undefined } as never,
+          replace: true,
+        });
+      }
       return { page, dictionaries: dictionaries as TDictionary };
     },
     staticData: { title: screen.listTitle },
     head: title(screen.listTitle),
-    pendingComponent: () => <TableSkeleton columns={screen.columns.length + 1} />,
+    // No pending component: while a page, sort or filter loads, the table keeps its frame and rows
+    // and shows its own spinner (EntityTable), instead of the whole screen turning into a skeleton.
     errorComponent: ({ error }) => (
       <section>
         <PageHeader title={screen.listTitle} />
@@ -127,17 +139,10 @@ export function createSectionRoutes<
     staticData: { title: screen.createTitle },
     head: title(screen.createTitle),
     errorComponent: ({ error }) => <ErrorPanel error={error} />,
-    component: function CreateScreen() {
-      const loaded: unknown = useLoaderData({ strict: false });
-      const { dictionaries, defaults } = loaded as {
-        dictionaries: TDictionary;
-        defaults: Record<string, unknown>;
-      };
-      const { api } = useRouteContext({ from: "__root__" });
-      return (
-        <EntityForm screen={screen} item={null} dictionaries={dictionaries} api={api} defaults={defaults} />
-      );
-    },
+    // Forms load with their own chunk: list screens never download the form machinery.
+    component: lazyRouteComponent(() =>
+      sectionScreens().then(({ CreateScreen }) => ({ default: () => <CreateScreen screen={screen} /> })),
+    ),
   });
 
   const editRoute = createRoute({
@@ -154,18 +159,11 @@ export function createSectionRoutes<
     head: title(screen.editTitle),
     notFoundComponent: NotFoundScreen,
     errorComponent: ({ error }) => <ErrorPanel error={error} />,
-    component: function EditScreen() {
-      const loaded: unknown = useLoaderData({ strict: false });
-      const { item, dictionaries } = loaded as TItemData<T>;
-      const { api } = useRouteContext({ from: "__root__" });
-      // The key remounts the form when another record opens in the same route.
-      return (
-        <>
-          <EntityForm key={item.id} screen={screen} item={item} dictionaries={dictionaries} api={api} />
-          {options.formExtras?.(item)}
-        </>
-      );
-    },
+    component: lazyRouteComponent(() =>
+      sectionScreens().then(({ EditScreen }) => ({
+        default: () => <EditScreen screen={screen} formExtras={options.formExtras} />,
+      })),
+    ),
   });
 
   const printRoute = createRoute({
@@ -182,11 +180,9 @@ export function createSectionRoutes<
     head: title(`Print · ${screen.listTitle}`),
     notFoundComponent: NotFoundScreen,
     errorComponent: ({ error }) => <ErrorPanel error={error} />,
-    component: function PrintScreen() {
-      const loaded: unknown = useLoaderData({ strict: false });
-      const { item, dictionaries } = loaded as TItemData<T>;
-      return <PrintPage screen={screen} item={item} dictionaries={dictionaries} />;
-    },
+    component: lazyRouteComponent(() =>
+      sectionScreens().then(({ PrintScreen }) => ({ default: () => <PrintScreen screen={screen} /> })),
+    ),
   });
 
   if (options.isListOnly) return [listRoute] as const;

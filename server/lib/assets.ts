@@ -51,3 +51,42 @@ export function diskAssetStore(folder: string): TAssetStore {
     },
   };
 }
+
+export type TEncodedAsset = { body: Blob; type: string; encoding: "br" | "gzip" | null };
+
+/**
+ * A built file in the best encoding the browser accepts: the brotli or gzip copy the build wrote
+ * next to it (scripts/precompress.ts), else the file itself.
+ */
+export async function readEncodedAsset(
+  store: TAssetStore,
+  urlPath: string,
+  acceptEncoding: string | undefined,
+): Promise<TEncodedAsset | null> {
+  const plain = await store.read(urlPath);
+  if (!plain) return null;
+  const type = plain.type || "application/octet-stream";
+  const accepted = parseAcceptEncoding(acceptEncoding ?? "");
+  for (const [encoding, suffix] of [
+    ["br", ".br"],
+    ["gzip", ".gz"],
+  ] as const) {
+    if (!accepted.has(encoding)) continue;
+    const variant = await store.read(`${urlPath}${suffix}`);
+    if (variant) return { body: variant, type, encoding };
+  }
+  return { body: plain, type, encoding: null };
+}
+
+/** The codings an Accept-Encoding header allows (q=0 excludes one). */
+export function parseAcceptEncoding(header: string): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (q && Number(q.slice(2)) === 0) continue;
+    accepted.add(name);
+  }
+  return accepted;
+}

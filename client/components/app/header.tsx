@@ -1,11 +1,32 @@
-import { useEffect, useState } from "react";
+import { Link } from "@tanstack/react-router";
+import { LogOutIcon, UserIcon } from "lucide-react";
+import { type ReactNode, useEffect, useState } from "react";
+import type { TPublicUser } from "../../../db/contracts/auth";
 import { cn } from "../../lib/utils";
+import { Button } from "../ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "../ui/dropdown-menu";
 
 /** The header style changes once the page has scrolled past this many pixels (spec section 9). */
 export const HEADER_SCROLL_THRESHOLD = 77;
 
 /** Sticky top bar; gains a shadowed "scrolled" style after 77 px of scrolling. */
-export function AppHeader({ title }: { title: string }) {
+export function AppHeader({
+  title,
+  menu,
+  user,
+}: {
+  title: string;
+  /** The phone menu button (hidden from 1024 px up). */
+  menu?: ReactNode;
+  user?: TPublicUser | null;
+}) {
   const [isScrolled, setIsScrolled] = useState(false);
   useEffect(() => {
     const update = () => setIsScrolled(window.scrollY > HEADER_SCROLL_THRESHOLD);
@@ -18,11 +39,58 @@ export function AppHeader({ title }: { title: string }) {
       data-print-hide
       data-scrolled={isScrolled}
       className={cn(
-        "sticky top-0 z-20 flex h-14 items-center border-b bg-background/95 px-6 transition-shadow",
+        "sticky top-0 z-20 flex h-14 items-center gap-2 border-b bg-background/95 px-4 transition-shadow sm:px-6",
         isScrolled && "shadow-md backdrop-blur supports-[backdrop-filter]:bg-background/80",
       )}
     >
-      <span className="text-sm font-medium text-muted-foreground">{title}</span>
+      {menu}
+      <span className="min-w-0 flex-1 truncate text-sm font-medium text-muted-foreground">{title}</span>
+      {user && <UserMenu user={user} />}
     </header>
+  );
+}
+
+function initials(user: TPublicUser): string {
+  return `${user.name.charAt(0)}${user.surname.charAt(0)}`.toUpperCase() || "?";
+}
+
+/** The signed-in name and avatar, holding User Profile and Logout. */
+function UserMenu({ user }: { user: TPublicUser }) {
+  const fullName = `${user.name} ${user.surname}`.trim();
+  return (
+    <DropdownMenu modal={false}>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" className="h-9 gap-2 px-2" aria-label={`Account menu for ${fullName}`}>
+          {user.image_url ? (
+            <img src={user.image_url} alt="" className="size-7 rounded-full object-cover" />
+          ) : (
+            <span
+              aria-hidden
+              className="flex size-7 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
+            >
+              {initials(user)}
+            </span>
+          )}
+          <span className="hidden max-w-40 truncate text-sm sm:inline">{fullName}</span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-56">
+        <DropdownMenuLabel className="truncate font-normal">
+          <span className="block truncate font-medium">{fullName}</span>
+          <span className="block truncate text-xs text-muted-foreground">{user.email}</span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/user/account">
+            <UserIcon /> User Profile
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/auth/logout" preload={false}>
+            <LogOutIcon /> Logout
+          </Link>
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
   );
 }

@@ -6,6 +6,7 @@ import {
   HeadsetIcon,
   LogInIcon,
   LogOutIcon,
+  MenuIcon,
   PackageIcon,
   PanelLeftCloseIcon,
   PanelLeftOpenIcon,
@@ -16,9 +17,11 @@ import {
   ShipIcon,
   UserIcon,
 } from "lucide-react";
-import type { ComponentType } from "react";
+import { type ComponentType, useState } from "react";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
+import { Dialog, DialogTrigger } from "../ui/dialog";
+import { SheetContent } from "../ui/sheet";
 import { ALWAYS_LINKS, LOGGED_IN_LINKS, LOGGED_OUT_LINKS, PUBLIC_LINKS, type TNavLink } from "./nav";
 
 const ICONS: Record<string, ComponentType<{ className?: string }>> = {
@@ -37,51 +40,45 @@ const ICONS: Record<string, ComponentType<{ className?: string }>> = {
   "/auth/login": LogInIcon,
 };
 
-type TSidebarProps = {
-  isCollapsed: boolean;
-  onToggle: () => void;
-  isPublic: boolean;
-  isLoggedIn: boolean;
-};
+type TNavProps = { isPublic: boolean; isLoggedIn: boolean };
+type TSidebarProps = TNavProps & { isCollapsed: boolean; onToggle: () => void };
 
-/** The app's collapsible sidebar: logo to /home, then the links for the visitor's state. */
-export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSidebarProps) {
-  const groups: { label: string; links: TNavLink[] }[] = isPublic
+function navGroups({ isPublic, isLoggedIn }: TNavProps): { label: string; links: TNavLink[] }[] {
+  return isPublic
     ? [{ label: "Tradewinds", links: PUBLIC_LINKS }]
     : [
         { label: "Workspace", links: isLoggedIn ? LOGGED_IN_LINKS : LOGGED_OUT_LINKS },
         { label: "Support", links: ALWAYS_LINKS },
       ];
+}
+
+/** The logo to /home, then the links for the visitor's state; shared by the sidebar and the phone menu. */
+function NavBody({
+  isCollapsed,
+  onNavigate,
+  ...props
+}: TNavProps & { isCollapsed: boolean; onNavigate?: () => void }) {
   return (
-    <aside
-      data-print-hide
-      data-collapsed={isCollapsed}
-      aria-label="Sidebar"
-      className={cn(
-        "sticky top-0 flex h-dvh shrink-0 flex-col border-r bg-sidebar text-sidebar-foreground transition-[width] duration-200",
-        isCollapsed ? "w-16" : "w-16 md:w-64",
-      )}
-    >
+    <>
       <div className="flex h-14 items-center gap-2 border-b px-3">
         <Link
           to="/home"
           className="flex min-w-0 items-center gap-2 font-semibold"
           aria-label="Tradewinds home"
+          onClick={onNavigate}
         >
           <img src="/logo.svg" alt="" width={28} height={28} className="size-7 shrink-0" />
-          {!isCollapsed && (
-            <span className="truncate text-base tracking-tight max-md:hidden">Tradewinds</span>
-          )}
+          {!isCollapsed && <span className="truncate text-base tracking-tight">Tradewinds</span>}
         </Link>
       </div>
       <nav
         className="flex-1 overflow-y-auto p-2"
-        aria-label={isPublic ? "Public navigation" : "Main navigation"}
+        aria-label={props.isPublic ? "Public navigation" : "Main navigation"}
       >
-        {groups.map((group) => (
+        {navGroups(props).map((group) => (
           <div key={group.label} className="mb-3">
             {!isCollapsed && (
-              <p className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-muted-foreground max-md:sr-only">
+              <p className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-muted-foreground">
                 {group.label}
               </p>
             )}
@@ -97,10 +94,11 @@ export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSideba
                       activeOptions={{ exact: link.to === "/shipments" }}
                       // Preloading runs a route's beforeLoad, and the logout route's logs out.
                       preload={link.to === "/auth/logout" ? false : undefined}
+                      onClick={onNavigate}
                       className="flex items-center gap-3 rounded-md px-2 py-2 text-sm hover:bg-sidebar-accent hover:text-sidebar-accent-foreground data-[status=active]:bg-sidebar-accent data-[status=active]:font-medium"
                     >
                       <Icon className="size-4 shrink-0" />
-                      {!isCollapsed && <span className="truncate max-md:sr-only">{link.label}</span>}
+                      {!isCollapsed && <span className="truncate">{link.label}</span>}
                     </Link>
                   </li>
                 );
@@ -109,6 +107,23 @@ export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSideba
           </div>
         ))}
       </nav>
+    </>
+  );
+}
+
+/** The app's collapsible sidebar, from 1024 px up; narrower screens use the header's menu button. */
+export function Sidebar({ isCollapsed, onToggle, ...props }: TSidebarProps) {
+  return (
+    <aside
+      data-print-hide
+      data-collapsed={isCollapsed}
+      aria-label="Sidebar"
+      className={cn(
+        "sticky top-0 hidden h-dvh shrink-0 flex-col border-r bg-sidebar text-sidebar-foreground lg:flex",
+        isCollapsed ? "w-16" : "w-64",
+      )}
+    >
+      <NavBody isCollapsed={isCollapsed} {...props} />
       <div className="border-t p-2">
         <Button
           variant="ghost"
@@ -119,9 +134,26 @@ export function Sidebar({ isCollapsed, onToggle, isPublic, isLoggedIn }: TSideba
           aria-label={isCollapsed ? "Expand sidebar" : "Collapse sidebar"}
         >
           {isCollapsed ? <PanelLeftOpenIcon /> : <PanelLeftCloseIcon />}
-          {!isCollapsed && <span className="max-md:sr-only">Collapse</span>}
+          {!isCollapsed && <span>Collapse</span>}
         </Button>
       </div>
     </aside>
+  );
+}
+
+/** Below 1024 px: a menu button in the header opens the same links as an off-canvas sheet. */
+export function MobileNav(props: TNavProps) {
+  const [isOpen, setIsOpen] = useState(false);
+  return (
+    <Dialog open={isOpen} onOpenChange={setIsOpen}>
+      <DialogTrigger asChild>
+        <Button variant="ghost" size="icon" className="-ml-2 lg:hidden" aria-label="Open menu">
+          <MenuIcon />
+        </Button>
+      </DialogTrigger>
+      <SheetContent side="left" title="Menu" className="bg-sidebar text-sidebar-foreground">
+        <NavBody isCollapsed={false} onNavigate={() => setIsOpen(false)} {...props} />
+      </SheetContent>
+    </Dialog>
   );
 }

@@ -14,6 +14,8 @@ export type TColumn<T> = {
   /** Cell content; by default the row's value of `key`. */
   cell?: (row: T, dictionaries: TDictionary) => ReactNode;
   className?: string;
+  /** Hidden below 1280 px so the columns that matter fit (the print page still has every field). */
+  isLowPriority?: boolean;
 };
 
 /** A form field: the kit renders the input, label and errors from this. */
@@ -46,6 +48,8 @@ export type TFieldConfig = {
 export type TEntityScreen<T extends { id: number }> = {
   /** API path under /api: "/contacts". */
   endpoint: string;
+  /** How a row is named to people (delete confirmations): the company, the product number… */
+  rowLabel?: (row: T) => string;
   noun: string;
   nounPlural: string;
   listTitle: string;
@@ -53,11 +57,6 @@ export type TEntityScreen<T extends { id: number }> = {
   /** The create and edit pages' browser tab title and header ("Create Contact", "Edit Contact"). */
   createTitle: string;
   editTitle: string;
-  /**
-   * The heading of both the create and the edit page, the spec's literal title (section 2, Edit
-   * pages: 'Create/Edit Contact'); by default createTitle or editTitle.
-   */
-  formTitle?: string;
   saveLabel: string;
   /** Where a newly created record goes after saving (spec: contacts → list, others → edit page). */
   afterCreate: "list" | "edit";

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import type { TDocumentRef } from "../../../db/contracts/products";
 import type { TApi } from "../../lib/api";
+import { focusPageHeading } from "../../lib/focus";
 import { PageHeader } from "../app/screens";
 import { Alert, AlertDescription, AlertTitle } from "../ui/alert";
 import { Button } from "../ui/button";
@@ -68,6 +69,7 @@ export function EntityForm<T extends { id: number }>({
         } else {
           formApi.reset(screen.toForm(saved.item));
           await router.invalidate();
+          focusPageHeading();
         }
       } catch (error) {
         applyServerErrors(formApi as unknown as AnyFormApi, error, "Save failed");
@@ -80,7 +82,7 @@ export function EntityForm<T extends { id: number }>({
 
   return (
     <section className="max-w-4xl">
-      <PageHeader title={screen.formTitle ?? (item ? screen.editTitle : screen.createTitle)}>
+      <PageHeader title={formHeading(screen, item)}>
         <Button variant="outline" onClick={() => router.history.back()}>
           <ArrowLeftIcon />
           Back
@@ -157,4 +159,11 @@ export function EntityForm<T extends { id: number }>({
       )}
     </section>
   );
+}
+
+/** The heading for the page's actual mode: 'Create Contact', or 'Edit Contact — Acme Precision Inc.'. */
+export function formHeading<T extends { id: number }>(screen: TEntityScreen<T>, item: T | null): string {
+  if (!item) return screen.createTitle;
+  const label = screen.rowLabel?.(item)?.trim();
+  return label ? `${screen.editTitle} — ${label}` : screen.editTitle;
 }

@@ -1,4 +1,4 @@
-import { Link, useNavigate, useRouter } from "@tanstack/react-router";
+import { Link, useNavigate, useRouter, useRouterState } from "@tanstack/react-router";
 import {
   ArrowDownIcon,
   ArrowUpDownIcon,
@@ -7,11 +7,13 @@ import {
   PencilIcon,
   PrinterIcon,
   Trash2Icon,
+  XIcon,
 } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useState } from "react";
 import { toast } from "sonner";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import { ApiError, type TApi } from "../../lib/api";
+import { focusPageHeading } from "../../lib/focus";
 import { isDateFilter, PAGE_SIZE, type TListPage, type TListSearch } from "../../lib/list-search";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
@@ -35,7 +37,7 @@ import type { TColumn, TEntityScreen } from "./entity-config";
 /** What the table needs of a screen: a read-only list (the dashboard's) needs no form. */
 export type TTableScreen<T extends { id: number }> = Pick<
   TEntityScreen<T>,
-  "endpoint" | "noun" | "nounPlural" | "createLabel" | "paths" | "columns" | "rowActions"
+  "endpoint" | "noun" | "nounPlural" | "createLabel" | "paths" | "columns" | "rowActions" | "rowLabel"
 >;
 
 type TProps<T extends { id: number }> = {
@@ -83,16 +85,13 @@ export function EntityTable<T extends { id: number }>({
     ((next: Partial<TListSearch>) =>
       navigate({ to: ".", search: (prev: TListSearch) => ({ ...prev, ...next }) as never }));
   const hasActions = (screen.rowActions ?? ["edit", "print", "delete"]).length > 0;
+  // While the next page, sort or filter loads, the frame and the current rows stay; a spinner shows.
+  const isLoading = useRouterState({ select: (s) => s.isLoading });
   const filters = search.filters ?? {};
   const hasFilters = Object.keys(filters).length > 0;
   const currentPage = page.current_page;
   const lastPage = Math.max(1, Math.ceil(page.total / PAGE_SIZE));
 
-  const toggleSort = (key: string) => {
-    if (search.sortProp !== key) setSearch({ sortProp: key, sortDirection: "asc", page: undefined });
-    else if (search.sortDirection !== "desc") setSearch({ sortDirection: "desc", page: undefined });
-    else setSearch({ sortProp: undefined, sortDirection: undefined, page: undefined });
-  };
   const setFilter = (key: string, value: string | undefined) => {
     const next = { ...filters };
     if (value === undefined) delete next[key];
@@ -106,12 +105,24 @@ export function EntityTable<T extends { id: number }>({
         <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
           {hasFilters && (
             <>
-              <span>
-                Filtered by{" "}
-                {Object.keys(filters)
-                  .map((k) => columnHeader(screen.columns, k))
-                  .join(", ")}
-              </span>
+              <span>Filtered by</span>
+              {Object.entries(filters).map(([key, value]) => (
+                <span
+                  key={key}
+                  className="inline-flex items-center gap-1 rounded-full border bg-muted/50 py-0.5 pr-1 pl-3 text-foreground"
+                >
+                  {filterText(screen.columns, key, value)}
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    className="size-6 rounded-full"
+                    aria-label={`Remove the filter ${filterText(screen.columns, key, value)}`}
+                    onClick={() => setFilter(key, undefined)}
+                  >
+                    <XIcon />
+                  </Button>
+                </span>
+              ))}
               <Button
                 variant="link"
                 size="sm"
@@ -121,17 +132,26 @@ export function EntityTable<T extends { id: number }>({
               </Button>
             </>
           )}
+          {isLoading && (
+            <span className="inline-flex items-center gap-1" role="status">
+              <Spinner /> Loading…
+            </span>
+          )}
         </div>
         <div className="flex flex-wrap gap-2">{actions}</div>
       </div>
       <div className="rounded-lg border bg-card">
-        <Table aria-label={label}>
+        <Table
+          aria-label={label}
+          aria-busy={isLoading || undefined}
+          className={cn(isLoading && "[&_tbody]:opacity-60")}
+        >
           <TableHeader>
             <TableRow>
               {screen.columns.map((column) => (
                 <TableHead
                   key={column.key}
-                  className={column.className}
+                  className={cn(column.isLowPriority && "hidden xl:table-cell", column.className)}
                   aria-sort={
                     search.sortProp === column.key
                       ? search.sortDirection === "desc"
@@ -142,12 +162,12 @@ export function EntityTable<T extends { id: number }>({
                 >
                   <div className="flex items-center gap-1">
                     {column.sortable ? (
-                      <Button
+                      <SearchControl
+                        target={nextSort(search, column.key)}
+                        onSearch={onSearch}
                         variant="ghost"
-                        size="sm"
                         className="-ml-2 h-8 px-2"
-                        onClick={() => toggleSort(column.key)}
-                        aria-label={`Sort by ${column.header}`}
+                        ariaLabel={`Sort by ${column.header}`}
                       >
                         {column.header}
                         <SortIcon
@@ -155,7 +175,7 @@ export function EntityTable<T extends { id: number }>({
                             search.sortProp === column.key ? (search.sortDirection ?? "asc") : undefined
                           }
                         />
-                      </Button>
+                      </SearchControl>
                     ) : (
                       <span>{column.header}</span>
                     )}
@@ -171,7 +191,10 @@ export function EntityTable<T extends { id: number }>({
                 </TableHead>
               ))}
               {hasActions && (
-                <TableHead className="w-32 text-right" data-print-hide>
+                <TableHead
+                  className="sticky right-0 w-28 bg-card text-right shadow-[-1px_0_0_var(--color-border)]"
+                  data-print-hide
+                >
                   Actions
                 </TableHead>
               )}
@@ -189,28 +212,46 @@ export function EntityTable<T extends { id: number }>({
                   ) : (
                     <span>
                       No {screen.nounPlural} yet.{" "}
-                      <Link
-                        to={screen.paths.create}
-                        className="text-primary underline-offset-4 hover:underline"
-                      >
-                        {screen.createLabel}
-                      </Link>
+                      {screen.createLabel && (
+                        <Link to={screen.paths.create} className="text-primary underline underline-offset-4">
+                          {screen.createLabel}
+                        </Link>
+                      )}
                     </span>
                   )}
                 </TableCell>
               </TableRow>
             ) : (
               page.data.map((row) => (
-                <TableRow key={row.id} data-row-id={row.id}>
-                  {screen.columns.map((column) => (
-                    <TableCell key={column.key} className={column.className}>
-                      {column.cell
-                        ? column.cell(row, dictionaries)
-                        : String((row as Record<string, unknown>)[column.key] ?? "")}
-                    </TableCell>
-                  ))}
+                <TableRow key={row.id} data-row-id={row.id} className="group/row">
+                  {screen.columns.map((column) => {
+                    const plain = column.cell
+                      ? null
+                      : String((row as Record<string, unknown>)[column.key] ?? "");
+                    return (
+                      <TableCell
+                        key={column.key}
+                        className={cn(column.isLowPriority && "hidden xl:table-cell", column.className)}
+                      >
+                        {plain === null ? (
+                          column.cell?.(row, dictionaries)
+                        ) : (
+                          // Long text is cut to the column and shown whole on hover.
+                          <span
+                            className="block max-w-64 truncate"
+                            title={plain.length > 30 ? plain : undefined}
+                          >
+                            {plain}
+                          </span>
+                        )}
+                      </TableCell>
+                    );
+                  })}
                   {hasActions && (
-                    <TableCell className="text-right" data-print-hide>
+                    <TableCell
+                      className="sticky right-0 bg-card text-right shadow-[-1px_0_0_var(--color-border)] group-hover/row:bg-muted/50"
+                      data-print-hide
+                    >
                       <RowActions screen={screen} row={row} api={api} />
                     </TableCell>
                   )}
@@ -227,33 +268,90 @@ export function EntityTable<T extends { id: number }>({
       >
         <span>{rangeText(currentPage, page.total)}</span>
         <div className="flex items-center gap-1">
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={currentPage <= 1}
-            onClick={() => setSearch({ page: currentPage - 1 > 1 ? currentPage - 1 : undefined })}
+          <SearchControl
+            target={currentPage > 1 ? { page: currentPage - 1 > 1 ? currentPage - 1 : undefined } : null}
+            onSearch={onSearch}
           >
             Previous
-          </Button>
+          </SearchControl>
           <span className="px-2" aria-current="page">
             Page {currentPage} of {lastPage}
           </span>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={currentPage >= lastPage}
-            onClick={() => setSearch({ page: currentPage + 1 })}
+          <SearchControl
+            target={currentPage < lastPage ? { page: currentPage + 1 } : null}
+            onSearch={onSearch}
           >
             Next
-          </Button>
+          </SearchControl>
         </div>
       </nav>
     </div>
   );
 }
 
-function columnHeader<T>(columns: TColumn<T>[], key: string) {
-  return columns.find((c) => c.key === key)?.header ?? key;
+/** A filter as words: 'Company contains "acme"', 'Sensitive is Yes'. */
+export function filterText<T>(columns: TColumn<T>[], key: string, value: string): string {
+  const column = columns.find((c) => c.key === key);
+  const header = column?.header ?? key;
+  if (column?.filter === "boolean") return `${header} is ${value === "1" ? "Yes" : "No"}`;
+  if (column?.filter === "text") return `${header} contains "${value}"`;
+  return `${header}: ${value}`;
+}
+
+/** The sort a header link leads to: ascending, then descending, then back to the default. */
+function nextSort(search: TListSearch, key: string): Partial<TListSearch> {
+  if (search.sortProp !== key) return { sortProp: key, sortDirection: "asc", page: undefined };
+  if (search.sortDirection !== "desc") return { sortDirection: "desc", page: undefined };
+  return { sortProp: undefined, sortDirection: undefined, page: undefined };
+}
+
+/**
+ * Sort and page controls. For a table whose state lives in the URL they are real links, so they
+ * work before hydration and open in a new tab; a table with its own state (onSearch) gets buttons;
+ * with nowhere to go (target null), a disabled button.
+ */
+function SearchControl({
+  target,
+  onSearch,
+  children,
+  variant = "outline",
+  className,
+  ariaLabel,
+}: {
+  target: Partial<TListSearch> | null;
+  onSearch?: (next: Partial<TListSearch>) => void;
+  children: ReactNode;
+  variant?: "outline" | "ghost";
+  className?: string;
+  ariaLabel?: string;
+}) {
+  if (target === null) {
+    return (
+      <Button variant={variant} size="sm" className={className} disabled>
+        {children}
+      </Button>
+    );
+  }
+  if (onSearch) {
+    return (
+      <Button
+        variant={variant}
+        size="sm"
+        className={className}
+        aria-label={ariaLabel}
+        onClick={() => onSearch(target)}
+      >
+        {children}
+      </Button>
+    );
+  }
+  return (
+    <Button asChild variant={variant} size="sm" className={className}>
+      <Link to="." search={((prev: TListSearch) => ({ ...prev, ...target })) as never} aria-label={ariaLabel}>
+        {children}
+      </Link>
+    </Button>
+  );
 }
 
 function SortIcon({ direction }: { direction?: "asc" | "desc" }) {
@@ -450,6 +548,7 @@ function RowActions<T extends { id: number }>({
       toast.success("Operation successful");
       setFailure(undefined);
       await router.invalidate();
+      focusPageHeading();
     } catch (error) {
       const body =
         error instanceof ApiError
@@ -493,14 +592,17 @@ function RowActions<T extends { id: number }>({
             <Button
               variant="ghost"
               size="icon"
-              className="size-8 text-destructive"
+              className="size-8 text-muted-foreground hover:text-destructive"
               aria-label={`Delete ${screen.noun} ${row.id}`}
             >
               <Trash2Icon />
             </Button>
           </PopoverTrigger>
           <PopoverContent className="w-56" align="end">
-            <p className="mb-3 text-sm font-medium">Are you sure?</p>
+            <p className="text-sm font-medium">Are you sure?</p>
+            <p className="mb-3 truncate text-sm text-muted-foreground">
+              Delete {screen.noun} {screen.rowLabel ? `“${screen.rowLabel(row)}”` : row.id}
+            </p>
             <div className="flex justify-end gap-2">
               <Button variant="outline" size="sm" onClick={() => setIsConfirming(false)}>
                 No

@@ -1,8 +1,13 @@
 import type { ComponentProps } from "react";
+import { useIsHydrated } from "../../lib/hydration";
 import { Button } from "../ui/button";
 import { Spinner } from "../ui/spinner";
 
-/** A <form> that leaves validation to the form library (noValidate) and submits through it. */
+/**
+ * A <form> that leaves validation to the form library (noValidate) and submits through it. It is a
+ * POST form: before JavaScript runs, a submit can never put field values (a password) in a URL.
+ * Forms with a server `action` (login, register) work without JavaScript at all.
+ */
 export function Form({
   onSubmit,
   ...props
@@ -10,6 +15,7 @@ export function Form({
   return (
     <form
       noValidate
+      method="post"
       {...props}
       onSubmit={(e) => {
         e.preventDefault();
@@ -26,15 +32,23 @@ export function SubmitButton({
   busyLabel = "Saving",
   disabled,
   className,
+  worksWithoutJs = false,
 }: {
   isBusy: boolean;
   label?: string;
   busyLabel?: string;
   disabled?: boolean;
   className?: string;
+  /** The form posts to a server action, so it may submit before hydration. */
+  worksWithoutJs?: boolean;
 }) {
+  const isHydrated = useIsHydrated();
   return (
-    <Button type="submit" className={className} disabled={disabled || isBusy}>
+    <Button
+      type="submit"
+      className={className}
+      disabled={disabled || isBusy || (!isHydrated && !worksWithoutJs)}
+    >
       {isBusy && <Spinner />}
       {isBusy ? busyLabel : label}
     </Button>

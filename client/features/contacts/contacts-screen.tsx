@@ -1,3 +1,4 @@
+import { EyeIcon, LockIcon } from "lucide-react";
 import type { TContact } from "../../../db/contracts/contacts";
 import { ZContactInput } from "../../../db/contracts/contacts";
 import { type TEntityScreen, withoutServerFields } from "../../components/kit/entity-config";
@@ -5,8 +6,23 @@ import { Badge } from "../../components/ui/badge";
 import { labelOf } from "../../lib/dictionaries";
 import { formatDate } from "../../lib/format";
 
-const flagCell = (value: 0 | 1, label: string) =>
-  value ? <Badge variant="destructive">{label}</Badge> : <span className="text-muted-foreground">No</span>;
+/**
+ * A flag in the list. Sensitive (handle with care: amber, eye) and Restricted (dealings limited:
+ * violet, lock) look different from each other and from a failed screening (solid red), so the
+ * three are never confused at a glance.
+ */
+const flagCell = (value: 0 | 1, kind: "sensitive" | "restricted") => {
+  if (!value) return <span className="text-muted-foreground">No</span>;
+  return kind === "sensitive" ? (
+    <Badge variant="yellow">
+      <EyeIcon aria-hidden /> Sensitive
+    </Badge>
+  ) : (
+    <Badge className="border-violet-200 bg-violet-50 text-violet-800">
+      <LockIcon aria-hidden /> Restricted
+    </Badge>
+  );
+};
 
 /** How the server stores "no note"; an empty note is sent as this (spec section 5). */
 const NO_NOTE = "-";
@@ -30,13 +46,13 @@ export function contactPayload(values: Record<string, unknown>): Record<string, 
 /** The address book on the shared kit: columns, fields and screen texts from the spec. */
 export const contactsScreen: TEntityScreen<TContact> = {
   endpoint: "/contacts",
+  rowLabel: (row) => row.company,
   noun: "contact",
   nounPlural: "contacts",
   listTitle: "My Address Book",
   createLabel: "Create New Contact",
   createTitle: "Create Contact",
   editTitle: "Edit Contact",
-  formTitle: "Create/Edit Contact",
   saveLabel: "Save Contact",
   afterCreate: "list",
   paths: {
@@ -65,14 +81,14 @@ export const contactsScreen: TEntityScreen<TContact> = {
       header: "Sensitive",
       sortable: true,
       filter: "boolean",
-      cell: (row) => flagCell(row.is_sensitive, "Sensitive"),
+      cell: (row) => flagCell(row.is_sensitive, "sensitive"),
     },
     {
       key: "is_restricted",
       header: "Restricted",
       sortable: true,
       filter: "boolean",
-      cell: (row) => flagCell(row.is_restricted, "Restricted"),
+      cell: (row) => flagCell(row.is_restricted, "restricted"),
     },
   ],
   fields: [

@@ -74,7 +74,13 @@ export function ImportContactsButton() {
     setProgress(null);
     setOutcome(result);
     if (result.ok) {
-      toast.success("Import completed");
+      const { report } = result;
+      // A partial import is not a plain success: say how many rows did not make it.
+      if (report.rejected > 0) {
+        toast.warning("Import completed", {
+          description: `${report.created} created, ${report.updated} updated, ${report.rejected} ${report.rejected === 1 ? "row" : "rows"} rejected.`,
+        });
+      } else toast.success("Import completed");
       await router.invalidate();
     } else {
       toast.error("Import failed", { description: result.reason });

@@ -1,5 +1,6 @@
 import { type TLicense, ZLicenseInput } from "../../../db/contracts/licenses";
 import type { TEntityScreen } from "../../components/kit/entity-config";
+import { Truncated } from "../../components/kit/truncated";
 import { Badge } from "../../components/ui/badge";
 import { labelOf } from "../../lib/dictionaries";
 import { formatDate } from "../../lib/format";
@@ -22,13 +23,13 @@ export function expiryState(
 /** Export licences on the shared kit. */
 export const licensesScreen: TEntityScreen<TLicense> = {
   endpoint: "/licenses",
+  rowLabel: (row) => row.licence_name,
   noun: "licence",
   nounPlural: "licences",
   listTitle: "Licenses",
   createLabel: "Create new License",
   createTitle: "Add License",
   editTitle: "Edit License",
-  formTitle: "Add/Edit License",
   saveLabel: "Save License",
   afterCreate: "edit",
   paths: {
@@ -41,7 +42,13 @@ export const licensesScreen: TEntityScreen<TLicense> = {
   documents: { endpoint: "/licenses/documents" },
   columns: [
     { key: "licence_name", header: "Name", sortable: true, filter: "text", className: "font-medium" },
-    { key: "valid_date", header: "Valid date", sortable: true, cell: (row) => formatDate(row.valid_date) },
+    {
+      key: "valid_date",
+      header: "Valid date",
+      sortable: true,
+      isLowPriority: true,
+      cell: (row) => formatDate(row.valid_date),
+    },
     {
       key: "expiration_date",
       header: "Expiry date",
@@ -58,16 +65,24 @@ export const licensesScreen: TEntityScreen<TLicense> = {
       },
     },
     { key: "status", header: "Status", sortable: true, filter: "text" },
-    { key: "reference_number_1", header: "Reference 1", sortable: true, filter: "text" },
-    { key: "reference_number_2", header: "Reference 2", sortable: true, filter: "text" },
+    { key: "reference_number_1", header: "Reference 1", sortable: true, filter: "text", isLowPriority: true },
+    { key: "reference_number_2", header: "Reference 2", sortable: true, filter: "text", isLowPriority: true },
     {
       key: "country_id",
       header: "Country",
       sortable: true,
       cell: (row, d) => labelOf(d.countries, row.country_id),
     },
-    { key: "contact_id", header: "Licensed entity", cell: (row, d) => labelOf(d.contacts, row.contact_id) },
-    { key: "product_id", header: "Product", cell: (row, d) => labelOf(d.products, row.product_id) },
+    {
+      key: "contact_id",
+      header: "Licensed entity",
+      cell: (row, d) => <Truncated text={labelOf(d.contacts, row.contact_id)} />,
+    },
+    {
+      key: "product_id",
+      header: "Product",
+      cell: (row, d) => <Truncated text={labelOf(d.products, row.product_id)} />,
+    },
   ],
   fields: [
     { name: "licence_name", label: "Name", kind: "text", isRequired: true, span: 2 },

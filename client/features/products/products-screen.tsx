@@ -7,13 +7,13 @@ import { formatMoney } from "../../lib/format";
 /** The product catalogue on the shared kit. */
 export const productsScreen: TEntityScreen<TProduct> = {
   endpoint: "/products",
+  rowLabel: (row) => row.product_number || row.name,
   noun: "product",
   nounPlural: "products",
   listTitle: "Products",
   createLabel: "Create new Product",
   createTitle: "Add Product",
   editTitle: "Edit Product",
-  formTitle: "Add/Edit Product",
   saveLabel: "Save Product",
   afterCreate: "edit",
   paths: {
@@ -40,14 +40,20 @@ export const productsScreen: TEntityScreen<TProduct> = {
       className: "max-w-xs truncate",
     },
     { key: "US_ECCN", header: "US ECCN", sortable: true, filter: "text" },
-    { key: "HTS", header: "HTS", sortable: true, filter: "text" },
+    { key: "HTS", header: "HTS", sortable: true, filter: "text", isLowPriority: true },
     {
       key: "country_of_origin_id",
       header: "Country of origin",
       sortable: true,
       cell: (row, d) => labelOf(d.countries, row.country_of_origin_id),
     },
-    { key: "net_weight", header: "Net weight (kg)", sortable: true, className: "text-right tabular-nums" },
+    {
+      key: "net_weight",
+      header: "Net weight (kg)",
+      sortable: true,
+      isLowPriority: true,
+      className: "text-right tabular-nums",
+    },
     {
       key: "unit_value",
       header: "Unit value",

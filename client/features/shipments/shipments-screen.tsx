@@ -227,7 +227,6 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
   createLabel: "Create Int’l Shipment",
   createTitle: "Create International Shipment",
   editTitle: "Edit Shipment",
-  formTitle: "Create International Shipment",
   saveLabel: "Save As Template",
   afterCreate: "edit",
   paths: {

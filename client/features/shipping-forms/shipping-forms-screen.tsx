@@ -11,13 +11,13 @@ const TYPE_LABELS: Record<string, string> = {
 /** Shipping forms on the shared kit, with the spec's side menu of form types. */
 export const shippingFormsScreen: TEntityScreen<TShippingForm> = {
   endpoint: "/shipping-documents",
+  rowLabel: (row) => row.name,
   noun: "form",
   nounPlural: "forms",
   listTitle: "My Shipping Documents",
   createLabel: "Create a Form",
   createTitle: "Create a Form",
   editTitle: "Edit a Form",
-  formTitle: "Create/Edit a Form",
   saveLabel: "Save Form",
   afterCreate: "edit",
   paths: {

@@ -4,13 +4,13 @@ import type { TEntityScreen } from "../../components/kit/entity-config";
 /** The wiki of uploaded files on the shared kit. */
 export const wikisScreen: TEntityScreen<TWiki> = {
   endpoint: "/wikis",
+  rowLabel: (row) => row.name,
   noun: "wiki file",
   nounPlural: "wiki files",
   listTitle: "My Wiki",
   createLabel: "Upload File(s)",
   createTitle: "Upload Wiki File",
   editTitle: "Edit Wiki File",
-  formTitle: "Upload/Edit Wiki File",
   saveLabel: "Save Wiki File(s)",
   afterCreate: "edit",
   paths: {

@@ -72,7 +72,7 @@ export function isSameSiteRequest(c: Context<TAppEnv>): boolean {
  * site and Host to ours. Accepting our own Host lets http://127.0.0.1:8000 work when APP_URL says
  * localhost.
  */
-function isSameOrigin(c: Context<TAppEnv>): boolean {
+export function isSameOrigin(c: Context<TAppEnv>): boolean {
   const allowed = new Set([new URL(c.var.env.appUrl).origin, new URL(c.req.url).origin]);
   const origin = c.req.header("origin");
   if (origin) return allowed.has(origin);

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
+import type { z } from "zod";
 import {
   ZForgotPasswordInput,
   ZLoginInput,
@@ -123,6 +124,35 @@ export async function logoutSubmit(c: Context<TAppEnv>) {
   return c.redirect("/auth/login", 303);
 }
 
+/** Registers a new account (and its workspace); shared by the JSON API and the no-JavaScript form. */
+export async function register(c: Context<TAppEnv>, input: z.output<typeof ZRegisterInput>): Promise<void> {
+  await limitByIp(c, "register", input.email);
+  await registerUser(deps(c), input, c.var.logger.error);
+}
+
+/**
+ * Checks the credentials, starts a session and sets the twsession cookie; 401 'Login failed'
+ * otherwise. Shared by the JSON API and the no-JavaScript form.
+ */
+export async function logIn(
+  c: Context<TAppEnv>,
+  { email, password, rememberMe }: z.output<typeof ZLoginInput>,
+) {
+  await limitLogin(c, email);
+  const user = await verifyCredentials(c.var.db, email, password);
+  if (!user) throw new AppError("UNAUTHENTICATED", "Login failed");
+  const { token } = await createSession(c.var.db, user.id, rememberMe);
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "Lax",
+    path: "/",
+    secure: c.var.env.appUrl.startsWith("https://"),
+    ...(rememberMe ? { maxAge: REMEMBER_ME_SECONDS } : {}),
+  });
+  rememberDevice(c, email);
+  return { user, token };
+}
+
 /** Public account calls: register, login, logout, forgot/reset password, verify e-mail. */
 export const authRoutes = new Hono<TAppEnv>()
   /**
@@ -130,26 +160,12 @@ export const authRoutes = new Hono<TAppEnv>()
    * an account (its owner is told by mail), so the answer reveals no accounts.
    */
   .post("/register", validate("json", ZRegisterInput), async (c) => {
-    const input = c.req.valid("json");
-    await limitByIp(c, "register", input.email);
-    await registerUser(deps(c), input, c.var.logger.error);
+    await register(c, c.req.valid("json"));
     return c.json({ registered: true, messages: ["Registration successful"] }, 201);
   })
   /** POST /login → {user, token} and the twsession cookie; 401 'Login failed' otherwise. */
   .post("/login", validate("json", ZLoginInput), async (c) => {
-    const { email, password, rememberMe } = c.req.valid("json");
-    await limitLogin(c, email);
-    const user = await verifyCredentials(c.var.db, email, password);
-    if (!user) throw new AppError("UNAUTHENTICATED", "Login failed");
-    const { token } = await createSession(c.var.db, user.id, rememberMe);
-    setCookie(c, SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: "Lax",
-      path: "/",
-      secure: c.var.env.appUrl.startsWith("https://"),
-      ...(rememberMe ? { maxAge: REMEMBER_ME_SECONDS } : {}),
-    });
-    rememberDevice(c, email);
+    const { user, token } = await logIn(c, c.req.valid("json"));
     return c.json({ user: toPublicUser(user), token, messages: ["Login successful"] });
   })
   /**

@@ -1,0 +1,47 @@
+import { useLoaderData, useRouteContext } from "@tanstack/react-router";
+import type { ReactNode } from "react";
+import type { TDictionary } from "../../db/contracts/dictionary";
+import type { TEntityScreen } from "../components/kit/entity-config";
+import { EntityForm } from "../components/kit/entity-form";
+import { PrintPage } from "../components/kit/print-page";
+
+// The section pattern's create, edit and print screens (client/routes/section-routes.tsx), loaded
+// lazily: the form library, the field components and the print page stay out of list screens' JS.
+
+type TItemData<T> = { item: T; dictionaries: TDictionary };
+type TScreenProps<T extends { id: number }> = { screen: TEntityScreen<T> };
+
+/** The create page for one entity: a blank form with the server's defaults. */
+export function CreateScreen<T extends { id: number }>({ screen }: TScreenProps<T>) {
+  const loaded: unknown = useLoaderData({ strict: false });
+  const { dictionaries, defaults } = loaded as {
+    dictionaries: TDictionary;
+    defaults: Record<string, unknown>;
+  };
+  const { api } = useRouteContext({ from: "__root__" });
+  return <EntityForm screen={screen} item={null} dictionaries={dictionaries} api={api} defaults={defaults} />;
+}
+
+/** The edit page for one entity, with optional content under the form (a contact's screening). */
+export function EditScreen<T extends { id: number }>({
+  screen,
+  formExtras,
+}: TScreenProps<T> & { formExtras?: (item: T) => ReactNode }) {
+  const loaded: unknown = useLoaderData({ strict: false });
+  const { item, dictionaries } = loaded as TItemData<T>;
+  const { api } = useRouteContext({ from: "__root__" });
+  // The key remounts the form when another record opens in the same route.
+  return (
+    <>
+      <EntityForm key={item.id} screen={screen} item={item} dictionaries={dictionaries} api={api} />
+      {formExtras?.(item)}
+    </>
+  );
+}
+
+/** The print page for one entity. */
+export function PrintScreen<T extends { id: number }>({ screen }: TScreenProps<T>) {
+  const loaded: unknown = useLoaderData({ strict: false });
+  const { item, dictionaries } = loaded as TItemData<T>;
+  return <PrintPage screen={screen} item={item} dictionaries={dictionaries} />;
+}

@@ -1,0 +1,107 @@
+// npm run bench:web: what each screen costs a browser on first load, measured in Chromium against a
+// real server: the JavaScript, CSS and HTML it downloads before it is interactive (bytes over the
+// wire, plus the raw, gzip and brotli sizes of the same files on disk). Prints figures; asserts nothing.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+import { chromium } from "@playwright/test";
+import { ensureClientBuild, findChromium, ROOT, startServer } from "./lib";
+
+const executablePath = findChromium();
+if (!executablePath) {
+  console.error("No Chromium found (set CHROMIUM_PATH)");
+  process.exit(1);
+}
+await ensureClientBuild();
+const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-web-"));
+const server = await startServer({ DATA_DIR: dataDir });
+const base = server.url;
+
+/** The initial-JS budget per list screen (issue 16). */
+const LIST_JS_TARGET_KB = 150;
+const ROUTES = [
+  { path: "/auth/login", isList: false, isPublic: true },
+  { path: "/home", isList: false },
+  { path: "/contacts", isList: true },
+  { path: "/products", isList: true },
+  { path: "/licenses", isList: true },
+  { path: "/my-wiki", isList: true },
+  { path: "/restricted-party-screening", isList: true },
+  { path: "/shipments", isList: true },
+  { path: "/contacts/create-contact", isList: false },
+  { path: "/reports", isList: false },
+];
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const distFile = (url: string) => path.join(ROOT, "dist", "client", new URL(url).pathname);
+
+try {
+  const account = {
+    title: "Ms.",
+    name: "Bench",
+    surname: "Web",
+    email: "web@example.com",
+    password: "bench password",
+  };
+  await fetch(`${base}/api/register`, {
+    method: "POST",
+    body: JSON.stringify(account),
+    headers: { "content-type": "application/json" },
+  });
+  const browser = await chromium.launch({
+    executablePath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  const context = await browser.newContext({ baseURL: base });
+  const login = await context.request.post("/api/login", {
+    data: { email: account.email, password: account.password, rememberMe: true },
+  });
+  if (login.status() !== 200) throw new Error(`login failed: ${login.status()}`);
+
+  console.log(
+    `${"route".padEnd(30)} ${"JS files".padStart(8)} ${"JS wire".padStart(10)} ${"JS raw".padStart(10)} ${"JS gzip".padStart(10)} ${"JS br".padStart(10)} ${"CSS wire".padStart(10)} ${"HTML wire".padStart(10)}  target`,
+  );
+  const signedIn = await context.storageState();
+  for (const route of ROUTES) {
+    // A fresh context per screen: an empty cache, as on a first visit, with the session cookie.
+    const fresh = await browser.newContext({ baseURL: base, storageState: signedIn });
+    const page = await fresh.newPage();
+    const sizes = { js: 0, jsFiles: 0, css: 0, html: 0, raw: 0, gzip: 0, br: 0 };
+    const cdp = await fresh.newCDPSession(page);
+    await cdp.send("Network.enable");
+    const types = new Map<string, { url: string; type: string }>();
+    cdp.on("Network.responseReceived", (e) => types.set(e.requestId, { url: e.response.url, type: e.type }));
+    cdp.on("Network.loadingFinished", (e) => {
+      const seen = types.get(e.requestId);
+      if (!seen) return;
+      if (seen.type === "Script") {
+        sizes.js += e.encodedDataLength;
+        sizes.jsFiles += 1;
+        const file = distFile(seen.url);
+        if (existsSync(file)) {
+          const raw = readFileSync(file);
+          sizes.raw += raw.length;
+          sizes.gzip += gzipSync(raw, { level: 9 }).length;
+          sizes.br += brotliCompressSync(raw).length;
+        }
+      } else if (seen.type === "Stylesheet") sizes.css += e.encodedDataLength;
+      else if (seen.type === "Document") sizes.html += e.encodedDataLength;
+    });
+    await page.goto(route.path, { waitUntil: "networkidle" });
+    const target = route.isList ? `≤ ${LIST_JS_TARGET_KB} KB gzip` : "";
+    const ok = route.isList ? (sizes.gzip / 1024 <= LIST_JS_TARGET_KB ? "met" : "NOT met") : "";
+    console.log(
+      `${route.path.padEnd(30)} ${String(sizes.jsFiles).padStart(8)} ${kb(sizes.js).padStart(10)} ${kb(sizes.raw).padStart(10)} ${kb(sizes.gzip).padStart(10)} ${kb(sizes.br).padStart(10)} ${kb(sizes.css).padStart(10)} ${kb(sizes.html).padStart(10)}  ${target} ${ok}`,
+    );
+    await fresh.close();
+  }
+  await browser.close();
+  console.log(
+    "\nJS wire / CSS wire / HTML wire: bytes Chromium downloaded (with Accept-Encoding: gzip, deflate, br)." +
+      "\nLighthouse is not a dependency of this project (no network for its own Chromium download); run it by hand where available.",
+  );
+} finally {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
