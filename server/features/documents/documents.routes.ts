@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { TAppEnv } from "../../lib/context";
 import { AppError, notFound } from "../../lib/errors";
 import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST, MULTIPART_OVERHEAD } from "../../lib/limits";
-import { countMultipartParts, readMultipart } from "../../lib/multipart";
+import { readMultipart } from "../../lib/multipart";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import {
   attachDocuments,
