@@ -290,8 +290,11 @@ test("a 401 from the API logs the user out and offers a Log in button", async ({
   await signIn(page);
   await page.goto("/user/account");
   await waitForHydration(page);
-  // The session ends on the server while the page is open.
-  await page.request.get("/api/logout");
+  // The session ends on the server while the page is open (logging out is a POST; a GET ends nothing).
+  expect((await page.request.get("/api/logout")).status()).toBe(405);
+  expect(
+    (await page.request.post("/api/logout", { headers: { "x-tradewinds-request": "1" } })).status(),
+  ).toBe(200);
   const cookies = await page.context().cookies();
   await page
     .context()
