@@ -482,6 +482,36 @@ function validity(isNull: (i: number) => boolean, length: number) {
 }
 
 const DAY_MS = 86_400_000;
+const encoder = new TextEncoder();
+
+/** A Utf8 column's offsets and bytes, written directly (Arrow's generic builder was the slow part). */
+function utf8Buffers(values: (string | null)[]) {
+  const offsets = new Int32Array(values.length + 1);
+  let bytes = new Uint8Array(values.length * 24 + 64);
+  let position = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value) {
+      if (bytes.length - position < value.length * 3) {
+        const grown = new Uint8Array(Math.max(bytes.length * 2, position + value.length * 3));
+        grown.set(bytes.subarray(0, position));
+        bytes = grown;
+      }
+      let ascii = true;
+      for (let c = 0; c < value.length; c++) {
+        const code = value.charCodeAt(c);
+        if (code > 127) {
+          ascii = false;
+          break;
+        }
+        bytes[position + c] = code;
+      }
+      position += ascii ? value.length : encoder.encodeInto(value, bytes.subarray(position)).written;
+    }
+    offsets[i + 1] = position;
+  }
+  return { offsets, bytes: bytes.subarray(0, position) };
+}
 
 /**
  * The page's lines as one Arrow record batch. Money and weights go as Float64 (scaled integer ÷
@@ -559,16 +589,28 @@ export function toRecordBatch(rows: TLine[], l: TReportLookups, schema: Schema):
         }
         return makeData({ type, length, data: days, ...validity((i) => present[i] === 0, length) } as never);
       }
-      case "bool":
-        return vectorFromArray(
-          rows.map((r) => spec.value(r)),
-          new Bool(),
-        ).data[0];
-      default:
-        return vectorFromArray(
-          rows.map((r) => spec.value(r)),
-          new Utf8(),
-        ).data[0];
+      case "bool": {
+        const values = rows.map((r) => spec.value(r));
+        const bits = new Uint8Array((length + 7) >> 3);
+        for (let i = 0; i < length; i++) if (values[i]) bits[i >> 3] |= 1 << (i & 7);
+        return makeData({
+          type,
+          length,
+          data: bits,
+          ...validity((i) => values[i] === null, length),
+        } as never);
+      }
+      default: {
+        const values = rows.map((r) => spec.value(r));
+        const { offsets, bytes } = utf8Buffers(values);
+        return makeData({
+          type,
+          length,
+          valueOffsets: offsets,
+          data: bytes,
+          ...validity((i) => values[i] === null, length),
+        } as never);
+      }
     }
   });
   return new RecordBatch(

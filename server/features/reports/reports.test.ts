@@ -76,7 +76,7 @@ beforeAll(async () => {
     country_id: 3,
     screening: "failed",
   });
-  const consignee = await insertReportContact(db, ws, { company: "Lyon Labs", country_id: 4 });
+  const consignee = await insertReportContact(db, ws, { company: "Lyon Labs — Ελλάδα", country_id: 4 });
   const cheap = await insertReportProduct(db, ws, { unit_value: "0.10", net_weight: "0.333", name: "Fuse" });
   const pricey = await insertReportProduct(db, ws, {
     unit_value: "999999.99",
@@ -86,7 +86,7 @@ beforeAll(async () => {
   });
   const third = await insertReportProduct(db, ws, { name: "Probe" });
   const inTransit = await insertReportShipment(db, ws, {
-    name: "March to Hamburg",
+    name: "März to Łódź, 北京",
     status: 3,
     ship_date: "2026-03-14",
     exporter,
@@ -174,7 +174,7 @@ describe("GET /api/reports-data", () => {
       body.data.find((r) => r.shipment_id === shipment && r.product_name === product)!;
     const fuse = line(ids.inTransit, "Fuse");
     expect(fuse).toMatchObject({
-      shipment_name: "March to Hamburg",
+      shipment_name: "März to Łódź, 北京",
       status: "IN TRANSIT",
       ship_date: "2026-03-14",
       ship_month: "2026-03",
@@ -186,7 +186,7 @@ describe("GET /api/reports-data", () => {
       gross_weight_kg: "10.135",
       exporter: "Northwind Exports",
       importer: "Hanse Import GmbH",
-      ultimate_consignee: "Lyon Labs",
+      ultimate_consignee: "Lyon Labs — Ελλάδα",
       exporter_screening: "passed",
       importer_screening: "failed",
       consignee_screening: "not screened",
