@@ -31,7 +31,23 @@ const RESOURCES: [prefix: string, kind: string][] = [
   ["/api/licenses/", "license"],
   ["/api/wikis/", "wiki"],
   ["/api/shipping-documents/", "form"],
+  ["/api/paperwork/documents/", "shipmentDocument"],
+  ["/api/paperwork/shipments/", "shipment"],
+  ["/api/shipments/documents/", "shipmentDocument"],
+  ["/api/shipments/items/", "shipment"],
+  ["/api/shipments/packages/", "shipment"],
+  ["/api/shipments/custom-docs/", "shipment"],
+  ["/api/shipments/", "shipment"],
 ];
+
+/** A route parameter's value: the record of the route's kind, or the line / document it names. */
+function paramValue(kind: string, name: string, path: string): string {
+  if (name === "mode") return "download";
+  if (name === "lineId") return String(path.includes("/items/") ? ids.shipmentItem : ids.shipmentPackage);
+  if (name === "documentId" && kind === "shipment") return String(ids.shipmentDocument);
+  if (name === "shipmentId" || (name === "id" && kind.startsWith("shipment"))) return String(ids.shipment);
+  return String(ids[kind]);
+}
 
 /** A valid body of the stranger's own for writes to a kind, so only ownership can refuse it. */
 const bodyFor = (kind: string): Record<string, unknown> =>
@@ -41,6 +57,7 @@ const bodyFor = (kind: string): Record<string, unknown> =>
     license: buildLicense(9, strangerContact),
     wiki: { name: "Stranger memo", description: "x" },
     form: { name: "Stranger form", document_type: "other" },
+    shipment: { name: "Stranger shipment", updated_at: new Date().toISOString(), generate_documents: [] },
   })[kind] ?? {};
 
 const kindOf = (path: string) => RESOURCES.find(([prefix]) => plainPath(path).startsWith(prefix))?.[1];
@@ -83,6 +100,44 @@ beforeAll(async () => {
   ids.formDocument = await attach("/api/shipping-documents", ids.form);
   const trade = await call(ctx, owner.auth, "GET", `/api/screenings/trade?itemId=${ids.contact}`);
   ids.result = ((await trade.json()) as { item: { id: number } }).item.id;
+  // A shipment with a line of each kind and a stored document.
+  ids.shipment = await createAs(owner, "/api/shipments", {});
+  const draft = (await (await call(ctx, owner.auth, "GET", `/api/shipments/${ids.shipment}`)).json()) as {
+    item: { updated_at: string };
+  };
+  const saved = await call(ctx, owner.auth, "PUT", `/api/shipments/${ids.shipment}`, {
+    name: `${MARKER} shipment`,
+    updated_at: draft.item.updated_at,
+    items: [{ product_id: ids.product, quantity: 2 }],
+    packages: [
+      {
+        package_id: 1,
+        quantity: 1,
+        net_weight: "1",
+        gross_weight: "2",
+        length: "1",
+        width: "1",
+        height: "1",
+      },
+    ],
+  });
+  expect(saved.status).toBe(200);
+  const lines = ((await saved.json()) as { item: { items: { id: number }[]; packages: { id: number }[] } })
+    .item;
+  ids.shipmentItem = lines.items[0].id;
+  ids.shipmentPackage = lines.packages[0].id;
+  const upload = new FormData();
+  upload.append("documents[]", new File([new Uint8Array(PDF)], `${MARKER}.pdf`));
+  const custom = await ctx.app.request(`/api/shipments/custom-docs/${ids.shipment}`, {
+    method: "POST",
+    headers: owner.auth,
+    body: upload,
+  });
+  expect(custom.status).toBeLessThan(300);
+  const withDocs = (await (await call(ctx, owner.auth, "GET", `/api/shipments/${ids.shipment}`)).json()) as {
+    item: { documents: { id: number }[] };
+  };
+  ids.shipmentDocument = withDocs.item.documents[0].id;
   const list = await call(ctx, owner.auth, "GET", "/api/screenings");
   const rows = ((await list.json()) as { data: { id: number; contact_id: number }[] }).data;
   ids.screening = rows.find((row) => row.contact_id === ids.contact)!.id;
@@ -106,8 +161,12 @@ describe("workspace isolation over every endpoint and verb", () => {
     for (const route of routes()) {
       const kind = kindOf(route.path);
       if (!paramsOf(route.path).length || !kind) continue;
-      const url = fillPath(route.path, () => String(ids[kind]));
-      const body = route.method === "POST" || route.method === "PUT" ? bodyFor(kind) : undefined;
+      const url = fillPath(route.path, (name) => paramValue(kind, name, route.path));
+      const body = route.path.endsWith("/generate")
+        ? { types: ["commercial_invoice"] }
+        : route.method === "POST" || route.method === "PUT"
+          ? bodyFor(kind)
+          : undefined;
       const res = await call(ctx, stranger.auth, route.method, url, body);
       const text = await res.text();
       if (res.status !== 404 || text.includes(MARKER)) answers.push(`${route.method} ${url} → ${res.status}`);

@@ -628,6 +628,12 @@ export async function setPaperSize(db: TDb, workspaceId: number, size: TPaperSiz
 
 /** The audit trail of a shipment's generations, newest first. */
 export async function paperworkAudit(db: TDb, workspaceId: number, shipmentId: number) {
+  // Another workspace's (or a missing) shipment is a 404, not an empty log.
+  const [owned] = await db
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(and(eq(shipments.workspace_id, workspaceId), eq(shipments.id, shipmentId)));
+  if (!owned) throw notFound("Shipment not found");
   return db
     .select()
     .from(paperwork_audit_log)
