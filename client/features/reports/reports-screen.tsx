@@ -103,12 +103,11 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
     let table: TTable | null = null;
     setPhase({ kind: "loading" });
     (async () => {
-      // The data and the Perspective chunk download in parallel.
-      const [{ perspectiveClient }, data] = await Promise.all([
-        import("./perspective-loader"),
+      // The data downloads while the Perspective chunk loads and compiles its WebAssembly.
+      const [client, data] = await Promise.all([
+        import("./perspective-loader").then((m) => m.perspectiveClient()),
         fetchReportData(),
       ]);
-      const client = await perspectiveClient();
       if (isCancelled) return;
       table = (await client.table(data)) as unknown as TTable;
       viewer = document.createElement("perspective-viewer") as unknown as TViewer;
