@@ -39,7 +39,10 @@ describe("tradewinds commands", () => {
       output += decoder.decode(value);
     }
     proc.kill("SIGTERM");
-    expect(await proc.exited).toBe(0);
+    const code = await proc.exited;
+    // Say why in the test output when it did not stop cleanly.
+    if (code !== 0) console.error(await new Response(proc.stderr).text());
+    expect(code).toBe(0);
     rmSync(dataDir, { recursive: true, force: true });
     expect(output).toContain(
       "No accounts yet. Create the first one at http://trade.example.test/auth/register",

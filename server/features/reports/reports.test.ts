@@ -315,7 +315,7 @@ describe("GET /api/reports-data", () => {
     }
     // A logged-out session's token stops working too.
     const gone = await signUp(ctx);
-    expect((await ctx.app.request("/api/logout", { headers: gone.auth })).status).toBe(200);
+    expect((await ctx.app.request("/api/logout", { method: "POST", headers: gone.auth })).status).toBe(200);
     expect((await ctx.app.request("/api/reports-data", { headers: gone.auth })).status).toBe(401);
   });
 
