@@ -38,7 +38,7 @@ const IP_FACTOR = 5;
 const ACCOUNT_FACTOR = 10;
 
 /**
- * Login throttling in OWASP's spirit (docs/decisions/004-login-throttling.md): attempts count per
+ * Login throttling in OWASP's spirit (docs/decisions/005-login-throttling.md): attempts count per
  * (IP, account), per IP, and per account from everywhere at a slower rate, so guessing stays slow
  * however it is spread. A browser holding this account's device cookie (it logged in before) is
  * counted on its own instead: strangers filling the account-wide limit cannot lock its owner out.

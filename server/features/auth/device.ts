@@ -7,7 +7,7 @@ import { sign, verifySignature } from "../../lib/signing";
 /**
  * OWASP's "device cookie" against lockout: a browser that once logged in to an account keeps a
  * signed cookie naming that account, and its logins are counted on their own, never against the
- * account-wide limit that strangers can fill. See docs/decisions/004-login-throttling.md.
+ * account-wide limit that strangers can fill. See docs/decisions/005-login-throttling.md.
  */
 export const DEVICE_COOKIE = "twdevice";
 const DEVICE_SECONDS = 365 * 24 * 60 * 60;
