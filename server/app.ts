@@ -194,7 +194,9 @@ export function createApp(deps: TAppDeps) {
         ANONYMOUS_PAGES.test(c.req.path) &&
         !new URL(c.req.url).search &&
         !c.req.header("authorization") &&
-        !/(?:^|;\s*)twsession=/.test(c.req.header("cookie") ?? "");
+        !/(?:^|;\s*)twsession=/.test(c.req.header("cookie") ?? "") &&
+        // The sidebar's collapsed state is part of the render (client/lib/ui-prefs.ts): keep only the default.
+        !/(?:^|;\s*)tw_sidebar=collapsed/.test(c.req.header("cookie") ?? "");
       const kept = isCacheable ? anonymousPages.get(c.req.path) : undefined;
       if (kept) {
         const headers = new Headers(kept.headers);

@@ -47,6 +47,16 @@ describe.if(isBuilt)("server-rendered public pages for visitors without a sessio
     expect(res.headers.get("location")).not.toContain("/auth/login");
   });
 
+  test("a visitor with the sidebar collapsed gets it collapsed, and the kept page stays expanded", async () => {
+    const collapsedAttr =
+      /aria-label="Sidebar"[^>]*data-collapsed="true"|data-collapsed="true"[^>]*aria-label="Sidebar"/;
+    await (await app.request("/legal/terms")).text();
+    const collapsed = await app.request("/legal/terms", { headers: { cookie: "tw_sidebar=collapsed" } });
+    expect(await collapsed.text()).toMatch(collapsedAttr);
+    const plain = await app.request("/legal/terms");
+    expect(await plain.text()).not.toMatch(collapsedAttr);
+  });
+
   test("an unknown legal page stays a 404 and is not kept", async () => {
     for (let i = 0; i < 2; i++) expect((await app.request("/legal/no-such-page")).status).toBe(404);
   });
