@@ -106,7 +106,7 @@ test("filter, sort and page through 25 contacts; the URL keeps the state", async
   await page.getByRole("button", { name: "Filter by Company" }).click();
   const apply = page.getByRole("button", { name: "Apply" });
   await expect(apply).toBeDisabled();
-  await page.getByLabel("Filter Company").fill("seed 1");
+  await page.getByLabel("Filter Company", { exact: true }).fill("seed 1");
   await apply.click();
   await expect(page.getByRole("button", { name: "Apply" })).toBeHidden();
   await expect(page.getByText("1-10 of 10 items")).toBeVisible();
@@ -114,7 +114,7 @@ test("filter, sort and page through 25 contacts; the URL keeps the state", async
   await waitForHydration(page);
   await expect(page.getByText("1-10 of 10 items")).toBeVisible();
   await page.getByRole("button", { name: "Filter by Company" }).click();
-  await page.getByLabel("Filter Company").press("Escape");
+  await page.getByLabel("Filter Company", { exact: true }).press("Escape");
   await expect(page.getByText("1-10 of 25 items")).toBeVisible();
 
   // Boolean filter: True = 1.
@@ -128,7 +128,7 @@ test("filter, sort and page through 25 contacts; the URL keeps the state", async
 
   // The filter bar says what is filtered, and each filter clears on its own.
   await page.getByRole("button", { name: "Filter by Company" }).click();
-  await page.getByLabel("Filter Company").fill("seed 2");
+  await page.getByLabel("Filter Company", { exact: true }).fill("seed 2");
   await page.getByRole("button", { name: "Apply" }).click();
   await page.getByRole("button", { name: "Filter by Sensitive" }).click();
   await page.getByRole("radio", { name: "False" }).check();

@@ -38,7 +38,12 @@ test("every sidebar link leads to a rendered screen, client-side without a full 
   const nav = page.getByRole("navigation", { name: "Main navigation" });
   for (const [label, path, heading] of LOGGED_IN_LINKS) {
     await nav.getByRole("link", { name: label, exact: true }).click();
-    await expect(page).toHaveURL(new RegExp(`${path.replace(/[/-]/g, "\\$&")}$`));
+    // Create Int'l Shipment creates the draft by a call and opens its edit page (spec section 4).
+    const expected =
+      path === "/shipments/create-shipment"
+        ? /\/shipments\/edit-shipment\/\d+$/
+        : new RegExp(`${path.replace(/[/-]/g, "\\$&")}$`);
+    await expect(page).toHaveURL(expected);
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
   }

@@ -303,6 +303,13 @@ test("save as template, then load it into a new shipment through the confirm", a
   await expect(page.getByLabel("Shipper reference number")).toHaveValue("SR-NEW");
 
   await chooser.selectOption({ label: "Hamburg run" });
+  // The autosave that stores the loaded template's values (the banner may still show the last one).
+  const savedTemplate = page.waitForResponse(
+    (res) =>
+      res.request().method() === "PUT" &&
+      /\/api\/shipments\/\d+$/.test(res.url()) &&
+      (res.request().postData() ?? "").includes("SR-1001"),
+  );
   await page.getByRole("dialog").getByRole("button", { name: "Ok." }).click();
   await expect(page.getByText("Template loaded").first()).toBeVisible();
   await expect(page.getByLabel("Shipper reference number")).toHaveValue("SR-1001");
@@ -312,6 +319,7 @@ test("save as template, then load it into a new shipment through the confirm", a
   // Tracking numbers are not part of a template.
   await expect(page.getByLabel("Tracking number 1")).toHaveValue("");
   await expect(page).toHaveURL(newUrl);
+  expect((await savedTemplate).status()).toBe(200);
   await expect(banner(page)).toContainText("saved as a draft", { timeout: 10_000 });
   await page.reload();
   await expect(page.getByLabel("Shipper reference number")).toHaveValue("SR-1001");
@@ -336,7 +344,7 @@ test("status from the list, print, delete, and 'Shipment not found'", async ({ p
   await docs.getByRole("link", { name: "Download export-licence.pdf" }).click();
   expect((await download).suggestedFilename()).toBe("export-licence.pdf");
   await docs.getByRole("button", { name: "Delete export-licence.pdf" }).click();
-  await page.getByRole("button", { name: "No" }).click();
+  await page.getByRole("button", { name: "No", exact: true }).click();
   await expect(docs.getByText("export-licence.pdf")).toBeVisible();
   await docs.getByRole("button", { name: "Delete export-licence.pdf" }).click();
   await page.getByRole("button", { name: "Yes" }).click();
