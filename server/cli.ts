@@ -196,8 +196,9 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     data_dir: env.dataDir,
     database: env.databaseUrl.replace(/\/\/[^@]*@/, "//***@"),
   });
-  // Contacts saved but not screened (a crash, a failed screening) are finished now and every minute.
-  const stopSweeping = startPendingSweep({ db: database.db, logger, ...services.screening });
+  // Contacts saved but not screened (a crash, a failed screening) are finished once the index is
+  // ready, then every minute. Started before that, the sweep held the first requests behind the build.
+  let stopSweeping = () => {};
   const housekeeping = () =>
     Promise.all([
       purgeExpiredSessions(database.db),
@@ -225,6 +226,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     } catch (error) {
       logger.error("building the screening index failed", { error: String(error) });
     }
+    if (!isStopping) stopSweeping = startPendingSweep({ db: database.db, logger, ...services.screening });
   }, WARM_UP_DELAY_MS);
   // Handlers first: a SIGTERM that arrives while starting up still shuts down cleanly.
   let isStopping = false;
