@@ -243,7 +243,7 @@ test("force-delete a contact that a licence uses", async ({ page, user }) => {
   await page.goto("/home");
   const [id] = await seedContacts(page, 1, () => ({ company: "Licensed Entity SA" }));
   // Licences have no screens yet: put the dependant straight into the test server's database.
-  const db = createClient({ url: `file:${path.join(process.env.E2E_DATA_DIR!, "app.db")}` });
+  const db = createClient({ url: `file:${path.join(process.env.E2E_DATA_DIR!, "app.db")}`, timeout: 10_000 });
   const ws = (await db.execute({ sql: "select workspace_id from users where email = ?", args: [user.email] }))
     .rows[0].workspace_id;
   await db.execute({

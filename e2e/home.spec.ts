@@ -18,7 +18,7 @@ async function expectNoAxeViolations(page: Page) {
  * two years ago), Brazil 1 (two years ago).
  */
 async function seedShipments(page: Page, user: TTestUser) {
-  const db = createClient({ url: `file:${path.join(process.env.E2E_DATA_DIR!, "app.db")}` });
+  const db = createClient({ url: `file:${path.join(process.env.E2E_DATA_DIR!, "app.db")}`, timeout: 10_000 });
   try {
     const ws = Number(
       (await db.execute({ sql: "select workspace_id from users where email = ?", args: [user.email] }))

@@ -15,7 +15,11 @@ import { expect, type TTestUser, test, waitForHydration, watchConsole } from "./
 // Shipments have their own screens in another issue: the lines go straight into the test server's
 // database, the way the reports read them.
 function openDb() {
-  const client = createClient({ url: `file:${path.join(process.env.E2E_DATA_DIR!, "app.db")}` });
+  // The server writes too (screenings of contacts it finds pending): wait for its lock, never fail.
+  const client = createClient({
+    url: `file:${path.join(process.env.E2E_DATA_DIR!, "app.db")}`,
+    timeout: 10_000,
+  });
   return { client, db: drizzle(client, { schema }) as unknown as TDb };
 }
 
