@@ -123,7 +123,8 @@ export function DocumentsPanel({
   );
 }
 
-function DeleteDocument({ name, onConfirm }: { name: string; onConfirm: () => void }) {
+/** The delete button of a stored file, behind the spec's 'Are you sure?' Yes/No. */
+export function DeleteDocument({ name, onConfirm }: { name: string; onConfirm: () => void }) {
   const [isOpen, setIsOpen] = useState(false);
   return (
     <Popover open={isOpen} onOpenChange={setIsOpen}>

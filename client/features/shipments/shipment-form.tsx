@@ -1,14 +1,6 @@
 import { type AnyFieldApi, useForm, useStore } from "@tanstack/react-form";
 import { useRouter } from "@tanstack/react-router";
-import {
-  ArrowLeftIcon,
-  DownloadIcon,
-  EyeIcon,
-  FileIcon,
-  FileStackIcon,
-  Trash2Icon,
-  UploadIcon,
-} from "lucide-react";
+import { ArrowLeftIcon, DownloadIcon, EyeIcon, FileIcon, FileStackIcon, UploadIcon } from "lucide-react";
 import { type ChangeEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { TPublicUser } from "../../../db/contracts/auth";
@@ -25,6 +17,7 @@ import {
 } from "../../../db/contracts/shipments";
 import { PageHeader } from "../../components/app/screens";
 import { AutosaveBanner, useAutosave } from "../../components/kit/autosave";
+import { DeleteDocument } from "../../components/kit/documents-panel";
 import type { TFieldConfig } from "../../components/kit/entity-config";
 import { EntityField } from "../../components/kit/entity-fields";
 import { LineEditor } from "../../components/kit/line-editor";
@@ -42,7 +35,6 @@ import {
 import { Input } from "../../components/ui/input";
 import { Label } from "../../components/ui/label";
 import { NativeSelect, NativeSelectOption } from "../../components/ui/native-select";
-import { Popover, PopoverContent, PopoverTrigger } from "../../components/ui/popover";
 import { Spinner } from "../../components/ui/spinner";
 import { ApiError, type TApi } from "../../lib/api";
 import type { TDictionaryCache } from "../../lib/dictionaries";
@@ -1118,7 +1110,7 @@ function ShipmentDocuments({
                     Download
                   </a>
                 </Button>
-                <ConfirmDelete name={doc.original_name} onConfirm={() => void remove(doc)} />
+                <DeleteDocument name={doc.original_name} onConfirm={() => void remove(doc)} />
               </li>
             ))}
           </ul>
@@ -1138,36 +1130,5 @@ function ShipmentDocuments({
         </Button>
       </CardContent>
     </Card>
-  );
-}
-
-function ConfirmDelete({ name, onConfirm }: { name: string; onConfirm: () => void }) {
-  const [isOpen, setIsOpen] = useState(false);
-  return (
-    <Popover open={isOpen} onOpenChange={setIsOpen}>
-      <PopoverTrigger asChild>
-        <Button variant="ghost" size="icon" className="size-8 text-destructive" aria-label={`Delete ${name}`}>
-          <Trash2Icon />
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent className="w-56" align="end">
-        <p className="mb-3 text-sm font-medium">Are you sure?</p>
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" size="sm" onClick={() => setIsOpen(false)}>
-            No
-          </Button>
-          <Button
-            variant="destructive"
-            size="sm"
-            onClick={() => {
-              setIsOpen(false);
-              onConfirm();
-            }}
-          >
-            Yes
-          </Button>
-        </div>
-      </PopoverContent>
-    </Popover>
   );
 }
