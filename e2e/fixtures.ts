@@ -63,3 +63,45 @@ export const test = base.extend<{ user: TTestUser }>({
   },
 });
 export { expect };
+
+/** A contact created through the API (the page's origin passes the CSRF check); returns its id. */
+export async function createContact(page: Page, company: string, extra: Record<string, unknown> = {}) {
+  const res = await page.request.post("/api/contacts", {
+    headers: { origin: process.env.E2E_BASE_URL! },
+    data: {
+      company,
+      partner_type_id: 1,
+      tax_id: `T-${company.length}`,
+      contact_1: "Dana",
+      phone_1: "+1 555 0100",
+      email_1: `dana@${company.toLowerCase().replace(/\W+/g, "")}.example`,
+      ...extra,
+    },
+  });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { item: { id: number } }).item.id;
+}
+
+/** A product created through the API; returns its id. */
+export async function createProduct(
+  page: Page,
+  name: string,
+  productNumber: string,
+  extra: Record<string, unknown> = {},
+) {
+  const res = await page.request.post("/api/products", {
+    headers: { origin: process.env.E2E_BASE_URL! },
+    data: {
+      name,
+      product_number: productNumber,
+      description: `${name} for export`,
+      country_of_origin_id: 1,
+      US_ECCN: "EAR99",
+      HTS: "8471.30.0100",
+      net_weight: "1.5",
+      ...extra,
+    },
+  });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { item: { id: number } }).item.id;
+}

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test, waitForHydration } from "./fixtures";
+import { createContact, createProduct, expect, test, waitForHydration } from "./fixtures";
 
 // PDFs are drawn on a shared, loaded machine: give each test room.
 test.describe.configure({ timeout: 180_000 });
@@ -14,43 +14,15 @@ const USD = 1;
 /** A complete shipment (parties, a controlled and a plain item, a package) created through the API. */
 async function seedShipment(page: Page, importerName = "Müller Handels GmbH"): Promise<number> {
   await page.goto("/home");
-  const contact = async (company: string, country_id: number) => {
-    const res = await page.request.post("/api/contacts", {
-      headers: origin(),
-      data: {
-        company,
-        partner_type_id: 1,
-        tax_id: `T-${company.length}`,
-        contact_1: "Dana",
-        phone_1: "+1 555 0100",
-        email_1: `dana@${company.toLowerCase().replace(/\W+/g, "")}.example`,
-        country_id,
-      },
-    });
-    expect(res.status()).toBe(201);
-    return ((await res.json()) as { item: { id: number } }).item.id;
-  };
-  const product = async (name: string, number: string, eccn: string, unitValue: string) => {
-    const res = await page.request.post("/api/products", {
-      headers: origin(),
-      data: {
-        name,
-        product_number: number,
-        description: `${name} for export`,
-        country_of_origin_id: USA,
-        US_ECCN: eccn,
-        HTS: "8517.62.0090",
-        unit_value: unitValue,
-        net_weight: "1.5",
-      },
-    });
-    expect(res.status()).toBe(201);
-    return ((await res.json()) as { item: { id: number } }).item.id;
-  };
-  const exporter = await contact("Acme Exports", USA);
-  const importer = await contact(importerName, POLAND);
-  const router = await product("Field router", "FR-1", "5A002.a", "1234.56");
-  const cable = await product("Antenna cable", "AC-7", "EAR99", "0.10");
+  const exporter = await createContact(page, "Acme Exports", { country_id: USA });
+  const importer = await createContact(page, importerName, { country_id: POLAND });
+  const goods = { country_of_origin_id: USA, HTS: "8517.62.0090" };
+  const router = await createProduct(page, "Field router", "FR-1", {
+    ...goods,
+    US_ECCN: "5A002.a",
+    unit_value: "1234.56",
+  });
+  const cable = await createProduct(page, "Antenna cable", "AC-7", { ...goods, unit_value: "0.10" });
   const created = await page.request.post("/api/shipments", { headers: origin() });
   expect(created.status()).toBe(201);
   const { item } = (await created.json()) as { item: Record<string, unknown> & { id: number } };

@@ -1,52 +1,20 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test, waitForHydration } from "./fixtures";
+import { createContact, createProduct, expect, test, waitForHydration } from "./fixtures";
 
 // Whole shipments are built through the form on a shared, loaded machine: give each test room.
 test.describe.configure({ timeout: 240_000 });
 
-const origin = () => ({ origin: process.env.E2E_BASE_URL! });
+const _origin = () => ({ origin: process.env.E2E_BASE_URL! });
 
 /** The address book and catalogue a shipment draws on, created through the API. */
 async function seedWorkspace(page: Page) {
   await page.goto("/home");
-  const contact = async (company: string, city: string) => {
-    const res = await page.request.post("/api/contacts", {
-      headers: origin(),
-      data: {
-        company,
-        partner_type_id: 1,
-        tax_id: `T-${company.length}`,
-        contact_1: "Dana",
-        phone_1: "+1 555 0100",
-        email_1: `dana@${company.toLowerCase().replace(/\W+/g, "")}.example`,
-        city,
-      },
-    });
-    expect(res.status()).toBe(201);
-    return ((await res.json()) as { item: { id: number } }).item.id;
-  };
-  const product = async (name: string, number: string, unitValue: string) => {
-    const res = await page.request.post("/api/products", {
-      headers: origin(),
-      data: {
-        name,
-        product_number: number,
-        description: `${name} for export`,
-        country_of_origin_id: 1,
-        US_ECCN: "EAR99",
-        HTS: "8471.30.0100",
-        unit_value: unitValue,
-        net_weight: "1.5",
-      },
-    });
-    expect(res.status()).toBe(201);
-  };
-  await contact("Acme Exports", "Chicago");
-  await contact("Hanse Import GmbH", "Hamburg");
-  await contact("Nordic Consignee AB", "Malmo");
-  await product("Field router", "FR-1", "12.50");
-  await product("Antenna kit", "AK-7", "0.10");
+  await createContact(page, "Acme Exports", { city: "Chicago" });
+  await createContact(page, "Hanse Import GmbH", { city: "Hamburg" });
+  await createContact(page, "Nordic Consignee AB", { city: "Malmo" });
+  await createProduct(page, "Field router", "FR-1", { unit_value: "12.50" });
+  await createProduct(page, "Antenna kit", "AK-7", { unit_value: "0.10" });
 }
 
 async function pickParty(page: Page, label: string, search: string, company: string) {
