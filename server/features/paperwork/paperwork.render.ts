@@ -22,6 +22,9 @@ import {
   sumDecimals,
   volumeMicroCubicInches,
 } from "./format";
+import { installNativeDeflate } from "./jspdf-deflate";
+
+installNativeDeflate();
 
 export type TPaperParty = {
   company: string;
