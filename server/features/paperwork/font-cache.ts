@@ -58,7 +58,40 @@ function perDocumentCopy(parsed: TTtfFont): TTtfFont {
   subset.unicodes = {};
   subset.next = 33;
   copy.subset = subset;
+  // What jsPDF's addFont would set (it keeps an existing one), with a glyph-width list whose indexOf
+  // is a set lookup: jsPDF asks `widths.indexOf(glyph) == -1` for every character it draws.
+  (copy as unknown as { Unicode: unknown }).Unicode = { encoding: {}, kerning: {}, widths: glyphWidthList() };
   return copy;
+}
+
+/**
+ * jsPDF's per-font /W list ([glyph, [width], glyph, [width], …]) as a real array (it is written out
+ * as one) whose non-enumerable push also records where each value first went, so indexOf is a map
+ * lookup instead of a scan. Same answers as Array's indexOf: strict equality (NaN is never found),
+ * and a search from a given index still scans.
+ */
+export function glyphWidthList(): unknown[] {
+  const list: unknown[] = [];
+  const first = new Map<unknown, number>();
+  Object.defineProperties(list, {
+    push: {
+      value: (...items: unknown[]) => {
+        for (const item of items) {
+          if (!first.has(item)) first.set(item, list.length);
+          Array.prototype.push.call(list, item);
+        }
+        return list.length;
+      },
+    },
+    indexOf: {
+      value: (item: unknown, from?: number) => {
+        if (from !== undefined) return Array.prototype.indexOf.call(list, item, from);
+        if (Number.isNaN(item)) return -1;
+        return first.get(item) ?? -1;
+      },
+    },
+  });
+  return list;
 }
 
 /**

@@ -22,9 +22,9 @@ import {
   sumDecimals,
   volumeMicroCubicInches,
 } from "./format";
-import { installNativeDeflate } from "./jspdf-deflate";
+import { installJsPdfSpeedups } from "./jspdf-speedups";
 
-installNativeDeflate();
+installJsPdfSpeedups();
 
 export type TPaperParty = {
   company: string;
@@ -190,7 +190,13 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
   const fonts = await loadLatinFonts();
   const hasCjk = modelNeedsCjk(model);
   const cjkFont = hasCjk ? await loadCjkFont() : null;
-  const doc = new jsPDF({ unit: "pt", format: model.page_size === "a4" ? "a4" : "letter", compress: true });
+  const doc = new jsPDF({
+    unit: "pt",
+    format: model.page_size === "a4" ? "a4" : "letter",
+    compress: true,
+    // Only the fonts text is drawn with go into the file (not jsPDF's 14 unused standard fonts).
+    putOnlyUsedFonts: true,
+  });
   registerFont(doc, fonts.regular, FONT, "normal");
   registerFont(doc, fonts.bold, FONT, "bold");
   if (cjkFont) {
@@ -198,6 +204,10 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
     // No bold CJK face ships: bold CJK cells use the regular face rather than dropping glyphs.
     doc.addFont(cjkFont.file, CJK_FONT, "bold", undefined, "Identity-H");
   }
+  // autotable asks for the font list on every cell it styles, and jsPDF rebuilds it from its font map
+  // each time; no font is added after this point, so the list is built once.
+  const fontList = doc.getFontList();
+  doc.getFontList = () => fontList;
   doc.setFont(FONT, "normal");
   const title = DOCUMENT_TITLES[type];
   doc.setProperties({ title: `${title} ${model.number}`, creator: "Tradewinds", subject: title });

@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { inflateSync } from "node:zlib";
 import { jsPDF } from "jspdf";
+import { glyphWidthList } from "./font-cache";
 import { loadCjkFont, loadLatinFonts } from "./fonts";
-import { installNativeDeflate } from "./jspdf-deflate";
+import { arabicShortcut, installJsPdfSpeedups } from "./jspdf-speedups";
 
+type TArabicFn = (payload: string | { text: unknown }) => string | { text: unknown };
 type TDirectory = { encode(tables: Record<string, ArrayLike<number>>): ArrayLike<number> };
 type TMetadata = {
   directory: TDirectory;
@@ -56,7 +58,7 @@ describe("font cache", () => {
 
 describe("native deflate", () => {
   test("jsPDF's FlateEncode streams decode to the same bytes (every byte value)", () => {
-    installNativeDeflate();
+    installJsPdfSpeedups();
     const api = jsPDF.API as unknown as {
       processDataByFilters(data: string, chain: string[]): { data: string; reverseChain: string };
     };
@@ -66,5 +68,63 @@ describe("native deflate", () => {
     expect(inflateSync(Buffer.from(out.data, "latin1")).toString("latin1")).toBe(data);
     // Other chains still go through jsPDF's own filters.
     expect(api.processDataByFilters("ab", ["ASCIIHexEncode"]).reverseChain).toBe("/ASCIIHexDecode");
+  });
+});
+
+describe("Arabic shaper shortcut", () => {
+  test("answers exactly what jsPDF's shaper answers, for strings, line arrays and Arabic text", () => {
+    const api = jsPDF.API as unknown as { __arabicParser__: { processArabic: TArabicFn } };
+    // The shaper itself (installJsPdfSpeedups replaced only jsPDF.API.processArabic and the event).
+    const original = api.__arabicParser__.processArabic;
+    const shortcut = arabicShortcut(original);
+    installJsPdfSpeedups();
+    const events = (jsPDF.API as unknown as { events: [string, unknown][] }).events;
+    const handlers = events.filter(([topic]) => topic === "preProcessText").map(([, fn]) => fn);
+    expect(handlers).not.toContain(original);
+    expect(handlers).toContain((jsPDF.API as unknown as { processArabic: unknown }).processArabic);
+    const samples: unknown[] = [
+      "Müller Łódź Ελληνικά Москва 北京",
+      "",
+      "مرحبا بالعالم",
+      "Acme مرحبا",
+      "a literal \\s+ in text",
+      ["line one", "Ελληνικά", ""],
+      [["line", 10, 20], "second"],
+      ["Acme", "السلام عليكم"],
+    ];
+    for (const sample of samples) {
+      expect(shortcut(structuredClone(sample) as string)).toEqual(
+        original(structuredClone(sample) as string),
+      );
+      const ours = shortcut({ text: structuredClone(sample) });
+      const theirs = original({ text: structuredClone(sample) });
+      expect(ours).toEqual(theirs);
+    }
+  });
+});
+
+describe("glyph width list", () => {
+  test("indexOf answers as an array's own indexOf, and the list is written out as a plain array", () => {
+    const list = glyphWidthList();
+    const plain: unknown[] = [];
+    const width = [500];
+    for (const items of [
+      [3, width],
+      [7, [600]],
+      [3, [1]],
+      [0, [250]],
+      [Number.NaN, [1]],
+      [-0, [2]],
+    ]) {
+      list.push(...items);
+      plain.push(...items);
+    }
+    for (const probe of [3, 7, 0, -0, 9, Number.NaN, width, [500], "3", undefined]) {
+      expect(list.indexOf(probe)).toBe(plain.indexOf(probe));
+      expect(list.indexOf(probe, 3)).toBe(plain.indexOf(probe, 3));
+    }
+    expect(JSON.stringify(list)).toBe(JSON.stringify(plain));
+    expect(Object.keys(list)).toEqual(Object.keys(plain));
+    expect(Array.isArray(list)).toBe(true);
   });
 });
