@@ -76,6 +76,43 @@ describe("commercial invoice", () => {
     expect(pdf.pages[0]).toContain("Page 1 of 1");
   });
 
+  test("a cell mixing CJK with Greek, Cyrillic and Polish keeps every letter (runs in both fonts)", async () => {
+    // Noto Sans has no CJK; Noto Sans SC lacks ά, Ł and ź: one font per cell lost letters either way.
+    const mixed = "Ελληνικά 北京 Москва";
+    const model = paperModel({
+      exporter: paperParty({ company: `${mixed} Trading`, city: "Łódź" }),
+      consignee: paperParty({
+        company: mixed,
+        street: "ul. Łódzka 5 北京路",
+        city: "Łódź",
+        country: "Poland",
+      }),
+      lines: [
+        paperLine(1, { name: "Ελληνικά 北京 Москва widget", description: `Précis ${mixed} ź Ł` }),
+        // Long enough to wrap inside its column: the wrapped lines still hold every letter.
+        paperLine(2, {
+          name: "Widget",
+          description: `${mixed} ${mixed} ${mixed} ${mixed} ${mixed} ${mixed}`,
+        }),
+        paperLine(3),
+      ],
+    });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    const text = collapse(pdf.text);
+    expect(text).toContain(`${mixed} Trading`);
+    expect(text).toContain(mixed);
+    expect(text).toContain("ul. Łódzka 5 北京路");
+    // Description cells wrap (CJK may break between two characters): compared without spaces.
+    const squash = (value: string) => value.replace(/\s+/g, "");
+    expect(squash(text)).toContain(squash(`Ελληνικά 北京 Москва widget — Précis ${mixed} ź Ł`));
+    expect(squash(text)).toContain(squash(`Widget — ${Array(6).fill(mixed).join(" ")} 8471.30.0100`));
+    // Every ά: exporter (parties and page header), consignee, line 1 twice, line 2 six times.
+    expect(text.split("ά").length - 1).toBe(2 + 1 + 2 + 6);
+    const packing = collapse((await readPdfText(await renderPaperwork("packing_list", model))).text);
+    expect(squash(packing)).toContain(squash(`Ελληνικά 北京 Москва widget — Précis ${mixed} ź Ł`));
+    expect(packing).toContain("ul. Łódzka 5 北京路");
+  });
+
   test("the consignee reads 'same as importer' when it is the importer", async () => {
     const pdf = await readPdfText(
       await renderPaperwork("commercial_invoice", paperModel({ consignee: null })),

@@ -11,6 +11,7 @@ import {
   type TPaperSize,
   type TPaperworkType,
 } from "../../../db/contracts/paperwork";
+import { FontRuns, fontCellHooks } from "./font-runs";
 import { loadCjkFont, loadLatinFonts, type TFontData } from "./fonts";
 import {
   formatDate,
@@ -178,7 +179,11 @@ type TCtx = {
   doc: jsPDF;
   hasCjk: boolean;
   width: number;
+  /** With the CJK font: the hooks that give each cell the font(s) its text needs. */
+  cells: ReturnType<typeof fontCellHooks> | null;
 };
+
+const FONT_PAIR = { primary: FONT, fallback: CJK_FONT };
 
 function registerFont(doc: jsPDF, font: TFontData, family: string, style: string) {
   doc.addFileToVFS(font.file, font.data);
@@ -211,7 +216,12 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
   doc.setFont(FONT, "normal");
   const title = DOCUMENT_TITLES[type];
   doc.setProperties({ title: `${title} ${model.number}`, creator: "Tradewinds", subject: title });
-  const ctx: TCtx = { doc, hasCjk, width: doc.internal.pageSize.getWidth() };
+  const ctx: TCtx = {
+    doc,
+    hasCjk,
+    width: doc.internal.pageSize.getWidth(),
+    cells: hasCjk ? fontCellHooks(doc, FONT_PAIR) : null,
+  };
   const totals = computeTotals(model);
 
   if (type === "proforma_invoice") {
@@ -241,16 +251,15 @@ function nextY(ctx: TCtx, gap = 10): number {
   return last ? last.finalY + gap : HEADER_TOP;
 }
 
-/** Switches a cell holding CJK text to the CJK font (jsPDF would silently drop those glyphs). */
-function cjkCells(ctx: TCtx) {
-  return (data: CellHookData) => {
-    if (!ctx.hasCjk) return;
-    const text = Array.isArray(data.cell.text) ? data.cell.text.join(" ") : String(data.cell.text ?? "");
-    if (CJK.test(text)) data.cell.styles.font = CJK_FONT;
-  };
-}
-
 function table(ctx: TCtx, options: UserOptions) {
+  // jsPDF has no glyph fallback: with CJK text in the document, every cell gets the font(s) it needs
+  // (font-runs.ts), before the table's own hooks run.
+  const { cells } = ctx;
+  const own = {
+    didParseCell: options.didParseCell,
+    willDrawCell: options.willDrawCell,
+    didDrawCell: options.didDrawCell,
+  };
   autoTable(ctx.doc, {
     startY: nextY(ctx),
     margin: { top: HEADER_TOP, left: MARGIN, right: MARGIN, bottom: 40 },
@@ -258,8 +267,19 @@ function table(ctx: TCtx, options: UserOptions) {
     styles: { font: FONT, fontSize: 8, cellPadding: 3, textColor: 20, overflow: "linebreak" },
     headStyles: { font: FONT, fontStyle: "bold", fillColor: [234, 238, 244], textColor: 20 },
     footStyles: { font: FONT, fontStyle: "bold", fillColor: [255, 255, 255], textColor: 20 },
-    didParseCell: cjkCells(ctx),
     ...options,
+    didParseCell: (data: CellHookData) => {
+      cells?.didParseCell(data);
+      own.didParseCell?.(data);
+    },
+    willDrawCell: (data: CellHookData) => {
+      cells?.willDrawCell(data);
+      return own.willDrawCell?.(data);
+    },
+    didDrawCell: (data: CellHookData) => {
+      cells?.didDrawCell(data);
+      own.didDrawCell?.(data);
+    },
   });
 }
 
@@ -613,9 +633,15 @@ function drawPageHeaders(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel
     doc.setFont(FONT, "bold");
     doc.setFontSize(18);
     doc.text(DOCUMENT_TITLES[type], MARGIN, 48);
-    doc.setFont(ctx.hasCjk && CJK.test(exporterName) ? CJK_FONT : FONT, "normal");
     doc.setFontSize(9);
-    doc.text(exporterName, MARGIN, 66, { maxWidth: ctx.width / 2 });
+    if (ctx.hasCjk) {
+      // The exporter's name may mix CJK with letters the CJK font lacks: drawn as runs.
+      const runs = new FontRuns(doc, FONT_PAIR, "normal");
+      runs.drawLines(runs.wrap([exporterName], ctx.width / 2, 9), MARGIN, 66, 9);
+    } else {
+      doc.setFont(FONT, "normal");
+      doc.text(exporterName, MARGIN, 66, { maxWidth: ctx.width / 2 });
+    }
     doc.setFont(FONT, "normal");
     const right = ctx.width - MARGIN;
     doc.text(`${numberLabel} ${model.number}`, right, 40, { align: "right" });
