@@ -125,6 +125,53 @@ describe("screening that cannot be skipped", () => {
     expect(await isContactCleared(ctx.database.db, who.user.workspace_id, id)).toBe(false);
   });
 
+  test("a pending contact never lists, filters, sorts or downloads as passed; filtered totals follow the flag", async () => {
+    type TPage = { total: number; data: { contact_id: number; status: string }[] };
+    const page = async (query: string) =>
+      (await (await call(ctx, who.auth, "GET", `/api/screenings?per_page=100&${query}`)).json()) as TPage;
+    const created = await call(
+      ctx,
+      who.auth,
+      "POST",
+      "/api/contacts",
+      buildContact({ company: "Filtered Pending Lines Ltd" }),
+    );
+    const { id } = ((await created.json()) as { item: { id: number } }).item;
+    const passedBefore = await page("filters[status]=passed");
+    const pendingBefore = await page("filters[status]=pending");
+    expect(passedBefore.data.map((r) => r.contact_id)).toContain(id);
+
+    // Renamed while screening fails: no new outcome is stored, only the contact's pending mark changes.
+    await send(
+      failingApp,
+      "PUT",
+      `/api/contacts/${id}`,
+      buildContact({ company: "Filtered Pending Lines Two" }),
+    );
+    expect(await pendingOf(id)).toBe(true);
+    const passed = await page("filters[status]=passed");
+    expect(passed.data.map((r) => r.contact_id)).not.toContain(id);
+    expect(passed.data.every((r) => r.status === "passed")).toBe(true);
+    expect(passed.total).toBe(passedBefore.total - 1);
+    const pending = await page("filters[status]=pending");
+    expect(pending.data.find((r) => r.contact_id === id)?.status).toBe("pending");
+    expect(pending.total).toBe(pendingBefore.total + 1);
+    // Sorted by status, it sits with the pending rows, not the passed ones.
+    const sorted = (await page("sort_status=asc")).data.map((r) => r.status);
+    expect(sorted).toEqual([...sorted].sort());
+    const csv = await (await call(ctx, who.auth, "GET", "/api/screenings/download")).text();
+    const line = csv.split("\n").find((l) => l.includes("Filtered Pending Lines Ltd"));
+    expect(line).toContain(",pending,");
+
+    // Another process clearing the mark straight in the database: the same filters count it again.
+    await ctx.database.client.execute({
+      sql: "update contacts set screening_pending = 0 where id = ?",
+      args: [id],
+    });
+    expect((await page("filters[status]=passed")).total).toBe(passedBefore.total);
+    expect((await page("filters[status]=pending")).total).toBe(pendingBefore.total);
+  });
+
   test("a change to a field that is not screened leaves the outcome standing", async () => {
     const created = await call(
       ctx,

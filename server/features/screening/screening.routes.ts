@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, isNotNull, ne, sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import {
@@ -23,7 +23,7 @@ import {
   type TActor,
   type TScreeningDeps,
 } from "./screening.service";
-import { screeningsEntity } from "./screenings.entity";
+import { effectiveScreeningStatus, screeningsEntity } from "./screenings.entity";
 
 const depsOf = (c: Context<TAppEnv>): TScreeningDeps => ({
   db: c.var.db,
@@ -161,7 +161,7 @@ export const screeningRoutes = new Hono<TAppEnv>()
   /** GET /screenings/download → CSV of the workspace's screenings, safe to open in a spreadsheet. */
   .get("/download", async (c) => {
     const rows = await c.var.db
-      .select()
+      .select({ ...getTableColumns(rpscreenings), status: effectiveScreeningStatus })
       .from(rpscreenings)
       .where(eq(rpscreenings.workspace_id, authOf(c).workspaceId))
       .orderBy(desc(rpscreenings.updated_at));

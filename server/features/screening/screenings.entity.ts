@@ -2,9 +2,18 @@ import { sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import type { TDb } from "../../../db/client";
-import { rpscreenings } from "../../../db/schema";
+import { contacts, rpscreenings } from "../../../db/schema";
 import type { TDbOrTx, TEntityDefinition, TRow } from "../../lib/entity/entity";
 import { pendingAmong } from "./screening.service";
+
+/**
+ * A screening's status as everything shows it: 'pending' while its contact waits for a screening of
+ * its current name and address (contacts.screening_pending), else the stored outcome. A pending
+ * contact must never show, sort or filter as passed (issue 13). Cached list totals stay exact: a
+ * change of contacts.screening_pending bumps the rpscreenings list counter (migration
+ * screenings_pending_list_version).
+ */
+export const effectiveScreeningStatus = sql<string>`(case when exists (select 1 from ${contacts} where ${contacts.id} = ${rpscreenings.contact_id} and ${contacts.screening_pending} = 1) then 'pending' else ${rpscreenings.status} end)`;
 
 /** The screenings list (spec: rpscreening): read-only on the kit; screenings are written by the system. */
 export const screeningsEntity: TEntityDefinition = {
@@ -13,7 +22,7 @@ export const screeningsEntity: TEntityDefinition = {
   columns: {
     name: { column: rpscreenings.name, sortable: true, filter: "text", isNocase: true },
     updated_at: { column: rpscreenings.updated_at, sortable: true, filter: "date" },
-    status: { column: rpscreenings.status, sortable: true, filter: "text" },
+    status: { column: effectiveScreeningStatus as unknown as SQLiteColumn, sortable: true, filter: "text" },
     is_changed: { column: rpscreenings.is_changed, filter: "boolean" },
     // A whitelisting past its review date: still passed, due for a person's look (filters[review_due]=1).
     review_due: {
