@@ -68,6 +68,15 @@ describe("native deflate", () => {
     expect(inflateSync(Buffer.from(out.data, "latin1")).toString("latin1")).toBe(data);
     // Other chains still go through jsPDF's own filters.
     expect(api.processDataByFilters("ab", ["ASCIIHexEncode"]).reverseChain).toBe("/ASCIIHexDecode");
+    // Empty and large streams are valid zlib streams too (header and Adler-32 checked by inflate).
+    expect(
+      inflateSync(Buffer.from(api.processDataByFilters("", ["FlateEncode"]).data, "latin1")).length,
+    ).toBe(0);
+    const large = Array.from({ length: 300_000 }, (_, i) =>
+      String.fromCharCode((i * 31 + (i >> 7)) % 256),
+    ).join("");
+    const packed = api.processDataByFilters(large, "FlateEncode").data;
+    expect(inflateSync(Buffer.from(packed, "latin1")).toString("latin1")).toBe(large);
   });
 });
 
