@@ -60,7 +60,7 @@ describe("native deflate", () => {
   test("jsPDF's FlateEncode streams decode to the same bytes (every byte value)", () => {
     installJsPdfSpeedups();
     const api = jsPDF.API as unknown as {
-      processDataByFilters(data: string, chain: string[]): { data: string; reverseChain: string };
+      processDataByFilters(data: string, chain: string | string[]): { data: string; reverseChain: string };
     };
     const data = Array.from({ length: 4096 }, (_, i) => String.fromCharCode((i * 7) % 256)).join("");
     const out = api.processDataByFilters(data, ["FlateEncode"]);
