@@ -193,7 +193,8 @@ export function fontCellHooks(doc: jsPDF, fonts: TFontPair) {
     didParseCell(data: CellHookData) {
       const { cell } = data;
       const text = Array.isArray(cell.text) ? cell.text.join("\n") : String(cell.text ?? "");
-      const runs = runsFor(cell.styles.fontStyle || "normal");
+      // Only regular and bold faces are registered (the CJK "bold" is its regular face).
+      const runs = runsFor(cell.styles.fontStyle === "bold" ? "bold" : "normal");
       const coverage = runs.coverage(text);
       if (coverage.kind === "primary") return;
       // Measured in the CJK font until wrapped: it is the wider of the two for what it lacks.
