@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import type { TDb } from "../db/client";
 import type { TEnv } from "./env";
@@ -24,6 +23,7 @@ import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.en
 import { userRoutes } from "./features/users/users.routes";
 import { wikisEntity } from "./features/wikis/wikis.entity";
 import { readEncodedAsset, type TAssetStore } from "./lib/assets";
+import { compressDynamic } from "./lib/compress";
 import type { TAppEnv, TAppVariables } from "./lib/context";
 import { createEntityRoutes } from "./lib/entity/entity.routes";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
@@ -78,7 +78,7 @@ export function createApp(deps: TAppDeps) {
   app.use(securityHeaders());
   app.use("/api/*", apiBodyLimit());
   // Pages and JSON compress on the fly (built assets are precompressed at build time).
-  app.use(compress({ encoding: "gzip", contentTypeFilter: /^\s*(?:text\/html|application\/json)\b/i }));
+  app.use(compressDynamic({ contentType: /^\s*(?:text\/html|application\/json)\b/i }));
 
   app.onError((error, c) => {
     if (error instanceof AppError) {
