@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { KeptRender, KeptStore } from "../client/components/app/kept";
 import { diskAssetStore } from "./lib/assets";
-import { signUp } from "./test/factories";
+import { call, signUp } from "./test/factories";
 import { appOver, createTestContext, type TTestContext } from "./test/setup";
 
 // Anonymous renders of the public pages are kept and served again with each visitor's own nonce.
@@ -12,10 +14,18 @@ const isBuilt = existsSync(path.join(CLIENT, ".vite", "manifest.json"));
 
 let ctx: TTestContext;
 let app: ReturnType<typeof appOver>;
+/** The same server with nothing kept: every part of every page rendered by React. */
+let fresh: ReturnType<typeof appOver>;
 beforeAll(async () => {
   ctx = await createTestContext();
   const { render } = await import("../client/entry-server");
-  if (isBuilt) app = appOver(ctx, { assets: diskAssetStore(CLIENT), render });
+  if (isBuilt) {
+    app = appOver(ctx, { assets: diskAssetStore(CLIENT), render });
+    fresh = appOver(ctx, {
+      assets: diskAssetStore(CLIENT),
+      render: (args) => render({ ...args, isKeeping: false }),
+    });
+  }
 });
 afterAll(() => ctx.database.close());
 
@@ -59,5 +69,102 @@ describe.if(isBuilt)("server-rendered public pages for visitors without a sessio
 
   test("an unknown legal page stays a 404 and is not kept", async () => {
     for (let i = 0; i < 2; i++) expect((await app.request("/legal/no-such-page")).status).toBe(404);
+  });
+});
+
+/** A page with its per-request parts blanked: the CSP nonce and the router's load timestamps. */
+const comparable = (html: string) =>
+  html.replace(/nonce="[^"]*"|content="[A-Za-z0-9+/=]{20,}"/g, "N").replace(/\bu:\d+/g, "u:0");
+
+describe.if(isBuilt)("kept frame markup (sidebar and header rendered once per set of inputs)", () => {
+  test("a signed-in page is byte for byte the page React renders in full, on the first and later requests", async () => {
+    const who = await signUp(ctx);
+    for (const url of ["/home", "/home?period=month", "/contacts?page=2", "/legal/terms", "/user/account"]) {
+      for (const cookie of [who.cookie, `${who.cookie}; tw_sidebar=collapsed`]) {
+        const expected = comparable(await (await fresh.request(url, { headers: { cookie } })).text());
+        expect(expected).toContain('aria-label="Sidebar"');
+        expect(expected).not.toContain("data-tw-keep");
+        for (let i = 0; i < 2; i++) {
+          const res = await app.request(url, { headers: { cookie } });
+          expect(res.status).toBe(200);
+          expect(comparable(await res.text())).toBe(expected);
+        }
+      }
+    }
+  });
+
+  test("another user, or a renamed one, gets their own name in the header, not a kept one", async () => {
+    const ada = await signUp(ctx, { name: "Adaline", surname: "Kept" });
+    const bob = await signUp(ctx, { name: "Roberto", surname: "Other" });
+    const adaPage = await (await app.request("/home", { headers: { cookie: ada.cookie } })).text();
+    expect(adaPage).toContain("Adaline Kept");
+    const bobPage = await (await app.request("/home", { headers: { cookie: bob.cookie } })).text();
+    expect(bobPage).toContain("Roberto Other");
+    expect(bobPage).not.toContain("Adaline");
+    const renamed = await call(ctx, ada.auth, "POST", "/api/user", {
+      title: "Ms.",
+      name: "Adelheid",
+      surname: "Kept",
+    });
+    expect(renamed.status).toBe(200);
+    const after = await (await app.request("/home", { headers: { cookie: ada.cookie } })).text();
+    expect(after).toContain("Adelheid Kept");
+    expect(after).not.toContain("Adaline");
+  });
+
+  test("the active link follows the page: a kept sidebar of one page is not reused on another", async () => {
+    const who = await signUp(ctx);
+    const activeOn = async (url: string) => {
+      const html = await (await app.request(url, { headers: { cookie: who.cookie } })).text();
+      const aside = html.slice(html.indexOf('aria-label="Sidebar"'), html.indexOf("</aside>"));
+      return [
+        ...aside.matchAll(
+          /<a [^>]*data-status="active"[^>]*href="([^"]+)"|<a [^>]*href="([^"]+)"[^>]*data-status="active"/g,
+        ),
+      ].map((m) => m[1] ?? m[2]);
+    };
+    expect(await activeOn("/contacts")).toEqual(["/contacts"]);
+    expect(await activeOn("/products")).toEqual(["/products"]);
+    expect(await activeOn("/contacts")).toEqual(["/contacts"]);
+  });
+
+  test("a page goes out gzipped to a browser that accepts it, the same page as the plain one", async () => {
+    const who = await signUp(ctx);
+    const plain = await app.request("/home", { headers: { cookie: who.cookie } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const gz = await app.request("/home", { headers: { cookie: who.cookie, "accept-encoding": "gzip, br" } });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.headers.get("vary")).toContain("Accept-Encoding");
+    const body = new Uint8Array(await gz.arrayBuffer());
+    const unzipped = gunzipSync(body).toString();
+    expect(comparable(unzipped)).toBe(comparable(await plain.text()));
+    expect(body.byteLength).toBeLessThan(unzipped.length / 3);
+  });
+});
+
+describe("kept markup store", () => {
+  test("least recently used parts go first once the store is full", () => {
+    const store = new KeptStore(2);
+    store.set("a", "A");
+    store.set("b", "B");
+    expect(store.get("a")).toBe("A");
+    store.set("c", "C");
+    expect([store.get("a"), store.get("b"), store.get("c"), store.size]).toEqual(["A", undefined, "C", 2]);
+  });
+
+  test("a render keeps the marked part, splices it into the next render, and leaves no marker", () => {
+    const store = new KeptStore();
+    const first = new KeptRender(store);
+    expect(first.enter("k")).toEqual({ index: 0, isKept: false });
+    const html =
+      '<p>x</p><template data-tw-keep="0"></template><aside>side</aside><template data-tw-keep-end="0"></template><main>1</main>';
+    expect(first.finish(html)).toBe("<p>x</p><aside>side</aside><main>1</main>");
+    const second = new KeptRender(store);
+    expect(second.enter("k")).toEqual({ index: 0, isKept: true });
+    expect(second.finish('<p>y</p><template data-tw-kept="0"></template><main>2</main>')).toBe(
+      "<p>y</p><aside>side</aside><main>2</main>",
+    );
+    const off = new KeptRender(null);
+    expect(off.enter("k").isKept).toBe(false);
   });
 });

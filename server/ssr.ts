@@ -6,6 +6,8 @@ export type TRenderArgs = {
   nonce: string;
   assets: TPageAssets;
   api: { fetch: (path: string, init?: RequestInit) => Promise<Response> | Response };
+  /** Reuse kept frame markup (client/components/app/kept.tsx); default true, false renders it all. */
+  isKeeping?: boolean;
 };
 
 export type TRenderPage = (args: TRenderArgs) => Promise<Response>;
