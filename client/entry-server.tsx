@@ -16,6 +16,7 @@ export async function render({
   nonce,
   assets,
   api,
+  user,
   isKeeping = true,
 }: TRenderArgs): Promise<Response> {
   const parts = new KeptRender(isKeeping ? kept : null);
@@ -27,7 +28,7 @@ export async function render({
         {
           api: client,
           assets,
-          session: createSessionStore(),
+          session: createSessionStore(user),
           dictionaries: createDictionaryCache(client),
           ui: uiPrefsFromCookie(request.headers.get("cookie")),
         },

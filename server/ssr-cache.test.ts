@@ -4,6 +4,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { KeptRender, KeptStore } from "../client/components/app/kept";
 import { diskAssetStore } from "./lib/assets";
+import { createLogger } from "./lib/logger";
 import { call, signUp } from "./test/factories";
 import { appOver, createTestContext, type TTestContext } from "./test/setup";
 
@@ -166,5 +167,38 @@ describe("kept markup store", () => {
     );
     const off = new KeptRender(null);
     expect(off.enter("k").isKept).toBe(false);
+  });
+});
+
+describe.if(isBuilt)("signed-in pages resolve their caller once, and API calls in-process", () => {
+  test("the page carries the user exactly as GET /api/user answers, and a logout ends the next page at once", async () => {
+    const who = await signUp(ctx, { name: "Seeded", surname: "Caller" });
+    const page = await app.request("/home", { headers: { cookie: who.cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const { user } = (await (await call(ctx, who.auth, "GET", "/api/user")).json()) as {
+      user: Record<string, unknown>;
+    };
+    for (const [key, value] of Object.entries(user)) {
+      expect(html).toContain(`${key}:${value === null ? "null" : JSON.stringify(value)}`);
+    }
+    expect((await call(ctx, who.auth, "POST", "/api/logout")).status).toBeLessThan(300);
+    const after = await app.request("/home", { headers: { cookie: who.cookie }, redirect: "manual" });
+    expect(after.status).toBeGreaterThanOrEqual(300);
+    expect(after.status).toBeLessThan(400);
+    expect(after.headers.get("location")).toContain("/auth/login");
+  });
+
+  test("a page's in-process API calls skip the HTTP-only work: one log line per page", async () => {
+    const ada = await signUp(ctx);
+    const logged: string[] = [];
+    const quiet = appOver(ctx, {
+      assets: diskAssetStore(CLIENT),
+      render: (await import("../client/entry-server")).render,
+      logger: { ...createLogger("silent"), info: (message: string) => logged.push(message) },
+    });
+    expect((await quiet.request("/home", { headers: { cookie: ada.cookie } })).status).toBe(200);
+    // One log line: the page, not each of its API calls.
+    expect(logged).toEqual(["GET /home"]);
   });
 });

@@ -166,9 +166,15 @@ function Frame({ children }: { children: React.ReactNode }) {
 /** Spec: a 401 logs the user out and offers a Log in button. */
 function SessionExpiredDialog() {
   const isExpired = useSessionExpired();
+  // Nothing to render until a session ends (never on the server): the closed dialog still cost a
+  // render of its parts on every page.
+  return isExpired ? <SessionExpiredAlert /> : null;
+}
+
+function SessionExpiredAlert() {
   const pathname = useRouterState({ select: (s) => s.location.href });
   return (
-    <AlertDialog open={isExpired}>
+    <AlertDialog open>
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>Authentication failed</AlertDialogTitle>
