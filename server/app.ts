@@ -37,6 +37,7 @@ import type { TLogger } from "./lib/logger";
 import type { TMailer } from "./lib/mailer";
 import { securityHeaders } from "./lib/security";
 import type { TStorage } from "./lib/storage";
+import { VersionedPages } from "./lib/versioned-pages";
 import type { TRenderPage } from "./ssr";
 
 export type TAppDeps = {
@@ -211,6 +212,7 @@ export function createApp(deps: TAppDeps) {
       string,
       { parts: string[]; status: number; headers: [string, string][] }
     >();
+    const versionedPages = new VersionedPages();
     app.get("*", async (c) => {
       const isCacheable =
         deps.isKeepingPublicPages !== false &&
@@ -231,13 +233,30 @@ export function createApp(deps: TAppDeps) {
       const found = token ? await validateSessionToken(deps.db, token) : null;
       const auth = found ? { ...found, workspaceId: found.user.workspace_id } : undefined;
       const cookie = c.req.header("cookie") ?? "";
+      // The same JSON /api/user answers (a JSON round trip: what the page dehydrates must match).
+      const user = auth ? (JSON.parse(JSON.stringify(toPublicUser(auth.user))) as TPublicUser) : null;
+      // A signed-in page with a data version (server/lib/versioned-pages.ts) is served again while
+      // that version, the caller and the sidebar state are the same.
+      const versionKey =
+        auth && user && deps.isKeepingPublicPages !== false
+          ? await versionedPages.keyOf(
+              deps.db,
+              new URL(c.req.url),
+              { workspaceId: auth.workspaceId, user },
+              /(?:^|;\s*)tw_sidebar=collapsed/.test(cookie),
+            )
+          : null;
+      const keptVersion = versionKey ? versionedPages.get(versionKey) : undefined;
+      if (keptVersion) {
+        const headers = new Headers(keptVersion.headers);
+        return new Response(keptVersion.parts.join(c.var.nonce), { status: keptVersion.status, headers });
+      }
       const internalEnv: TInternalEnv["Bindings"] = { requestId: c.var.requestId, auth };
       const response = await render({
         request: c.req.raw,
         nonce: c.var.nonce,
         assets: assets.page,
-        // The same JSON /api/user answers (a JSON round trip: what the page dehydrates must match).
-        user: auth ? (JSON.parse(JSON.stringify(toPublicUser(auth.user))) as TPublicUser) : null,
+        user,
         api: {
           // Route loaders reach /api in-process: no socket, no second HTTP parse.
           fetch: (path, init) =>
@@ -246,13 +265,11 @@ export function createApp(deps: TAppDeps) {
       });
       const headers = new Headers(response.headers);
       headers.set("Cache-Control", "no-store");
-      if (isCacheable && response.status === 200 && !headers.has("set-cookie")) {
+      if ((isCacheable || versionKey) && response.status === 200 && !headers.has("set-cookie")) {
         const html = await response.text();
-        anonymousPages.set(c.req.path, {
-          parts: html.split(c.var.nonce),
-          status: 200,
-          headers: [...headers],
-        });
+        const page = { parts: html.split(c.var.nonce), status: 200, headers: [...headers] };
+        if (versionKey) versionedPages.set(versionKey, page);
+        else anonymousPages.set(c.req.path, page);
         return new Response(html, { status: 200, headers });
       }
       return new Response(response.body, { status: response.status, headers });

@@ -3,6 +3,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { KeptRender, KeptStore } from "../client/components/app/kept";
+import { openDatabase } from "../db/client";
+import { shipments } from "../db/schema";
 import { diskAssetStore } from "./lib/assets";
 import { createLogger } from "./lib/logger";
 import { call, signUp } from "./test/factories";
@@ -200,5 +202,61 @@ describe.if(isBuilt)("signed-in pages resolve their caller once, and API calls i
     expect((await quiet.request("/home", { headers: { cookie: ada.cookie } })).status).toBe(200);
     // One log line: the page, not each of its API calls.
     expect(logged).toEqual(["GET /home"]);
+  });
+});
+
+describe.if(isBuilt)("a signed-in /home kept by its data version", () => {
+  const insertShipment = (db: TTestContext["database"]["db"], workspaceId: number) =>
+    db
+      .insert(shipments)
+      .values({ workspace_id: workspaceId, shipping_status_id: 3, ship_date: "2025-06-15" });
+  const home = async (cookie: string) => {
+    const res = await app.request("/home", { headers: { cookie } });
+    expect(res.status).toBe(200);
+    return { html: await res.text(), nonce: nonceOf(res)! };
+  };
+
+  test("the same page again with a fresh nonce while nothing changed; a write in this process shows at once", async () => {
+    const who = await signUp(ctx);
+    const first = await home(who.cookie);
+    const second = await home(who.cookie);
+    expect(second.nonce).not.toBe(first.nonce);
+    expect(second.html).toContain(`nonce="${second.nonce}"`);
+    expect(second.html).not.toContain(first.nonce);
+    expect(second.html.split(second.nonce).join("N")).toBe(first.html.split(first.nonce).join("N"));
+    expect(second.html).toContain("Once you create shipments");
+    await insertShipment(ctx.database.db, who.user.workspace_id);
+    const after = await home(who.cookie);
+    expect(after.html).not.toContain("Once you create shipments");
+    expect(after.html).toContain("Shipping Performance");
+  });
+
+  test("a write by another process (its own connection to the database file) shows at once", async () => {
+    const who = await signUp(ctx);
+    await insertShipment(ctx.database.db, who.user.workspace_id);
+    const before = await home(who.cookie);
+    expect(before.html).toContain("has_shipments:!0");
+    expect(before.html).toMatch(/performance:\$R\[\d+\]=\{filter:"all",from:null,until:null,total:1,/);
+    const other = await openDatabase(ctx.env.databaseUrl);
+    try {
+      await insertShipment(other.db, who.user.workspace_id);
+    } finally {
+      other.close();
+    }
+    const after = await home(who.cookie);
+    expect(after.html).toMatch(/performance:\$R\[\d+\]=\{filter:"all",from:null,until:null,total:2,/);
+  });
+
+  test("each caller, sidebar state and query gets its own page", async () => {
+    const ada = await signUp(ctx, { name: "Adalbert", surname: "Versioned" });
+    const bob = await signUp(ctx, { name: "Bobbie", surname: "Versioned" });
+    expect((await home(ada.cookie)).html).toContain("Adalbert Versioned");
+    expect((await home(bob.cookie)).html).toContain("Bobbie Versioned");
+    expect((await home(bob.cookie)).html).not.toContain("Adalbert");
+    const collapsed = await home(`${ada.cookie}; tw_sidebar=collapsed`);
+    expect(collapsed.html).toContain('data-collapsed="true"');
+    expect((await home(ada.cookie)).html).toContain('data-collapsed="false"');
+    const month = await app.request("/home?period=month", { headers: { cookie: ada.cookie } });
+    expect(await month.text()).toContain('performance:$R[7]={filter:"month"');
   });
 });
