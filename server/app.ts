@@ -1,10 +1,14 @@
-import { Hono } from "hono";
-import { compress } from "hono/compress";
+import { type Context, Hono } from "hono";
+import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
 import type { TDb } from "../db/client";
+import type { TPublicUser } from "../db/contracts/auth";
 import type { TEnv } from "./env";
 import { loginForm, registerForm } from "./features/auth/auth.forms";
+import { SESSION_COOKIE } from "./features/auth/auth.middleware";
 import { authRoutes, logoutPage, logoutSubmit } from "./features/auth/auth.routes";
+import { toPublicUser } from "./features/auth/auth.service";
+import { validateSessionToken } from "./features/auth/session.service";
 import { createContactRoutes } from "./features/contacts/contacts.routes";
 import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
 import { createDocumentRoutes } from "./features/documents/documents.routes";
@@ -24,7 +28,8 @@ import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.en
 import { userRoutes } from "./features/users/users.routes";
 import { wikisEntity } from "./features/wikis/wikis.entity";
 import { readEncodedAsset, type TAssetStore } from "./lib/assets";
-import type { TAppEnv, TAppVariables } from "./lib/context";
+import { compressDynamic } from "./lib/compress";
+import type { TAppEnv, TAppVariables, TAuth } from "./lib/context";
 import { createEntityRoutes } from "./lib/entity/entity.routes";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
 import { apiBodyLimit, isDatabaseBusy } from "./lib/limits";
@@ -32,6 +37,7 @@ import type { TLogger } from "./lib/logger";
 import type { TMailer } from "./lib/mailer";
 import { securityHeaders } from "./lib/security";
 import type { TStorage } from "./lib/storage";
+import { VersionedPages } from "./lib/versioned-pages";
 import type { TRenderPage } from "./ssr";
 
 export type TAppDeps = {
@@ -56,10 +62,7 @@ export type TAppDeps = {
 /** Builds the whole HTTP app: /api JSON routes, built assets and server-rendered screens. */
 export function createApp(deps: TAppDeps) {
   const app = new Hono<TAppEnv>();
-
-  app.use(async (c, next) => {
-    const started = performance.now();
-    c.set("requestId", crypto.randomUUID());
+  const setDeps = (c: Context<TAppEnv>) => {
     c.set("db", deps.db);
     c.set("env", deps.env);
     c.set("logger", deps.logger);
@@ -67,6 +70,12 @@ export function createApp(deps: TAppDeps) {
     c.set("storage", deps.storage);
     c.set("secret", deps.secret);
     c.set("screening", deps.screening);
+  };
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    c.set("requestId", crypto.randomUUID());
+    setDeps(c);
     await next();
     c.header("X-Request-Id", c.var.requestId);
     deps.logger.info(`${c.req.method} ${c.req.path}`, {
@@ -78,9 +87,9 @@ export function createApp(deps: TAppDeps) {
   app.use(securityHeaders());
   app.use("/api/*", apiBodyLimit());
   // Pages and JSON compress on the fly (built assets are precompressed at build time).
-  app.use(compress({ encoding: "gzip", contentTypeFilter: /^\s*(?:text\/html|application\/json)\b/i }));
+  app.use(compressDynamic({ contentType: /^\s*(?:text\/html|application\/json)\b/i }));
 
-  app.onError((error, c) => {
+  const onError = (error: Error, c: Context<TAppEnv>) => {
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
       return c.json(
@@ -109,7 +118,8 @@ export function createApp(deps: TAppDeps) {
       return c.json({ message: "Internal error", request_id: c.var.requestId }, 500);
     }
     return c.html(errorDocument(c.var.requestId), 500);
-  });
+  };
+  app.onError(onError);
 
   const api = new Hono<TAppEnv>()
     .route("/health", healthRoutes)
@@ -151,6 +161,20 @@ export function createApp(deps: TAppDeps) {
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.
   app.all("/api/*", (c) => c.json({ message: "Not found" }, 404));
   app.all("/api", (c) => c.json({ message: "Not found" }, 404));
+
+  // Server rendering reaches the same /api routes in-process, without the per-request work that
+  // only an HTTP request needs (request id and log line, security headers and nonce, body limit,
+  // compression). A GET there runs as the page request's own signed-in caller, resolved once per page.
+  const internal = new Hono<TInternalEnv>();
+  internal.use(async (c, next) => {
+    c.set("requestId", c.env.requestId);
+    setDeps(c as unknown as Context<TAppEnv>);
+    if (c.env.auth && (c.req.method === "GET" || c.req.method === "HEAD")) c.set("auth", c.env.auth);
+    await next();
+  });
+  internal.onError((error, c) => onError(error, c as unknown as Context<TAppEnv>));
+  internal.route("/api", api);
+  internal.all("*", (c) => c.json({ message: "Not found" }, 404));
   // Opened directly, the logout screen must clear the browser's cookie, which a rendered page cannot:
   // its page posts back here (a GET never logs out, so no other site can force a logout).
   app.get("/auth/logout", logoutPage);
@@ -188,6 +212,7 @@ export function createApp(deps: TAppDeps) {
       string,
       { parts: string[]; status: number; headers: [string, string][] }
     >();
+    const versionedPages = new VersionedPages();
     app.get("*", async (c) => {
       const isCacheable =
         deps.isKeepingPublicPages !== false &&
@@ -202,28 +227,49 @@ export function createApp(deps: TAppDeps) {
         const headers = new Headers(kept.headers);
         return new Response(kept.parts.join(c.var.nonce), { status: kept.status, headers });
       }
+      // The page's caller as the router's session gate would learn it from GET /api/user (the
+      // session cookie only, like the in-process calls), resolved once instead of asked per page.
+      const token = getCookie(c, SESSION_COOKIE);
+      const found = token ? await validateSessionToken(deps.db, token) : null;
+      const auth = found ? { ...found, workspaceId: found.user.workspace_id } : undefined;
+      const cookie = c.req.header("cookie") ?? "";
+      // The same JSON /api/user answers (a JSON round trip: what the page dehydrates must match).
+      const user = auth ? (JSON.parse(JSON.stringify(toPublicUser(auth.user))) as TPublicUser) : null;
+      // A signed-in page with a data version (server/lib/versioned-pages.ts) is served again while
+      // that version, the caller and the sidebar state are the same.
+      const versionKey =
+        auth && user && deps.isKeepingPublicPages !== false
+          ? await versionedPages.keyOf(
+              deps.db,
+              new URL(c.req.url),
+              { workspaceId: auth.workspaceId, user },
+              /(?:^|;\s*)tw_sidebar=collapsed/.test(cookie),
+            )
+          : null;
+      const keptVersion = versionKey ? versionedPages.get(versionKey) : undefined;
+      if (keptVersion) {
+        const headers = new Headers(keptVersion.headers);
+        return new Response(keptVersion.parts.join(c.var.nonce), { status: keptVersion.status, headers });
+      }
+      const internalEnv: TInternalEnv["Bindings"] = { requestId: c.var.requestId, auth };
       const response = await render({
         request: c.req.raw,
         nonce: c.var.nonce,
         assets: assets.page,
+        user,
         api: {
           // Route loaders reach /api in-process: no socket, no second HTTP parse.
           fetch: (path, init) =>
-            app.request(path, {
-              ...init,
-              headers: { cookie: c.req.header("cookie") ?? "", ...(init?.headers ?? {}) },
-            }),
+            internal.request(path, { ...init, headers: { cookie, ...(init?.headers ?? {}) } }, internalEnv),
         },
       });
       const headers = new Headers(response.headers);
       headers.set("Cache-Control", "no-store");
-      if (isCacheable && response.status === 200 && !headers.has("set-cookie")) {
+      if ((isCacheable || versionKey) && response.status === 200 && !headers.has("set-cookie")) {
         const html = await response.text();
-        anonymousPages.set(c.req.path, {
-          parts: html.split(c.var.nonce),
-          status: 200,
-          headers: [...headers],
-        });
+        const page = { parts: html.split(c.var.nonce), status: 200, headers: [...headers] };
+        if (versionKey) versionedPages.set(versionKey, page);
+        else anonymousPages.set(c.req.path, page);
         return new Response(html, { status: 200, headers });
       }
       return new Response(response.body, { status: response.status, headers });
@@ -233,6 +279,9 @@ export function createApp(deps: TAppDeps) {
 }
 
 export type TApp = ReturnType<typeof createApp>;
+
+/** The in-process API of server rendering: the page request's id and, when signed in, its caller. */
+type TInternalEnv = TAppEnv & { Bindings: { requestId: string; auth: TAuth | undefined } };
 
 /** Public pages whose anonymous render is the same for every visitor (kept after the first). */
 const ANONYMOUS_PAGES = /^\/(?:auth\/(?:login|register|forgot-password)|legal\/[a-z-]+)$/;

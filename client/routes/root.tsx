@@ -9,8 +9,10 @@ import {
   useRouterState,
 } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
+import { preload } from "react-dom";
 import { DebugPanel, isDebugOn } from "../components/app/debug-panel";
 import { AppHeader } from "../components/app/header";
+import { Kept } from "../components/app/kept";
 import { isPublicPath } from "../components/app/nav";
 import { ErrorScreen, PageNotFound } from "../components/app/screens";
 import { MobileNav, Sidebar } from "../components/app/sidebar";
@@ -128,6 +130,9 @@ function Frame({ children }: { children: React.ReactNode }) {
     });
   };
   const isPublic = isPublicPath(pathname);
+  // The sidebar's logo would ask React for this preload from inside kept markup, where a kept render
+  // would lose it (see Kept): ask here, so every render has it.
+  preload("/logo.svg", { as: "image" });
   return (
     <div className="flex min-h-dvh">
       <a
@@ -136,13 +141,18 @@ function Frame({ children }: { children: React.ReactNode }) {
       >
         Skip to main content
       </a>
-      <Sidebar isCollapsed={isCollapsed} onToggle={toggle} isPublic={isPublic} isLoggedIn={Boolean(user)} />
+      {/* Kept: the server renders these once per set of inputs (see Kept for what must be listed). */}
+      <Kept id="sidebar" inputs={[pathname, isCollapsed, isPublic, Boolean(user)]}>
+        <Sidebar isCollapsed={isCollapsed} onToggle={toggle} isPublic={isPublic} isLoggedIn={Boolean(user)} />
+      </Kept>
       <div className="flex min-w-0 flex-1 flex-col">
-        <AppHeader
-          title={title}
-          menu={<MobileNav isPublic={isPublic} isLoggedIn={Boolean(user)} />}
-          user={isPublic ? null : user}
-        />
+        <Kept id="header" inputs={[pathname, title, isPublic, Boolean(user), isPublic ? null : user]}>
+          <AppHeader
+            title={title}
+            menu={<MobileNav isPublic={isPublic} isLoggedIn={Boolean(user)} />}
+            user={isPublic ? null : user}
+          />
+        </Kept>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none sm:p-6" data-print-main>
           {children}
         </main>
@@ -156,9 +166,15 @@ function Frame({ children }: { children: React.ReactNode }) {
 /** Spec: a 401 logs the user out and offers a Log in button. */
 function SessionExpiredDialog() {
   const isExpired = useSessionExpired();
+  // Nothing to render until a session ends (never on the server): the closed dialog still cost a
+  // render of its parts on every page.
+  return isExpired ? <SessionExpiredAlert /> : null;
+}
+
+function SessionExpiredAlert() {
   const pathname = useRouterState({ select: (s) => s.location.href });
   return (
-    <AlertDialog open={isExpired}>
+    <AlertDialog open>
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>Authentication failed</AlertDialogTitle>

@@ -1,7 +1,14 @@
 // One background worker draws the PDFs; requests queue for it. When a worker cannot start (an
 // unusual runtime), rendering falls back to this thread, yielding between documents.
 import type { TPaperworkType } from "../../../db/contracts/paperwork";
-import { renderPaperwork, type TPaperworkModel } from "./paperwork.render";
+import type { TPaperworkModel } from "./paperwork.render";
+
+/**
+ * The drawing code, loaded only when this thread has to draw: jsPDF alone adds ~40 MB to the
+ * resident memory of a process, and the server's thread normally hands every document to the worker.
+ */
+const renderHereNow = async (type: TPaperworkType, model: TPaperworkModel) =>
+  (await import("./paperwork.render")).renderPaperwork(type, model);
 
 type TPending = {
   type: TPaperworkType;
@@ -17,7 +24,7 @@ const pending = new Map<number, TPending>();
 
 /** Draws the worker's unfinished jobs here instead (a worker that cannot load, e.g. a missing file). */
 function renderHere(jobs: TPending[]) {
-  for (const job of jobs) renderPaperwork(job.type, job.model).then(job.resolve, job.reject);
+  for (const job of jobs) renderHereNow(job.type, job.model).then(job.resolve, job.reject);
 }
 
 function startWorker(): Worker | null {
@@ -53,7 +60,7 @@ export async function renderInPool(type: TPaperworkType, model: TPaperworkModel)
   const active = startWorker();
   if (!active) {
     await new Promise((resolve) => setTimeout(resolve, 0));
-    return renderPaperwork(type, model);
+    return renderHereNow(type, model);
   }
   const id = nextId++;
   return new Promise<Uint8Array>((resolve, reject) => {
