@@ -278,6 +278,49 @@ function narrowed(range: TPeriodRange, filter: { from?: string; to?: string }): 
   };
 }
 
+/** The index of each recent-list key: it orders by the key and holds the key, the date and the status. */
+const INDEX_OF: Record<string, string> = {
+  date: "shipments_ws_home_idx",
+  addressee: "shipments_ws_addressee_idx",
+  destination: "shipments_ws_destination_name_idx",
+  tracking_number: "shipments_ws_tracking_nocase_idx",
+};
+/** Reading a row to check a column its index does not hold costs about this many index entries. */
+const LOOKUP = 4;
+
+/**
+ * Which index serves a page of the recent list, from exact counts (home_counts and the filtered
+ * count), so the choice holds without SQLite statistics (the app never runs ANALYZE):
+ * - walk the sort's index in order until the page is full: about wanted × range / matching
+ *   entries (the date index walks the period only; the others the whole workspace);
+ * - read the period's range of the date index and sort it (every row read for its sort key);
+ * - read a text filter's index whole (it holds the filtered column) and sort the matches.
+ * Each is exact; only the cost differs, and the cheapest estimate wins.
+ */
+export function recentIndex(p: {
+  sort: string;
+  filters: string[];
+  wanted: number;
+  matching: number;
+  inRange: number;
+  inWorkspace: number;
+  isBounded: boolean;
+}): string {
+  const sortIndex = INDEX_OF[p.sort];
+  const isDate = p.sort === "date";
+  const walked = isDate ? p.inRange : p.inWorkspace;
+  const heldBySort = p.filters.every((f) => f === p.sort);
+  const options: [string, number][] = [
+    [sortIndex, Math.min(walked, (p.wanted * walked) / p.matching) * (heldBySort ? 1 : LOOKUP)],
+  ];
+  if (!isDate && p.isBounded) options.push([INDEX_OF.date, p.inRange * LOOKUP]);
+  if (p.filters.length) {
+    const held = p.filters.every((f) => f === p.filters[0]) && (isDate || p.sort === p.filters[0]);
+    options.push([INDEX_OF[p.filters[0]], p.inWorkspace + p.matching * (held ? 1 : LOOKUP)]);
+  }
+  return options.reduce((best, option) => (option[1] < best[1] ? option : best))[0];
+}
+
 /**
  * One page of the period's shipments, newest first by default: date (ship date, else creation
  * day), addressee (the importer of record's company), destination (the consignee's country, else
@@ -292,40 +335,79 @@ export async function mostRecentShipments(
   today?: Date,
 ) {
   let range = periodRange(period, today);
-  const texts: SQL[] = [];
+  const texts: { prop: string; match: SQL; countries?: SQL }[] = [];
   for (const filter of query.filters) {
     if (filter.kind === "date") range = narrowed(range, filter);
     else if (filter.kind === "text") {
       const value = filter.value;
       // The trigger-kept keys: matched inside the sort indexes, without reading the rows.
-      if (filter.prop === "addressee") texts.push(textMatch([sql`s.addressee`], value));
-      if (filter.prop === "destination") texts.push(textMatch([sql`s.destination_name`], value));
+      if (filter.prop === "addressee")
+        texts.push({ prop: "addressee", match: textMatch([sql`s.addressee`], value) });
+      if (filter.prop === "destination")
+        texts.push({
+          prop: "destination",
+          match: textMatch([sql`s.destination_name`], value),
+          countries: textMatch([sql`name`], value),
+        });
       if (filter.prop === "tracking_number")
-        texts.push(textMatch([sql`s.tracking_number_1`, sql`s.tracking_number_2`], value));
+        texts.push({
+          prop: "tracking_number",
+          match: textMatch([sql`s.tracking_number_1`, sql`s.tracking_number_2`], value),
+        });
     }
   }
-  const isEmpty = Boolean(range.from && range.until && range.from >= range.until);
-  const where = sql.join([inPeriod(workspaceId, range), ...texts], sql` and `);
+  const where = sql.join([inPeriod(workspaceId, range), ...texts.map((t) => t.match)], sql` and `);
+  // Exact counts first: the period's (and the workspace's) from home_counts, then the filtered one.
+  const [{ inRange, inWorkspace }] = await db.all<{ inRange: number; inWorkspace: number }>(
+    sql`select (select coalesce(sum(n), 0) from (${countsSql(workspaceId, range)})) as inRange,
+               (select coalesce(sum(n), 0) from home_counts where workspace_id = ${workspaceId} and level = 0) as inWorkspace`,
+  );
+  let count = Number(inRange);
+  if (texts.length && count > 0) {
+    const countries = texts.map((t) => t.countries);
+    // Only destination filters: the matching countries' counts (destination_name is the name of
+    // destination_country_id, kept by triggers). Otherwise counted inside the first filter's
+    // index, which holds that column, the date and the status.
+    const [{ total }] = countries.every(Boolean)
+      ? await db.all<{ total: number }>(
+          sql`select coalesce(sum(n), 0) as total from (${countsSql(workspaceId, range)})
+              where ${sql.join(
+                countries.map(
+                  (match) => sql`destination_country_id in (select id from countries where ${match})`,
+                ),
+                sql` and `,
+              )}`,
+        )
+      : await db.all<{ total: number }>(
+          sql`select count(*) as total from shipments s indexed by ${sql.raw(INDEX_OF[texts[0].prop])} where ${where}`,
+        );
+    count = Number(total);
+  }
+  const offset = (query.page - 1) * query.perPage;
+  const index =
+    count === 0 || offset >= count
+      ? null
+      : recentIndex({
+          sort: query.sort.prop,
+          filters: texts.map((t) => t.prop),
+          wanted: offset + query.perPage,
+          matching: count,
+          inRange: Number(inRange),
+          inWorkspace: Number(inWorkspace),
+          isBounded: Boolean(range.from || range.until),
+        });
   const direction = query.sort.direction === "desc" ? sql`desc` : sql`asc`;
-  const [rows, [{ total }]] = await Promise.all([
-    isEmpty
-      ? []
-      : db.all<TRecentShipment>(
-          sql`select s.id as id, s.effective_date as date, s.ship_date as ship_date, s.addressee as addressee,
-                 s.destination_name as destination, c.code_iso_2 as destination_code, s.tracking_number_1 as tracking_number,
-                 s.tracking_number_2 as tracking_number_2, s.shipping_status_id as status_id
-          from shipments s left join countries c on c.id = s.destination_country_id
-          where ${where}
-          order by ${RECENT_SORT[query.sort.prop]} ${direction}, s.id ${direction}
-          limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`,
-        ),
-    texts.length
-      ? db.all<{ total: number }>(sql`select count(*) as total from shipments s where ${where}`)
-      : db.all<{ total: number }>(
-          sql`select coalesce(sum(n), 0) as total from (${countsSql(workspaceId, range)})`,
-        ),
-  ]);
-  const count = Number(total);
+  const rows = index
+    ? await db.all<TRecentShipment>(
+        sql`select s.id as id, s.effective_date as date, s.ship_date as ship_date, s.addressee as addressee,
+               s.destination_name as destination, c.code_iso_2 as destination_code, s.tracking_number_1 as tracking_number,
+               s.tracking_number_2 as tracking_number_2, s.shipping_status_id as status_id
+        from shipments s indexed by ${sql.raw(index)} left join countries c on c.id = s.destination_country_id
+        where ${where}
+        order by ${RECENT_SORT[query.sort.prop]} ${direction}, s.id ${direction}
+        limit ${query.perPage} offset ${offset}`,
+      )
+    : [];
   return {
     filter: period,
     data: rows,

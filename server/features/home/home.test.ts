@@ -12,7 +12,14 @@ import { largestRemainder } from "../../../db/contracts/home";
 import { countries, shipments } from "../../../db/schema";
 import { buildContact, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
-import { bucketRuns, countsSql, destinationSql, performanceSql, periodRange } from "./home.service";
+import {
+  bucketRuns,
+  countsSql,
+  destinationSql,
+  performanceSql,
+  periodRange,
+  recentIndex,
+} from "./home.service";
 
 let ctx: TTestContext;
 beforeAll(async () => {
@@ -481,6 +488,103 @@ describe("query plans (EXPLAIN QUERY PLAN)", () => {
       expect(plan, `${sort}: ${plan}`).not.toMatch(/SCAN s\b|TEMP B-TREE FOR ORDER BY/);
     }
   });
+});
+
+describe("the recent list's plans", () => {
+  test("the index follows the exact counts: walk the sort, read the period, or read a filter's index", () => {
+    const base = { wanted: 10, inWorkspace: 100_000, isBounded: true, filters: [] as string[] };
+    expect(recentIndex({ ...base, sort: "addressee", matching: 50_000, inRange: 50_000 })).toBe(
+      "shipments_ws_addressee_idx",
+    );
+    expect(recentIndex({ ...base, sort: "addressee", matching: 300, inRange: 300 })).toBe(
+      "shipments_ws_home_idx",
+    );
+    expect(recentIndex({ ...base, sort: "date", matching: 900, inRange: 900 })).toBe("shipments_ws_home_idx");
+    expect(
+      recentIndex({ ...base, sort: "date", filters: ["tracking_number"], matching: 3, inRange: 100_000 }),
+    ).toBe("shipments_ws_tracking_nocase_idx");
+    expect(
+      recentIndex({
+        ...base,
+        sort: "destination",
+        filters: ["destination"],
+        matching: 20_000,
+        inRange: 100_000,
+      }),
+    ).toBe("shipments_ws_destination_name_idx");
+  });
+
+  test("every sort, direction, period, filter and page answers what a plain join and sort answers", async () => {
+    const who = await signUp(ctx);
+    const parties = [
+      await contactIn(who, "DE", "alpha Works GmbH"),
+      await contactIn(who, "JP", "Beta KK"),
+      await contactIn(who, "US", "Alpha Works Inc"),
+      await contactIn(who, null, "Zeta Ltd"),
+    ];
+    const { from } = periodRange("week");
+    for (let i = 0; i < 48; i++) {
+      await shipment(who, {
+        ship_date: i % 5 === 0 ? null : shiftDay(from!, -((i * 11) % 400)),
+        created_at: `${shiftDay(from!, -(i % 9))}T10:00:00.000Z`,
+        importer_of_record_id: i % 7 === 0 ? null : parties[i % 4],
+        ultimate_consignee_id: i % 3 === 0 ? parties[(i + 1) % 4] : null,
+        tracking_number_1: i % 6 === 0 ? "" : `TRK-${(i * 37) % 23}`,
+        tracking_number_2: i % 4 === 0 ? `ALT-${i}` : "",
+        shipping_status_id: i % 10 === 0 ? 1 : 2 + (i % 5),
+      });
+    }
+    const SORTS: Record<string, string> = {
+      date: "s.effective_date",
+      addressee: "imp.company collate nocase",
+      destination: "c.name collate nocase",
+      tracking_number: "s.tracking_number_1 collate nocase",
+    };
+    const FILTERS: [string, string][] = [
+      ["", "1"],
+      ["&filters[addressee]=alpha", "imp.company like '%alpha%'"],
+      ["&filters[destination]=an", "c.name like '%an%'"],
+      ["&filters[tracking_number]=1", "(s.tracking_number_1 like '%1%' or s.tracking_number_2 like '%1%')"],
+      [
+        "&filters[addressee]=works&filters[tracking_number]=trk",
+        "imp.company like '%works%' and s.tracking_number_1 like '%trk%'",
+      ],
+    ];
+    let compared = 0;
+    for (const period of ["all", "year", "week"] as const) {
+      const range = periodRange(period);
+      for (const [sort, key] of Object.entries(SORTS))
+        for (const direction of ["asc", "desc"])
+          for (const [query, condition] of FILTERS) {
+            const expected = await ctx.database.db.all<{ id: number }>(
+              sql.raw(`select s.id from shipments s
+                left join contacts imp on imp.id = s.importer_of_record_id
+                left join countries c on c.id = coalesce(
+                  (select country_id from contacts where id = s.ultimate_consignee_id),
+                  (select country_id from contacts where id = s.importer_of_record_id))
+                where s.workspace_id = ${who.user.workspace_id} and s.shipping_status_id <> 1
+                  and coalesce(s.ship_date, substr(s.created_at, 1, 10)) >= '${range.from ?? ""}'
+                  and coalesce(s.ship_date, substr(s.created_at, 1, 10)) < '${range.until ?? "9999"}'
+                  and ${condition}
+                order by ${key} ${direction}, s.id ${direction}`),
+            );
+            for (const perPage of [5, 20]) {
+              const body = await get<{ data: TRecentShipment[]; total: number }>(
+                who,
+                `/api/home/most-recent-shipments?filter=${period}&sort_${sort}=${direction}&per_page=${perPage}&page=2${query}`,
+              );
+              const label = `${period} ${sort} ${direction} ${query} per ${perPage}`;
+              expect(body.total, label).toBe(expected.length);
+              expect(
+                body.data.map((r) => r.id),
+                label,
+              ).toEqual(expected.slice(perPage, perPage * 2).map((r) => r.id));
+              compared++;
+            }
+          }
+    }
+    expect(compared).toBe(3 * 4 * 2 * 5 * 2);
+  }, 60_000);
 });
 
 describe("home_counts: every day range is whole buckets", () => {
