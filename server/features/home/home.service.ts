@@ -287,6 +287,8 @@ const INDEX_OF: Record<string, string> = {
 };
 /** Reading a row to check a column its index does not hold costs about this many index entries. */
 const LOOKUP = 4;
+/** Up to this many matches of a text filter are collected by id while counting them. */
+const FEW = 2_000;
 
 /**
  * Which index serves a page of the recent list, from exact counts (home_counts and the filtered
@@ -294,7 +296,8 @@ const LOOKUP = 4;
  * - walk the sort's index in order until the page is full: about wanted × range / matching
  *   entries (the date index walks the period only; the others the whole workspace);
  * - read the period's range of the date index and sort it (every row read for its sort key);
- * - read a text filter's index whole (it holds the filtered column) and sort the matches.
+ * - read a text filter's index (it holds the filtered column: the addressee's is sought by company,
+ *   the others read whole) and sort the matches.
  * Each is exact; only the cost differs, and the cheapest estimate wins.
  */
 export function recentIndex(p: {
@@ -316,7 +319,10 @@ export function recentIndex(p: {
   if (!isDate && p.isBounded) options.push([INDEX_OF.date, p.inRange * LOOKUP]);
   if (p.filters.length) {
     const held = p.filters.every((f) => f === p.filters[0]) && (isDate || p.sort === p.filters[0]);
-    options.push([INDEX_OF[p.filters[0]], p.inWorkspace + p.matching * (held ? 1 : LOOKUP)]);
+    // The addressee filter seeks its companies (their shipments of every period); others scan.
+    const read =
+      p.filters[0] === "addressee" ? (p.matching * p.inWorkspace) / Math.max(1, p.inRange) : p.inWorkspace;
+    options.push([INDEX_OF[p.filters[0]], read + p.matching * (held ? 1 : LOOKUP)]);
   }
   return options.reduce((best, option) => (option[1] < best[1] ? option : best))[0];
 }
@@ -333,6 +339,8 @@ export async function mostRecentShipments(
   period: TPeriod,
   query: TListQuery,
   today?: Date,
+  /** Up to how many text-filter matches are collected by id (the tests also try 0: always counted). */
+  few = FEW,
 ) {
   let range = periodRange(period, today);
   const texts: { prop: string; match: SQL; countries?: SQL }[] = [];
@@ -340,9 +348,14 @@ export async function mostRecentShipments(
     if (filter.kind === "date") range = narrowed(range, filter);
     else if (filter.kind === "text") {
       const value = filter.value;
-      // The trigger-kept keys: matched inside the sort indexes, without reading the rows.
+      // Matched on the trigger-kept keys, inside the sort indexes, without reading the rows.
+      // The addressee is an importer's company: match the workspace's few hundred contacts, then
+      // seek those companies in the addressee index (NOCASE equality keeps LIKE's ASCII folding).
       if (filter.prop === "addressee")
-        texts.push({ prop: "addressee", match: textMatch([sql`s.addressee`], value) });
+        texts.push({
+          prop: "addressee",
+          match: sql`(s.addressee collate nocase) in (select company from contacts where workspace_id = ${workspaceId} and ${textMatch([sql`company`], value)})`,
+        });
       if (filter.prop === "destination")
         texts.push({
           prop: "destination",
@@ -363,29 +376,51 @@ export async function mostRecentShipments(
                (select coalesce(sum(n), 0) from home_counts where workspace_id = ${workspaceId} and level = 0) as inWorkspace`,
   );
   let count = Number(inRange);
+  /** With few matches, all their ids: the page is then read by id. */
+  let ids: number[] | null = null;
   if (texts.length && count > 0) {
     const countries = texts.map((t) => t.countries);
-    // Only destination filters: the matching countries' counts (destination_name is the name of
-    // destination_country_id, kept by triggers). Otherwise counted inside the first filter's
-    // index, which holds that column, the date and the status.
-    const [{ total }] = countries.every(Boolean)
-      ? await db.all<{ total: number }>(
-          sql`select coalesce(sum(n), 0) as total from (${countsSql(workspaceId, range)})
-              where ${sql.join(
-                countries.map(
-                  (match) => sql`destination_country_id in (select id from countries where ${match})`,
-                ),
-                sql` and `,
-              )}`,
-        )
-      : await db.all<{ total: number }>(
-          sql`select count(*) as total from shipments s indexed by ${sql.raw(INDEX_OF[texts[0].prop])} where ${where}`,
+    if (countries.every(Boolean)) {
+      // Only destination filters: the matching countries' counts (destination_name is the name
+      // of destination_country_id, kept by triggers).
+      const [{ total }] = await db.all<{ total: number }>(
+        sql`select coalesce(sum(n), 0) as total from (${countsSql(workspaceId, range)})
+            where ${sql.join(
+              countries.map(
+                (match) => sql`destination_country_id in (select id from countries where ${match})`,
+              ),
+              sql` and `,
+            )}`,
+      );
+      count = Number(total);
+    } else {
+      // Found in a filter's index (the addressee's is sought by company, the tracking one read
+      // whole in the index, not the rows), or in the period's range when that is smaller.
+      const first =
+        texts.find((t) => t.prop === "addressee") ?? texts.find((t) => t.prop === "tracking_number")!;
+      const isRangeSmaller =
+        first.prop !== "addressee" &&
+        Boolean(range.from || range.until) &&
+        Number(inRange) * LOOKUP < Number(inWorkspace);
+      const scan = sql.raw(isRangeSmaller ? INDEX_OF.date : INDEX_OF[first.prop]);
+      // Few matches come with their ids (the page is then read by id); more are counted.
+      const found = await db.all<{ id: number }>(
+        sql`select s.id as id from shipments s indexed by ${scan} where ${where} limit ${few + 1}`,
+      );
+      if (found.length <= few) {
+        count = found.length;
+        ids = found.map((r) => r.id);
+      } else {
+        const [{ total }] = await db.all<{ total: number }>(
+          sql`select count(*) as total from shipments s indexed by ${scan} where ${where}`,
         );
-    count = Number(total);
+        count = Number(total);
+      }
+    }
   }
   const offset = (query.page - 1) * query.perPage;
   const index =
-    count === 0 || offset >= count
+    count === 0 || offset >= count || ids
       ? null
       : recentIndex({
           sort: query.sort.prop,
@@ -397,17 +432,21 @@ export async function mostRecentShipments(
           isBounded: Boolean(range.from || range.until),
         });
   const direction = query.sort.direction === "desc" ? sql`desc` : sql`asc`;
-  const rows = index
-    ? await db.all<TRecentShipment>(
-        sql`select s.id as id, s.effective_date as date, s.ship_date as ship_date, s.addressee as addressee,
+  const byId =
+    ids && offset < count ? sql`s.id in (select value from json_each(${JSON.stringify(ids)})) and ` : null;
+  const rows =
+    index || byId
+      ? await db.all<TRecentShipment>(
+          sql`select s.id as id, s.effective_date as date, s.ship_date as ship_date, s.addressee as addressee,
                s.destination_name as destination, c.code_iso_2 as destination_code, s.tracking_number_1 as tracking_number,
                s.tracking_number_2 as tracking_number_2, s.shipping_status_id as status_id
-        from shipments s indexed by ${sql.raw(index)} left join countries c on c.id = s.destination_country_id
-        where ${where}
+        from shipments s ${index ? sql`indexed by ${sql.raw(index)}` : sql``}
+          left join countries c on c.id = s.destination_country_id
+        where ${byId ?? sql``}${where}
         order by ${RECENT_SORT[query.sort.prop]} ${direction}, s.id ${direction}
         limit ${query.perPage} offset ${offset}`,
-      )
-    : [];
+        )
+      : [];
   return {
     filter: period,
     data: rows,

@@ -10,14 +10,17 @@ import type {
 } from "../../../db/contracts/home";
 import { largestRemainder } from "../../../db/contracts/home";
 import { countries, shipments } from "../../../db/schema";
+import { parseListQuery } from "../../lib/entity/list-query";
 import { buildContact, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import {
   bucketRuns,
   countsSql,
   destinationSql,
+  mostRecentShipments,
   performanceSql,
   periodRange,
+  RECENT_COLUMNS,
   recentIndex,
 } from "./home.service";
 
@@ -568,6 +571,21 @@ describe("the recent list's plans", () => {
                   and ${condition}
                 order by ${key} ${direction}, s.id ${direction}`),
             );
+            // The endpoint (few matches read by id), then the service counting them (any plan).
+            const counted = await mostRecentShipments(
+              ctx.database.db,
+              who.user.workspace_id,
+              period,
+              parseListQuery(
+                new URLSearchParams(`sort_${sort}=${direction}&per_page=5&page=2${query}`),
+                RECENT_COLUMNS,
+                { prop: "date", direction: "desc" },
+              ),
+              undefined,
+              0,
+            );
+            expect(counted.total, `${period} ${sort} ${direction} ${query} counted`).toBe(expected.length);
+            expect(counted.data.map((r) => r.id)).toEqual(expected.slice(5, 10).map((r) => r.id));
             for (const perPage of [5, 20]) {
               const body = await get<{ data: TRecentShipment[]; total: number }>(
                 who,
