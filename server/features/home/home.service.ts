@@ -432,6 +432,7 @@ export async function mostRecentShipments(
           isBounded: Boolean(range.from || range.until),
         });
   const direction = query.sort.direction === "desc" ? sql`desc` : sql`asc`;
+  // By id: rowid lookups (NOT INDEXED keeps SQLite from walking a sort index instead).
   const byId =
     ids && offset < count ? sql`s.id in (select value from json_each(${JSON.stringify(ids)})) and ` : null;
   const rows =
@@ -440,7 +441,7 @@ export async function mostRecentShipments(
           sql`select s.id as id, s.effective_date as date, s.ship_date as ship_date, s.addressee as addressee,
                s.destination_name as destination, c.code_iso_2 as destination_code, s.tracking_number_1 as tracking_number,
                s.tracking_number_2 as tracking_number_2, s.shipping_status_id as status_id
-        from shipments s ${index ? sql`indexed by ${sql.raw(index)}` : sql``}
+        from shipments s ${index ? sql`indexed by ${sql.raw(index)}` : sql`not indexed`}
           left join countries c on c.id = s.destination_country_id
         where ${byId ?? sql``}${where}
         order by ${RECENT_SORT[query.sort.prop]} ${direction}, s.id ${direction}
