@@ -11,6 +11,10 @@ BEGIN
       (SELECT `country_id` FROM `contacts` WHERE `id` = NEW.`ultimate_consignee_id`),
       (SELECT `country_id` FROM `contacts` WHERE `id` = NEW.`importer_of_record_id`)
     ),
+    `destination_name` = (SELECT `name` FROM `countries` WHERE `id` = coalesce(
+      (SELECT `country_id` FROM `contacts` WHERE `id` = NEW.`ultimate_consignee_id`),
+      (SELECT `country_id` FROM `contacts` WHERE `id` = NEW.`importer_of_record_id`)
+    )),
     `addressee` = (SELECT `company` FROM `contacts` WHERE `id` = NEW.`importer_of_record_id`)
   WHERE `id` = NEW.`id`;
   INSERT INTO `home_versions` (`workspace_id`, `version`) VALUES (NEW.`workspace_id`, 1)
@@ -27,12 +31,34 @@ BEGIN
       (SELECT `country_id` FROM `contacts` WHERE `id` = NEW.`ultimate_consignee_id`),
       (SELECT `country_id` FROM `contacts` WHERE `id` = NEW.`importer_of_record_id`)
     ),
+    `destination_name` = (SELECT `name` FROM `countries` WHERE `id` = coalesce(
+      (SELECT `country_id` FROM `contacts` WHERE `id` = NEW.`ultimate_consignee_id`),
+      (SELECT `country_id` FROM `contacts` WHERE `id` = NEW.`importer_of_record_id`)
+    )),
     `addressee` = (SELECT `company` FROM `contacts` WHERE `id` = NEW.`importer_of_record_id`)
   WHERE `id` = NEW.`id`;
 END;
 --> statement-breakpoint
--- Every write of destination_country_id (the triggers above and 0011's contact trigger) names it.
+DROP TRIGGER `contacts_country_to_shipment_destination`;
+--> statement-breakpoint
+CREATE TRIGGER `contacts_country_to_shipment_destination` AFTER UPDATE OF `country_id` ON `contacts`
+BEGIN
+  UPDATE `shipments` SET
+    `destination_country_id` = coalesce(
+      (SELECT `country_id` FROM `contacts` WHERE `id` = `shipments`.`ultimate_consignee_id`),
+      (SELECT `country_id` FROM `contacts` WHERE `id` = `shipments`.`importer_of_record_id`)
+    ),
+    `destination_name` = (SELECT `name` FROM `countries` WHERE `id` = coalesce(
+      (SELECT `country_id` FROM `contacts` WHERE `id` = `shipments`.`ultimate_consignee_id`),
+      (SELECT `country_id` FROM `contacts` WHERE `id` = `shipments`.`importer_of_record_id`)
+    ))
+  WHERE `ultimate_consignee_id` = NEW.`id` OR `importer_of_record_id` = NEW.`id`;
+END;
+--> statement-breakpoint
+-- The triggers above name the destination in the same UPDATE (a second UPDATE of the row per
+-- shipment write doubled its cost); any other write of destination_country_id is named here.
 CREATE TRIGGER `shipments_destination_name` AFTER UPDATE OF `destination_country_id` ON `shipments`
+WHEN NEW.`destination_name` IS NOT (SELECT `name` FROM `countries` WHERE `id` = NEW.`destination_country_id`)
 BEGIN
   UPDATE `shipments` SET `destination_name` = (SELECT `name` FROM `countries` WHERE `id` = NEW.`destination_country_id`)
   WHERE `id` = NEW.`id`;
