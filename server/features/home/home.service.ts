@@ -82,9 +82,9 @@ export function periodRange(period: TPeriod, today: Date = new Date()): TPeriodR
 }
 
 /**
- * The shipments the dashboard counts: the workspace's, not templates, dated inside the period.
- * Written against the covering index shipments_ws_home_idx (workspace, effective_date, status,
- * destination), so every aggregate is an index-only range scan.
+ * The shipments the dashboard lists: the workspace's, not templates, dated inside the period (the
+ * rows behind home_counts). Every recent-list and map index holds these three columns, so the
+ * check never reads a row.
  */
 function inPeriod(workspaceId: number, range: TPeriodRange): SQL {
   const parts: SQL[] = [sql`s.workspace_id = ${workspaceId}`];
