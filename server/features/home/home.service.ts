@@ -83,7 +83,7 @@ export function periodRange(period: TPeriod, today: Date = new Date()): TPeriodR
 
 /**
  * The shipments the dashboard lists: the workspace's, not templates, dated inside the period (the
- * rows behind home_counts). Every recent-list and map index holds these three columns, so the
+ * rows behind home_counts). Every index the recent list uses holds these three columns, so the
  * check never reads a row.
  */
 function inPeriod(workspaceId: number, range: TPeriodRange): SQL {
