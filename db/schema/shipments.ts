@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users, workspaces } from "./auth";
 import { products } from "./catalogue";
 import { createdAt, dimension, money, updatedAt, weight } from "./columns";
@@ -77,6 +77,13 @@ export const shipments = sqliteTable(
      * triggers (migration home_dashboard_triggers), so the dashboard aggregates without joins.
      */
     destination_country_id: integer(),
+    /**
+     * The recent list's sort keys, kept by triggers (migration home_sort_keys): the importer of
+     * record's company (the addressee) and the destination country's name, so sorting 100,000
+     * shipments by them walks an index instead of joining and sorting every row.
+     */
+    addressee: text(),
+    destination_name: text(),
   },
   (t) => [
     // Covers every dashboard aggregate: workspace, period range, then status and destination.
@@ -88,6 +95,30 @@ export const shipments = sqliteTable(
     ),
     // Destinations over all time: grouped in index order, without sorting 100,000 entries.
     index("shipments_ws_destination_idx").on(t.workspace_id, t.destination_country_id, t.shipping_status_id),
+    // The recent list's sorts (case-insensitive, like every text sort), id breaking ties in index
+    // order; the period and template checks (and the tracking filter) read the index, not the row.
+    index("shipments_ws_addressee_idx").on(
+      t.workspace_id,
+      sql`${t.addressee} collate nocase`,
+      t.id,
+      t.effective_date,
+      t.shipping_status_id,
+    ),
+    index("shipments_ws_destination_name_idx").on(
+      t.workspace_id,
+      sql`${t.destination_name} collate nocase`,
+      t.id,
+      t.effective_date,
+      t.shipping_status_id,
+    ),
+    index("shipments_ws_tracking_nocase_idx").on(
+      t.workspace_id,
+      sql`${t.tracking_number_1} collate nocase`,
+      t.id,
+      t.tracking_number_2,
+      t.effective_date,
+      t.shipping_status_id,
+    ),
     index("shipments_ws_updated_idx").on(t.workspace_id, t.updated_at),
     index("shipments_ws_ship_date_idx").on(t.workspace_id, t.ship_date),
     index("shipments_ws_status_idx").on(t.workspace_id, t.shipping_status_id),
@@ -184,3 +215,30 @@ export const home_versions = sqliteTable("home_versions", {
     .references(() => workspaces.id, { onDelete: "cascade" }),
   version: integer().notNull().default(0),
 });
+
+/**
+ * The dashboard's counts, kept by SQL triggers in the same transaction as every shipment write
+ * (migration home_counts_triggers), so its aggregates read a few hundred rows instead of 100,000
+ * index entries. One row per workspace, bucket, status and destination counts the non-template
+ * shipments whose effective_date falls in the bucket: level 0 is all time (bucket ''), 1 a year
+ * ('YYYY'), 2 a month ('YYYY-MM'), 3 a day ('YYYY-MM-DD'); any day range is a sum of whole
+ * years, months and days. destination_country_id 0 stands for "no destination".
+ */
+export const home_counts = sqliteTable(
+  "home_counts",
+  {
+    workspace_id: integer()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    level: integer().notNull(),
+    bucket: text().notNull(),
+    status_id: integer().notNull(),
+    destination_country_id: integer().notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [
+    primaryKey({
+      columns: [t.workspace_id, t.level, t.bucket, t.status_id, t.destination_country_id],
+    }),
+  ],
+);

@@ -82,9 +82,9 @@ export function periodRange(period: TPeriod, today: Date = new Date()): TPeriodR
 }
 
 /**
- * The shipments the dashboard counts: the workspace's, not templates, dated inside the period.
- * Written against the covering index shipments_ws_home_idx (workspace, effective_date, status,
- * destination), so every aggregate is an index-only range scan.
+ * The shipments the dashboard lists: the workspace's, not templates, dated inside the period (the
+ * rows behind home_counts). Every index the recent list uses holds these three columns, so the
+ * check never reads a row.
  */
 function inPeriod(workspaceId: number, range: TPeriodRange): SQL {
   const parts: SQL[] = [sql`s.workspace_id = ${workspaceId}`];
@@ -94,17 +94,79 @@ function inPeriod(workspaceId: number, range: TPeriodRange): SQL {
   return sql.join(parts, sql` and `);
 }
 
-/** The performance aggregate (exported for the EXPLAIN QUERY PLAN test). */
-export const performanceSql = (workspaceId: number, range: TPeriodRange) =>
-  sql`select s.shipping_status_id as status_id, count(*) as n from shipments s
-      where ${inPeriod(workspaceId, range)} group by s.shipping_status_id`;
+const addDays = (dayText: string, days: number) => {
+  const d = new Date(`${dayText}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return day(d);
+};
+/** The first day of the month on or after a day. */
+const ceilMonth = (d: string) => {
+  if (d.endsWith("-01")) return d;
+  const date = new Date(`${d.slice(0, 7)}-01T00:00:00Z`);
+  date.setUTCMonth(date.getUTCMonth() + 1);
+  return day(date);
+};
+const floorMonth = (d: string) => `${d.slice(0, 7)}-01`;
+/** The first day of the year on or after a month's first day. */
+const ceilYear = (m: string) => (m.endsWith("-01-01") ? m : `${Number(m.slice(0, 4)) + 1}-01-01`);
+const floorYear = (m: string) => `${m.slice(0, 4)}-01-01`;
 
-/** The destinations aggregate (exported for the EXPLAIN QUERY PLAN test). */
+/** A run of home_counts buckets of one level: [from, until), either end open when undefined. */
+export type TBucketRun = { level: 0 | 1 | 2 | 3; from?: string; until?: string };
+
+/**
+ * A range of days [from, until) (null: open) as the fewest runs of home_counts buckets: the days
+ * before the first whole month, the months before the first whole year, whole years, then months
+ * and days after the last whole year. Every day of the range is in exactly one run.
+ */
+export function bucketRuns(from: string | null, until: string | null): TBucketRun[] {
+  if (!from && !until) return [{ level: 0 }];
+  if (from && until && from >= until) return [];
+  const m1 = from ? ceilMonth(from) : null;
+  const m2 = until ? floorMonth(until) : null;
+  if (from && until && m1! >= m2!) return [{ level: 3, from, until }];
+  const runs: TBucketRun[] = [];
+  if (from && from < m1!) runs.push({ level: 3, from, until: m1! });
+  const y1 = m1 ? ceilYear(m1) : null;
+  const y2 = m2 ? floorYear(m2) : null;
+  if (m1 && m2 && y1! >= y2!) runs.push({ level: 2, from: m1.slice(0, 7), until: m2.slice(0, 7) });
+  else {
+    if (m1 && m1 < y1!) runs.push({ level: 2, from: m1.slice(0, 7), until: y1!.slice(0, 7) });
+    runs.push({ level: 1, from: y1?.slice(0, 4), until: y2?.slice(0, 4) });
+    if (m2 && y2! < m2) runs.push({ level: 2, from: y2!.slice(0, 7), until: m2.slice(0, 7) });
+  }
+  if (until && m2! < until) runs.push({ level: 3, from: m2!, until });
+  return runs;
+}
+
+/**
+ * The home_counts rows (status_id, destination_country_id, n) of a workspace's shipments dated in
+ * [from, until): one primary-key range per run of buckets, so "all" reads a few hundred rows
+ * whatever the number of shipments, and a week or a date filter a few thousand at most.
+ */
+export function countsSql(workspaceId: number, range: TPeriodRange): SQL {
+  const runs = bucketRuns(range.from, range.until);
+  if (runs.length === 0) return sql`select status_id, destination_country_id, n from home_counts where 0`;
+  return sql.join(
+    runs.map((run) => {
+      const parts = [sql`workspace_id = ${workspaceId}`, sql`level = ${run.level}`];
+      if (run.from !== undefined) parts.push(sql`bucket >= ${run.from}`);
+      if (run.until !== undefined) parts.push(sql`bucket < ${run.until}`);
+      return sql`select status_id, destination_country_id, n from home_counts where ${sql.join(parts, sql` and `)}`;
+    }),
+    sql` union all `,
+  );
+}
+
+/** The performance aggregate, from home_counts (exported for the EXPLAIN QUERY PLAN test). */
+export const performanceSql = (workspaceId: number, range: TPeriodRange) =>
+  sql`select status_id, sum(n) as n from (${countsSql(workspaceId, range)}) group by status_id`;
+
+/** The destinations aggregate, from home_counts (exported for the EXPLAIN QUERY PLAN test). */
 export const destinationSql = (workspaceId: number, range: TPeriodRange) =>
   sql`select c.id as country_id, c.name as name, c.code_iso_2 as code_iso_2, c.lat as lat, c.lng as lng, g.n as count
-      from (select s.destination_country_id as d, count(*) as n from shipments s
-            where ${inPeriod(workspaceId, range)} and s.destination_country_id is not null
-            group by s.destination_country_id) g
+      from (select destination_country_id as d, sum(n) as n from (${countsSql(workspaceId, range)})
+            where destination_country_id <> 0 group by destination_country_id) g
       join countries c on c.id = g.d
       order by g.n desc, c.name asc`;
 
@@ -119,9 +181,7 @@ export async function shippingPerformance(
   const [rows, any] = await Promise.all([
     db.all<{ status_id: number; n: number }>(performanceSql(workspaceId, range)),
     range.from
-      ? db.all(
-          sql`select 1 from shipments s where ${inPeriod(workspaceId, { from: null, until: null })} limit 1`,
-        )
+      ? db.all(sql`select 1 from home_counts where workspace_id = ${workspaceId} and level = 0 limit 1`)
       : null,
   ]);
   const byStatus = new Map(rows.map((r) => [Number(r.status_id), Number(r.n)]));
@@ -192,10 +252,11 @@ export const RECENT_COLUMNS: Record<string, TListColumn> = {
   tracking_number: { sortable: true, filter: "text" },
 };
 
+/** Sort keys kept on shipments by triggers, each served by a (workspace, key collate nocase, id) index. */
 const RECENT_SORT: Record<string, SQL> = {
   date: sql`s.effective_date`,
-  addressee: sql`imp.company collate nocase`,
-  destination: sql`c.name collate nocase`,
+  addressee: sql`s.addressee collate nocase`,
+  destination: sql`s.destination_name collate nocase`,
   tracking_number: sql`s.tracking_number_1 collate nocase`,
 };
 
@@ -206,10 +267,71 @@ function textMatch(columns: SQL[], value: string): SQL {
   return sql`(${sql.join(likes, sql` or `)})`;
 }
 
+/** Days as YYYY-MM-DD strings order like the days themselves; missing (open) ends are left out. */
+const days = (...values: (string | null | undefined)[]) => values.filter((v): v is string => !!v).sort();
+
+/** [from, until) of the period narrowed by the list's date filter (inclusive days). */
+function narrowed(range: TPeriodRange, filter: { from?: string; to?: string }): TPeriodRange {
+  return {
+    from: days(range.from, filter.from).at(-1) ?? null,
+    until: days(range.until, filter.to ? addDays(filter.to, 1) : null)[0] ?? null,
+  };
+}
+
+/** The index of each recent-list key: it orders by the key and holds the key, the date and the status. */
+const INDEX_OF: Record<string, string> = {
+  date: "shipments_ws_home_idx",
+  addressee: "shipments_ws_addressee_idx",
+  destination: "shipments_ws_destination_name_idx",
+  tracking_number: "shipments_ws_tracking_nocase_idx",
+};
+/** Reading a row to check a column its index does not hold costs about this many index entries. */
+const LOOKUP = 4;
+/** Up to this many matches of a text filter are collected by id while counting them. */
+const FEW = 2_000;
+
+/**
+ * Which index serves a page of the recent list, from exact counts (home_counts and the filtered
+ * count), so the choice holds without SQLite statistics (the app never runs ANALYZE):
+ * - walk the sort's index in order until the page is full: about wanted × range / matching
+ *   entries (the date index walks the period only; the others the whole workspace);
+ * - read the period's range of the date index and sort it (every row read for its sort key);
+ * - read a text filter's index (it holds the filtered column: the addressee's is sought by company,
+ *   the others read whole) and sort the matches.
+ * Each is exact; only the cost differs, and the cheapest estimate wins.
+ */
+export function recentIndex(p: {
+  sort: string;
+  filters: string[];
+  wanted: number;
+  matching: number;
+  inRange: number;
+  inWorkspace: number;
+  isBounded: boolean;
+}): string {
+  const sortIndex = INDEX_OF[p.sort];
+  const isDate = p.sort === "date";
+  const walked = isDate ? p.inRange : p.inWorkspace;
+  const heldBySort = p.filters.every((f) => f === p.sort);
+  const options: [string, number][] = [
+    [sortIndex, Math.min(walked, (p.wanted * walked) / p.matching) * (heldBySort ? 1 : LOOKUP)],
+  ];
+  if (!isDate && p.isBounded) options.push([INDEX_OF.date, p.inRange * LOOKUP]);
+  if (p.filters.length) {
+    const held = p.filters.every((f) => f === p.filters[0]) && (isDate || p.sort === p.filters[0]);
+    // The addressee filter seeks its companies (their shipments of every period); others scan.
+    const read =
+      p.filters[0] === "addressee" ? (p.matching * p.inWorkspace) / Math.max(1, p.inRange) : p.inWorkspace;
+    options.push([INDEX_OF[p.filters[0]], read + p.matching * (held ? 1 : LOOKUP)]);
+  }
+  return options.reduce((best, option) => (option[1] < best[1] ? option : best))[0];
+}
+
 /**
  * One page of the period's shipments, newest first by default: date (ship date, else creation
  * day), addressee (the importer of record's company), destination (the consignee's country, else
- * the importer's) and tracking number (filters match either tracking number).
+ * the importer's) and tracking number (filters match either tracking number). The sorts walk
+ * indexes of trigger-kept keys; the total comes from home_counts unless a text filter applies.
  */
 export async function mostRecentShipments(
   db: TDb,
@@ -217,40 +339,115 @@ export async function mostRecentShipments(
   period: TPeriod,
   query: TListQuery,
   today?: Date,
+  /** Up to how many text-filter matches are collected by id (the tests also try 0: always counted). */
+  few = FEW,
 ) {
-  const conditions: SQL[] = [inPeriod(workspaceId, periodRange(period, today))];
+  let range = periodRange(period, today);
+  const texts: { prop: string; match: SQL; countries?: SQL }[] = [];
   for (const filter of query.filters) {
-    if (filter.kind === "date") {
-      if (filter.from) conditions.push(sql`s.effective_date >= ${filter.from}`);
-      if (filter.to) conditions.push(sql`s.effective_date <= ${filter.to}`);
-    } else if (filter.kind === "text") {
+    if (filter.kind === "date") range = narrowed(range, filter);
+    else if (filter.kind === "text") {
       const value = filter.value;
-      if (filter.prop === "addressee") conditions.push(textMatch([sql`imp.company`], value));
-      if (filter.prop === "destination") conditions.push(textMatch([sql`c.name`], value));
+      // Matched on the trigger-kept keys, inside the sort indexes, without reading the rows.
+      // The addressee is an importer's company: match the workspace's few hundred contacts, then
+      // seek those companies in the addressee index (NOCASE equality keeps LIKE's ASCII folding).
+      if (filter.prop === "addressee")
+        texts.push({
+          prop: "addressee",
+          match: sql`(s.addressee collate nocase) in (select company from contacts where workspace_id = ${workspaceId} and ${textMatch([sql`company`], value)})`,
+        });
+      if (filter.prop === "destination")
+        texts.push({
+          prop: "destination",
+          match: textMatch([sql`s.destination_name`], value),
+          countries: textMatch([sql`name`], value),
+        });
       if (filter.prop === "tracking_number")
-        conditions.push(textMatch([sql`s.tracking_number_1`, sql`s.tracking_number_2`], value));
+        texts.push({
+          prop: "tracking_number",
+          match: textMatch([sql`s.tracking_number_1`, sql`s.tracking_number_2`], value),
+        });
     }
   }
-  const where = sql.join(conditions, sql` and `);
+  const where = sql.join([inPeriod(workspaceId, range), ...texts.map((t) => t.match)], sql` and `);
+  // Exact counts first: the period's (and the workspace's) from home_counts, then the filtered one.
+  const [{ inRange, inWorkspace }] = await db.all<{ inRange: number; inWorkspace: number }>(
+    sql`select (select coalesce(sum(n), 0) from (${countsSql(workspaceId, range)})) as inRange,
+               (select coalesce(sum(n), 0) from home_counts where workspace_id = ${workspaceId} and level = 0) as inWorkspace`,
+  );
+  let count = Number(inRange);
+  /** With few matches, all their ids: the page is then read by id. */
+  let ids: number[] | null = null;
+  if (texts.length && count > 0) {
+    const countries = texts.map((t) => t.countries);
+    if (countries.every(Boolean)) {
+      // Only destination filters: the matching countries' counts (destination_name is the name
+      // of destination_country_id, kept by triggers).
+      const [{ total }] = await db.all<{ total: number }>(
+        sql`select coalesce(sum(n), 0) as total from (${countsSql(workspaceId, range)})
+            where ${sql.join(
+              countries.map(
+                (match) => sql`destination_country_id in (select id from countries where ${match})`,
+              ),
+              sql` and `,
+            )}`,
+      );
+      count = Number(total);
+    } else {
+      // Found in a filter's index (the addressee's is sought by company, the tracking one read
+      // whole in the index, not the rows), or in the period's range when that is smaller.
+      const first =
+        texts.find((t) => t.prop === "addressee") ?? texts.find((t) => t.prop === "tracking_number")!;
+      const isRangeSmaller =
+        first.prop !== "addressee" &&
+        Boolean(range.from || range.until) &&
+        Number(inRange) * LOOKUP < Number(inWorkspace);
+      const scan = sql.raw(isRangeSmaller ? INDEX_OF.date : INDEX_OF[first.prop]);
+      // Few matches come with their ids (the page is then read by id); more are counted.
+      const found = await db.all<{ id: number }>(
+        sql`select s.id as id from shipments s indexed by ${scan} where ${where} limit ${few + 1}`,
+      );
+      if (found.length <= few) {
+        count = found.length;
+        ids = found.map((r) => r.id);
+      } else {
+        const [{ total }] = await db.all<{ total: number }>(
+          sql`select count(*) as total from shipments s indexed by ${scan} where ${where}`,
+        );
+        count = Number(total);
+      }
+    }
+  }
+  const offset = (query.page - 1) * query.perPage;
+  const index =
+    count === 0 || offset >= count || ids
+      ? null
+      : recentIndex({
+          sort: query.sort.prop,
+          filters: texts.map((t) => t.prop),
+          wanted: offset + query.perPage,
+          matching: count,
+          inRange: Number(inRange),
+          inWorkspace: Number(inWorkspace),
+          isBounded: Boolean(range.from || range.until),
+        });
   const direction = query.sort.direction === "desc" ? sql`desc` : sql`asc`;
-  const from = sql`shipments s
-    left join contacts imp on imp.id = s.importer_of_record_id
-    left join countries c on c.id = s.destination_country_id`;
-  const [rows, [{ total }]] = await Promise.all([
-    db.all<TRecentShipment>(
-      sql`select s.id as id, s.effective_date as date, s.ship_date as ship_date, imp.company as addressee,
-                 c.name as destination, c.code_iso_2 as destination_code, s.tracking_number_1 as tracking_number,
-                 s.tracking_number_2 as tracking_number_2, s.shipping_status_id as status_id
-          from ${from} where ${where}
-          order by ${RECENT_SORT[query.sort.prop]} ${direction}, s.id ${direction}
-          limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`,
-    ),
-    // The joins are only needed when a filter reads the importer or the country.
-    query.filters.some((f) => f.prop === "addressee" || f.prop === "destination")
-      ? db.all<{ total: number }>(sql`select count(*) as total from ${from} where ${where}`)
-      : db.all<{ total: number }>(sql`select count(*) as total from shipments s where ${where}`),
-  ]);
-  const count = Number(total);
+  // By id: rowid lookups (NOT INDEXED keeps SQLite from walking a sort index instead).
+  const byId =
+    ids && offset < count ? sql`s.id in (select value from json_each(${JSON.stringify(ids)})) and ` : null;
+  const rows =
+    index || byId
+      ? await db.all<TRecentShipment>(
+          sql`select s.id as id, s.effective_date as date, s.ship_date as ship_date, s.addressee as addressee,
+               s.destination_name as destination, c.code_iso_2 as destination_code, s.tracking_number_1 as tracking_number,
+               s.tracking_number_2 as tracking_number_2, s.shipping_status_id as status_id
+        from shipments s ${index ? sql`indexed by ${sql.raw(index)}` : sql`not indexed`}
+          left join countries c on c.id = s.destination_country_id
+        where ${byId ?? sql``}${where}
+        order by ${RECENT_SORT[query.sort.prop]} ${direction}, s.id ${direction}
+        limit ${query.perPage} offset ${offset}`,
+        )
+      : [];
   return {
     filter: period,
     data: rows,

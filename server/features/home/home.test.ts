@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import path from "node:path";
 import { eq, sql } from "drizzle-orm";
+import { openDatabase } from "../../../db/client";
 import type {
   TCommonDestination,
   TMapAnswer,
@@ -8,9 +10,19 @@ import type {
 } from "../../../db/contracts/home";
 import { largestRemainder } from "../../../db/contracts/home";
 import { countries, shipments } from "../../../db/schema";
+import { parseListQuery } from "../../lib/entity/list-query";
 import { buildContact, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
-import { destinationSql, performanceSql, periodRange } from "./home.service";
+import {
+  bucketRuns,
+  countsSql,
+  destinationSql,
+  mostRecentShipments,
+  performanceSql,
+  periodRange,
+  RECENT_COLUMNS,
+  recentIndex,
+} from "./home.service";
 
 let ctx: TTestContext;
 beforeAll(async () => {
@@ -452,17 +464,327 @@ describe("query plans (EXPLAIN QUERY PLAN)", () => {
     return rows.map((r) => r.detail).join(" | ");
   };
 
-  test("the aggregates are index-only searches of the workspace's shipments, for every period", async () => {
+  test("the aggregates read home_counts by primary-key ranges, never the shipments, for every period", async () => {
     for (const period of ["week", "month", "year", "all"] as const) {
       const range = periodRange(period);
       for (const query of [performanceSql(1, range), destinationSql(1, range)]) {
         const plan = await planOf(query);
-        // "all" may group straight off shipments_ws_status_idx or shipments_ws_destination_idx: also index-only.
         expect(plan, `${period}: ${plan}`).toMatch(
-          /SEARCH s USING COVERING INDEX shipments_ws_(home|status|destination)_idx/,
+          /SEARCH home_counts USING (COVERING )?INDEX sqlite_autoindex_home_counts_1 \(workspace_id=\? AND level=\?/,
         );
-        expect(plan, `${period}: ${plan}`).not.toMatch(/SCAN s\b/);
+        expect(plan, `${period}: ${plan}`).not.toMatch(/SCAN home_counts|\bshipments\b/);
       }
     }
+  });
+
+  test("the recent list walks a sort index or the period's range, never the whole table", async () => {
+    for (const sort of [
+      "s.effective_date",
+      "s.addressee collate nocase",
+      "s.destination_name collate nocase",
+    ]) {
+      const plan = await planOf(
+        sql`select s.id from shipments s where s.workspace_id = 1 and s.shipping_status_id <> 1
+            order by ${sql.raw(sort)} desc, s.id desc limit 10`,
+      );
+      expect(plan, `${sort}: ${plan}`).toMatch(/SEARCH s USING (COVERING )?INDEX shipments_ws_/);
+      expect(plan, `${sort}: ${plan}`).not.toMatch(/SCAN s\b|TEMP B-TREE FOR ORDER BY/);
+    }
+  });
+});
+
+describe("the recent list's plans", () => {
+  test("the index follows the exact counts: walk the sort, read the period, or read a filter's index", () => {
+    const base = { wanted: 10, inWorkspace: 100_000, isBounded: true, filters: [] as string[] };
+    expect(recentIndex({ ...base, sort: "addressee", matching: 50_000, inRange: 50_000 })).toBe(
+      "shipments_ws_addressee_idx",
+    );
+    expect(recentIndex({ ...base, sort: "addressee", matching: 300, inRange: 300 })).toBe(
+      "shipments_ws_home_idx",
+    );
+    expect(recentIndex({ ...base, sort: "date", matching: 900, inRange: 900 })).toBe("shipments_ws_home_idx");
+    expect(
+      recentIndex({ ...base, sort: "date", filters: ["tracking_number"], matching: 3, inRange: 100_000 }),
+    ).toBe("shipments_ws_tracking_nocase_idx");
+    expect(
+      recentIndex({
+        ...base,
+        sort: "destination",
+        filters: ["destination"],
+        matching: 20_000,
+        inRange: 100_000,
+      }),
+    ).toBe("shipments_ws_destination_name_idx");
+  });
+
+  test("every sort, direction, period, filter and page answers what a plain join and sort answers", async () => {
+    const who = await signUp(ctx);
+    const parties = [
+      await contactIn(who, "DE", "alpha Works GmbH"),
+      await contactIn(who, "JP", "Beta KK"),
+      await contactIn(who, "US", "Alpha Works Inc"),
+      await contactIn(who, null, "Zeta Ltd"),
+    ];
+    const { from } = periodRange("week");
+    for (let i = 0; i < 48; i++) {
+      await shipment(who, {
+        ship_date: i % 5 === 0 ? null : shiftDay(from!, -((i * 11) % 400)),
+        created_at: `${shiftDay(from!, -(i % 9))}T10:00:00.000Z`,
+        importer_of_record_id: i % 7 === 0 ? null : parties[i % 4],
+        ultimate_consignee_id: i % 3 === 0 ? parties[(i + 1) % 4] : null,
+        tracking_number_1: i % 6 === 0 ? "" : `TRK-${(i * 37) % 23}`,
+        tracking_number_2: i % 4 === 0 ? `ALT-${i}` : "",
+        shipping_status_id: i % 10 === 0 ? 1 : 2 + (i % 5),
+      });
+    }
+    const SORTS: Record<string, string> = {
+      date: "s.effective_date",
+      addressee: "imp.company collate nocase",
+      destination: "c.name collate nocase",
+      tracking_number: "s.tracking_number_1 collate nocase",
+    };
+    const FILTERS: [string, string][] = [
+      ["", "1"],
+      ["&filters[addressee]=alpha", "imp.company like '%alpha%'"],
+      ["&filters[destination]=an", "c.name like '%an%'"],
+      ["&filters[tracking_number]=1", "(s.tracking_number_1 like '%1%' or s.tracking_number_2 like '%1%')"],
+      [
+        "&filters[addressee]=works&filters[tracking_number]=trk",
+        "imp.company like '%works%' and s.tracking_number_1 like '%trk%'",
+      ],
+    ];
+    let compared = 0;
+    for (const period of ["all", "year", "week"] as const) {
+      const range = periodRange(period);
+      for (const [sort, key] of Object.entries(SORTS))
+        for (const direction of ["asc", "desc"])
+          for (const [query, condition] of FILTERS) {
+            const expected = await ctx.database.db.all<{ id: number }>(
+              sql.raw(`select s.id from shipments s
+                left join contacts imp on imp.id = s.importer_of_record_id
+                left join countries c on c.id = coalesce(
+                  (select country_id from contacts where id = s.ultimate_consignee_id),
+                  (select country_id from contacts where id = s.importer_of_record_id))
+                where s.workspace_id = ${who.user.workspace_id} and s.shipping_status_id <> 1
+                  and coalesce(s.ship_date, substr(s.created_at, 1, 10)) >= '${range.from ?? ""}'
+                  and coalesce(s.ship_date, substr(s.created_at, 1, 10)) < '${range.until ?? "9999"}'
+                  and ${condition}
+                order by ${key} ${direction}, s.id ${direction}`),
+            );
+            // The endpoint (few matches read by id), then the service counting them (any plan).
+            const counted = await mostRecentShipments(
+              ctx.database.db,
+              who.user.workspace_id,
+              period,
+              parseListQuery(
+                new URLSearchParams(`sort_${sort}=${direction}&per_page=5&page=2${query}`),
+                RECENT_COLUMNS,
+                { prop: "date", direction: "desc" },
+              ),
+              undefined,
+              0,
+            );
+            expect(counted.total, `${period} ${sort} ${direction} ${query} counted`).toBe(expected.length);
+            expect(counted.data.map((r) => r.id)).toEqual(expected.slice(5, 10).map((r) => r.id));
+            for (const perPage of [20]) {
+              const body = await get<{ data: TRecentShipment[]; total: number }>(
+                who,
+                `/api/home/most-recent-shipments?filter=${period}&sort_${sort}=${direction}&per_page=${perPage}&page=2${query}`,
+              );
+              const label = `${period} ${sort} ${direction} ${query} per ${perPage}`;
+              expect(body.total, label).toBe(expected.length);
+              expect(
+                body.data.map((r) => r.id),
+                label,
+              ).toEqual(expected.slice(perPage, perPage * 2).map((r) => r.id));
+              compared++;
+            }
+          }
+    }
+    expect(compared).toBe(3 * 4 * 2 * 5);
+  }, 120_000);
+});
+
+describe("home_counts: every day range is whole buckets", () => {
+  const inRun = (d: string, run: ReturnType<typeof bucketRuns>[number]) => {
+    const key = run.level === 0 ? "" : run.level === 1 ? d.slice(0, 4) : run.level === 2 ? d.slice(0, 7) : d;
+    return (run.from === undefined || key >= run.from) && (run.until === undefined || key < run.until);
+  };
+
+  test("each day of [from, until) lies in exactly one run, every other day in none", () => {
+    const days: string[] = [];
+    for (let d = "2023-11-20"; d < "2026-03-10"; d = shiftDay(d, 1)) days.push(d);
+    const ends = [
+      null,
+      "2023-12-01",
+      "2023-12-31",
+      "2024-01-01",
+      "2024-02-29",
+      "2024-03-01",
+      "2024-12-15",
+      "2025-01-01",
+      "2025-06-30",
+      "2025-07-01",
+      "2025-07-02",
+      "2026-01-01",
+      "2026-02-10",
+    ];
+    let checked = 0;
+    for (const from of ends)
+      for (const until of ends) {
+        const runs = bucketRuns(from, until);
+        for (const d of days) {
+          const expected = (from === null || d >= from) && (until === null || d < until) ? 1 : 0;
+          expect(runs.filter((run) => inRun(d, run)).length, `${from}..${until} ${d}`).toBe(expected);
+          checked++;
+        }
+      }
+    expect(checked).toBeGreaterThan(100_000);
+    expect(bucketRuns(null, null)).toEqual([{ level: 0 }]);
+    // A calendar year is one bucket; a week inside a month is seven days.
+    expect(bucketRuns("2025-01-01", "2026-01-01")).toEqual([{ level: 1, from: "2025", until: "2026" }]);
+    expect(bucketRuns("2026-11-16", "2026-11-23")).toEqual([
+      { level: 3, from: "2026-11-16", until: "2026-11-23" },
+    ]);
+  });
+});
+
+describe("home_counts and the sort keys stay exact on every write path", () => {
+  /** Every workspace's counts recomputed from the shipments themselves, level by level. */
+  const truth = sql`select workspace_id, level, bucket, status_id, destination_country_id, n from (
+      select workspace_id, 0 as level, '' as bucket, shipping_status_id as status_id, coalesce(destination_country_id, 0) as destination_country_id, count(*) as n
+        from shipments where effective_date is not null and shipping_status_id <> 1 group by 1, 3, 4, 5
+      union all select workspace_id, 1, substr(effective_date, 1, 4), shipping_status_id, coalesce(destination_country_id, 0), count(*)
+        from shipments where effective_date is not null and shipping_status_id <> 1 group by 1, 3, 4, 5
+      union all select workspace_id, 2, substr(effective_date, 1, 7), shipping_status_id, coalesce(destination_country_id, 0), count(*)
+        from shipments where effective_date is not null and shipping_status_id <> 1 group by 1, 3, 4, 5
+      union all select workspace_id, 3, substr(effective_date, 1, 10), shipping_status_id, coalesce(destination_country_id, 0), count(*)
+        from shipments where effective_date is not null and shipping_status_id <> 1 group by 1, 3, 4, 5)
+    order by 1, 2, 3, 4, 5`;
+  const kept = sql`select workspace_id, level, bucket, status_id, destination_country_id, n from home_counts order by 1, 2, 3, 4, 5`;
+  /** Shipments whose trigger-kept columns differ from what the parties and countries say. */
+  const stale = sql`select s.id from shipments s
+      left join contacts imp on imp.id = s.importer_of_record_id
+      left join contacts con on con.id = s.ultimate_consignee_id
+      left join countries c on c.id = s.destination_country_id
+    where s.addressee is not imp.company or s.destination_name is not c.name
+       or s.destination_country_id is not coalesce(con.country_id, imp.country_id)
+       or s.effective_date is not coalesce(s.ship_date, substr(s.created_at, 1, 10))`;
+
+  const expectExact = async (step: string) => {
+    const [want, have, wrong] = await Promise.all([
+      ctx.database.db.all(truth),
+      ctx.database.db.all(kept),
+      ctx.database.db.all(stale),
+    ]);
+    expect(have, step).toEqual(want);
+    expect(wrong, step).toEqual([]);
+  };
+
+  test("API creates, saves, templates and deletes; contact edits and deletes; SQL from another connection", async () => {
+    const who = await signUp(ctx);
+    const other = await signUp(ctx);
+    const de = await contactIn(who, "DE", "Hamburg Hafen GmbH");
+    const jp = await contactIn(who, "JP", "Kobe Kikai KK");
+    const nowhere = await contactIn(who, null, "Nowhere Ltd");
+    await expectExact("start");
+    const draft = async () => {
+      const res = await call(ctx, who.auth, "POST", "/api/shipments");
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { item: { id: number; updated_at: string } }).item;
+    };
+    const save = async (id: number, body: Record<string, unknown>) => {
+      const current = await call(ctx, who.auth, "GET", `/api/shipments/${id}`);
+      const { item } = (await current.json()) as { item: { updated_at: string } };
+      const res = await call(ctx, who.auth, "PUT", `/api/shipments/${id}`, {
+        updated_at: item.updated_at,
+        ...body,
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+
+    const a = await draft();
+    const b = await draft();
+    await expectExact("two drafts created (dated by their creation day, no destination)");
+    await save(a.id, { ship_date: "2025-12-31", importer_of_record_id: jp });
+    await save(b.id, { ship_date: "2026-01-01", importer_of_record_id: jp, ultimate_consignee_id: de });
+    await expectExact("dates and parties saved");
+    await save(a.id, { ship_date: null });
+    await save(b.id, { ultimate_consignee_id: nowhere });
+    await ctx.database.db.update(shipments).set({ shipping_status_id: 6 }).where(eq(shipments.id, b.id));
+    await expectExact("ship date cleared; consignee without a country; a status changed");
+    const template = await call(ctx, who.auth, "POST", `/api/shipments/${b.id}/template`, {
+      name: "Kobe run",
+    });
+    expect(template.status).toBe(201);
+    await ctx.database.db.update(shipments).set({ shipping_status_id: 1 }).where(eq(shipments.id, a.id));
+    await expectExact("a template made; a shipment turned into a template");
+    await ctx.database.db.update(shipments).set({ shipping_status_id: 5 }).where(eq(shipments.id, a.id));
+    await ctx.database.db.update(shipments).set({ ultimate_consignee_id: de }).where(eq(shipments.id, b.id));
+
+    const company = await call(ctx, who.auth, "PUT", `/api/contacts/${jp}`, {
+      ...buildContact({ company: "Kobe Machinery KK", country_id: await countryId("KR") }),
+      id: jp,
+    });
+    expect(company.status).toBe(200);
+    await expectExact("the importer renamed and moved to Korea");
+    const removed = await call(ctx, who.auth, "DELETE", `/api/contacts/${de}?force=1`);
+    expect(removed.status).toBe(200);
+    await expectExact("the consignee force-deleted: back to the importer's country");
+
+    // Another process writing the same database file: the triggers live in the database.
+    const second = await openDatabase(`file:${path.join(ctx.dataDir, "app.db")}`);
+    try {
+      for (let i = 0; i < 30; i++) {
+        await second.client.execute({
+          sql: `insert into shipments (workspace_id, importer_of_record_id, ship_date, shipping_status_id)
+                values (?, ?, ?, ?)`,
+          args: [
+            i % 2 ? who.user.workspace_id : other.user.workspace_id,
+            i % 2 ? jp : null,
+            shiftDay("2025-11-20", i * 3),
+            2 + (i % 5),
+          ],
+        });
+      }
+      await second.client.execute({
+        sql: "update shipments set ship_date = '2024-02-29', shipping_status_id = 4 where workspace_id = ? and id % 3 = 0",
+        args: [who.user.workspace_id],
+      });
+      await second.client.execute({
+        sql: "delete from shipments where workspace_id = ? and id % 4 = 0",
+        args: [other.user.workspace_id],
+      });
+    } finally {
+      second.close();
+    }
+    await expectExact("inserts, updates and deletes from another connection");
+    const direct = async (filter: string, from: string | null, until: string | null) => {
+      const [{ n }] = await ctx.database.db.all<{ n: number }>(
+        sql`select count(*) as n from shipments where workspace_id = ${who.user.workspace_id} and shipping_status_id <> 1
+            and (${from} is null or effective_date >= ${from}) and (${until} is null or effective_date < ${until})`,
+      );
+      expect(
+        (await get<TPerformance>(who, `/api/home/shipping-performance?filter=${filter}`)).total,
+        filter,
+      ).toBe(n);
+    };
+    for (const period of ["week", "month", "year", "all"] as const) {
+      const { from, until } = periodRange(period);
+      await direct(period, from, until);
+    }
+
+    expect((await call(ctx, who.auth, "DELETE", `/api/shipments/${a.id}`)).status).toBe(200);
+    await ctx.database.db.delete(shipments).where(eq(shipments.workspace_id, other.user.workspace_id));
+    await expectExact("deleted through the API and in bulk");
+    const [{ rows }] = await ctx.database.db.all<{ rows: number }>(
+      sql`select count(*) as rows from home_counts where workspace_id = ${other.user.workspace_id}`,
+    );
+    expect(rows).toBe(0);
+  }, 60_000);
+
+  test("the counts query of an empty range reads nothing", async () => {
+    const rows = await ctx.database.db.all(countsSql(1, { from: "2026-02-01", until: "2026-01-01" }));
+    expect(rows).toEqual([]);
   });
 });
