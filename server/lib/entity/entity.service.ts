@@ -1,5 +1,19 @@
-import { and, asc, count, desc, eq, getTableName, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  getTableName,
+  gte,
+  isNull,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { TDb } from "../../../db/client";
+import { readerOf } from "../../../db/reader";
 import type { TAuth } from "../context";
 import { AppError, notFound, type TFieldErrors } from "../errors";
 import { summarize, toFieldErrors } from "../validate";
@@ -82,9 +96,9 @@ function listWhere(def: TEntityDefinition, workspaceId: number, query: TListQuer
 }
 
 /** The ORDER BY of a list: the chosen column, then the id so equal values page stably. */
-function listOrder(def: TEntityDefinition, query: TListQuery): SQL[] {
-  const spec = def.columns[query.sort.prop];
-  const direction = query.sort.direction === "desc" ? desc : asc;
+function listOrder(def: TEntityDefinition, sort: TListQuery["sort"]): SQL[] {
+  const spec = def.columns[sort.prop];
+  const direction = sort.direction === "desc" ? desc : asc;
   const byLabel = spec.sortByLabel;
   if (byLabel) {
     const label = byLabel.isNocase ? sql`${byLabel.label} collate nocase` : byLabel.label;
@@ -94,24 +108,90 @@ function listOrder(def: TEntityDefinition, query: TListQuery): SQL[] {
   return [direction(column), direction(def.table.id)];
 }
 
+/** The parts of an entity's list SQL that depend only on the entity and the sort, built once. */
+type TListShape = {
+  /** `select <every column>, <version> from <table(s)> where [<join> and ]` */
+  head: string;
+  /** ` order by …` */
+  order: string;
+  /** `select count(*), <version> from <table> where ` */
+  countHead: string;
+  /** A row of the select as the object drizzle would give (columns decoded), without the version. */
+  decode: (raw: unknown[]) => TRow;
+};
+
+const SHAPES = new WeakMap<TEntityDefinition, Map<string, TListShape>>();
+
+/** Renders a drizzle SQL fragment to text and parameters with the database's own dialect. */
+const render = (db: TDb, fragment: SQL) =>
+  (
+    db as unknown as { dialect: { sqlToQuery: (s: SQL) => { sql: string; params: unknown[] } } }
+  ).dialect.sqlToQuery(fragment);
+
+/** The table's change counter as SQL, NULL for a table without list_versions triggers (never cached). */
+const versionSql = (def: TEntityDefinition) =>
+  `(select version from list_versions where table_name = '${getTableName(def.table).replaceAll("'", "''")}')`;
+
 /**
- * The page query with the given fields. Sorting by a reference's label crosses the referenced
- * table first (CROSS JOIN keeps SQLite from reordering the loops), so rows come out in label order.
+ * What every page of one entity in one sort order shares, rendered once: the select list, the FROM
+ * and the ORDER BY. Sorting by a reference's label crosses the referenced table first (CROSS JOIN
+ * keeps SQLite from reordering the loops), so rows come out in label order.
  */
-function pageQuery(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery, fields: never) {
-  const where = listWhere(def, workspaceId, query);
-  const byLabel = def.columns[query.sort.prop].sortByLabel;
-  const select = byLabel
-    ? db
-        .select(fields)
-        .from(byLabel.table)
-        .crossJoin(def.table)
-        .where(and(eq(def.columns[query.sort.prop].column, byLabel.table.id), where))
-    : db.select(fields).from(def.table).where(where);
-  return select
-    .orderBy(...listOrder(def, query))
-    .limit(query.perPage)
-    .offset((query.page - 1) * query.perPage);
+function listShape(db: TDb, def: TEntityDefinition, sort: TListQuery["sort"]): TListShape {
+  let shapes = SHAPES.get(def);
+  if (!shapes) {
+    shapes = new Map();
+    SHAPES.set(def, shapes);
+  }
+  const key = `${sort.prop}|${sort.direction}`;
+  let shape = shapes.get(key);
+  if (shape) return shape;
+  const columns = Object.entries(getTableColumns(def.table));
+  const select = render(
+    db,
+    sql.join(
+      columns.map(([, column]) => sql`${column}`),
+      sql`, `,
+    ),
+  ).sql;
+  const table = render(db, sql`${def.table}`).sql;
+  const byLabel = def.columns[sort.prop].sortByLabel;
+  const from = byLabel
+    ? `${render(db, sql`${byLabel.table} cross join ${def.table}`).sql} where ${
+        render(db, eq(def.columns[sort.prop].column, byLabel.table.id)).sql
+      } and `
+    : `${table} where `;
+  const keys = columns.map(([key]) => key);
+  const decoders = columns.map(([, column]) => column);
+  shape = {
+    head: `select ${select}, ${versionSql(def)} from ${from}`,
+    order: ` order by ${render(db, sql.join(listOrder(def, sort), sql`, `)).sql}`,
+    countHead: `select count(*), ${versionSql(def)} from ${table} where `,
+    decode: (raw) => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < keys.length; i++) {
+        const value = raw[i];
+        row[keys[i]] = value === null || value === undefined ? null : decoders[i].mapFromDriverValue(value);
+      }
+      return row as TRow;
+    },
+  };
+  shapes.set(key, shape);
+  return shape;
+}
+
+/** The page and count statements of a list query. */
+function listStatements(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
+  const shape = listShape(db, def, query.sort);
+  const where = render(db, listWhere(def, workspaceId, query));
+  return {
+    shape,
+    page: {
+      sql: `${shape.head}${where.sql}${shape.order} limit ? offset ?`,
+      args: [...where.params, query.perPage, (query.page - 1) * query.perPage],
+    },
+    count: { sql: `${shape.countHead}${where.sql}`, args: where.params },
+  };
 }
 
 /**
@@ -133,13 +213,7 @@ function totalsOf(db: TDb) {
   return totals;
 }
 
-/** The table's change counter, or NULL for a table without list_versions triggers (never cached). */
-const versionOf = (def: TEntityDefinition) =>
-  sql<
-    number | null
-  >`(select version from list_versions where table_name = ${getTableName(def.table)})`.mapWith(
-    (v: unknown) => (v === null ? null : Number(v)),
-  );
+const versionOf = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 /** One page of the caller's rows with the totals the table kit shows. */
 export async function listRecords(
@@ -148,27 +222,24 @@ export async function listRecords(
   workspaceId: number,
   query: TListQuery,
 ): Promise<TListResult> {
-  const where = listWhere(def, workspaceId, query);
-  const rows = await pageQuery(db, def, workspaceId, query, {
-    row: def.table,
-    version: versionOf(def),
-  } as never);
-  const page = rows as unknown as { row: TRow; version: number | null }[];
+  const { shape, page, count } = listStatements(db, def, workspaceId, query);
+  const reader = readerOf(db);
+  const rows = await reader.rows(page.sql, page.args);
+  // The version comes from the same statement as the rows: one snapshot.
+  const version = rows.length ? versionOf(rows[0][rows[0].length - 1]) : null;
   const totals = totalsOf(db);
   const key = `${getTableName(def.table)}|${workspaceId}|${JSON.stringify(query.filters)}`;
   const cached = totals.get(key);
   let total: number;
-  if (page.length && cached && page[0].version !== null && cached.version === page[0].version) {
+  if (cached && version !== null && cached.version === version) {
     total = cached.total;
   } else {
-    const [counted] = await db
-      .select({ total: count(), version: versionOf(def) })
-      .from(def.table)
-      .where(where);
-    total = counted.total;
-    if (counted.version !== null) {
+    const [counted] = await reader.rows(count.sql, count.args);
+    total = Number(counted[0]);
+    const countedVersion = versionOf(counted[1]);
+    if (countedVersion !== null) {
       totals.delete(key);
-      totals.set(key, { version: counted.version, total });
+      totals.set(key, { version: countedVersion, total });
       if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
     }
   }
@@ -176,7 +247,7 @@ export async function listRecords(
     data: await toItems(
       db,
       def,
-      page.map((p) => p.row),
+      rows.map((raw) => shape.decode(raw)),
     ),
     total,
     current_page: query.page,
@@ -185,9 +256,10 @@ export async function listRecords(
   };
 }
 
-/** The SQL a list runs, for EXPLAIN QUERY PLAN checks in tests. */
+/** The SQL a list page runs, for EXPLAIN QUERY PLAN checks in tests. */
 export function listSql(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
-  return pageQuery(db, def, workspaceId, query, { row: def.table } as never).toSQL();
+  const { page } = listStatements(db, def, workspaceId, query);
+  return { sql: page.sql, params: page.args };
 }
 
 /** A row of the caller's workspace; someone else's id is a 404 like a missing one. */
