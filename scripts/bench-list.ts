@@ -1,7 +1,7 @@
 // npm run bench:list: the contacts list API over 50,000 contacts in one workspace, measured with wrk
 // on 127.0.0.1 against a real server with a temporary DATA_DIR: default sort, a deep page sorted the
 // other way, a text filter sorted by date, and a flag filter. Prints figures; asserts nothing.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../db/client";
@@ -49,62 +49,68 @@ const PREFIXES = [
 ];
 const FORMS = ["GmbH", "Ltd", "Inc.", "S.A.", "B.V.", "Co., Ltd.", "AB", "S.r.l.", "LLC", "Pte. Ltd."];
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-list-"));
+// BENCH_DATA_DIR: a DATA_DIR kept after the run; seeded when it has no database yet, else reused as is.
+const reused = process.env.BENCH_DATA_DIR || undefined;
+const dataDir = reused ?? mkdtempSync(path.join(tmpdir(), "tradewinds-bench-list-"));
 const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" };
-const migrate = Bun.spawnSync([process.execPath, MAIN, "migrate"], { env, stderr: "inherit" });
-if (migrate.exitCode !== 0) {
-  console.error("migrate failed");
-  process.exit(1);
-}
-
 let t = performance.now();
-const database = await openDatabase(`file:${path.join(dataDir, "app.db")}`);
-const [workspace] = await database.db.insert(workspaces).values({ name: "Bench" }).returning();
-const [user] = await database.db
-  .insert(users)
-  .values({
-    workspace_id: workspace.id,
-    title: "Mr.",
-    name: "Bench",
-    surname: "Lister",
-    email: EMAIL,
-    password_hash: await Bun.password.hash(PASSWORD, { algorithm: "argon2id" }),
-  })
-  .returning();
-const r = random(7);
-const day = 24 * 60 * 60 * 1000;
-await database.db.transaction(async (tx) => {
-  for (let start = 0; start < CONTACTS; start += 500) {
-    const batch = Array.from({ length: Math.min(500, CONTACTS - start) }, (_, j) => {
-      const i = start + j;
-      const isSensitive = r.next() < 0.05;
-      return {
-        workspace_id: workspace.id,
-        user_id: user.id,
-        company: `${r.pick(PREFIXES)} ${r.pick(TRADES)} ${r.pick(FORMS)}`,
-        partner_type_id: 1 + Math.floor(r.next() * 7),
-        tax_id: `TX${String(i).padStart(8, "0")}`,
-        city: r.pick(["Hamburg", "Rotterdam", "Shenzhen", "Houston", "Santos", "Busan", "Dubai"]),
-        country_id: 1 + Math.floor(r.next() * 240),
-        contact_1: `Contact ${i}`,
-        phone_1: `+1 555 ${String(i).padStart(7, "0")}`,
-        email_1: `contact${i}@company${i % 997}.example`,
-        is_sensitive: isSensitive,
-        sensitive_note: isSensitive ? "Dual-use goods: end-user statement required." : "-",
-        // Seven in ten contacts have shipped in the last three years.
-        last_shipment_date:
-          r.next() < 0.7
-            ? new Date(Date.UTC(2023, 0, 1) + Math.floor(r.next() * 1095) * day).toISOString().slice(0, 10)
-            : null,
-      };
-    });
-    await tx.insert(contacts).values(batch);
+if (!existsSync(path.join(dataDir, "app.db"))) await seedContacts();
+
+async function seedContacts() {
+  const migrate = Bun.spawnSync([process.execPath, MAIN, "migrate"], { env, stderr: "inherit" });
+  if (migrate.exitCode !== 0) {
+    console.error("migrate failed");
+    process.exit(1);
   }
-});
-database.close();
-console.log(
-  `Inserted ${CONTACTS.toLocaleString("en-US")} contacts in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-);
+  t = performance.now();
+  const database = await openDatabase(`file:${path.join(dataDir, "app.db")}`);
+  const [workspace] = await database.db.insert(workspaces).values({ name: "Bench" }).returning();
+  const [user] = await database.db
+    .insert(users)
+    .values({
+      workspace_id: workspace.id,
+      title: "Mr.",
+      name: "Bench",
+      surname: "Lister",
+      email: EMAIL,
+      password_hash: await Bun.password.hash(PASSWORD, { algorithm: "argon2id" }),
+    })
+    .returning();
+  const r = random(7);
+  const day = 24 * 60 * 60 * 1000;
+  await database.db.transaction(async (tx) => {
+    for (let start = 0; start < CONTACTS; start += 500) {
+      const batch = Array.from({ length: Math.min(500, CONTACTS - start) }, (_, j) => {
+        const i = start + j;
+        const isSensitive = r.next() < 0.05;
+        return {
+          workspace_id: workspace.id,
+          user_id: user.id,
+          company: `${r.pick(PREFIXES)} ${r.pick(TRADES)} ${r.pick(FORMS)}`,
+          partner_type_id: 1 + Math.floor(r.next() * 7),
+          tax_id: `TX${String(i).padStart(8, "0")}`,
+          city: r.pick(["Hamburg", "Rotterdam", "Shenzhen", "Houston", "Santos", "Busan", "Dubai"]),
+          country_id: 1 + Math.floor(r.next() * 240),
+          contact_1: `Contact ${i}`,
+          phone_1: `+1 555 ${String(i).padStart(7, "0")}`,
+          email_1: `contact${i}@company${i % 997}.example`,
+          is_sensitive: isSensitive,
+          sensitive_note: isSensitive ? "Dual-use goods: end-user statement required." : "-",
+          // Seven in ten contacts have shipped in the last three years.
+          last_shipment_date:
+            r.next() < 0.7
+              ? new Date(Date.UTC(2023, 0, 1) + Math.floor(r.next() * 1095) * day).toISOString().slice(0, 10)
+              : null,
+        };
+      });
+      await tx.insert(contacts).values(batch);
+    }
+  });
+  database.close();
+  console.log(
+    `Inserted ${CONTACTS.toLocaleString("en-US")} contacts in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+}
 
 const server = await startServer({ DATA_DIR: dataDir });
 const base = server.url;
@@ -151,5 +157,5 @@ try {
   console.log("shipments list: not measured yet (no shipments list route on this branch)");
 } finally {
   await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!reused) rmSync(dataDir, { recursive: true, force: true });
 }
