@@ -84,3 +84,23 @@ export function readerOf(db: TDb): TReader {
   }
   return reader;
 }
+
+type TPreparedSelect = {
+  query: { sql: string; params: unknown[] };
+  mapAllResult: (rows: unknown[][]) => unknown[];
+};
+
+/**
+ * Awaits a drizzle select the way drizzle would (same SQL, same result objects), but reads it
+ * through the database's reader when `db` is a database opened by openDatabase. Inside a
+ * transaction (or on anything else) it is simply awaited, so a transaction still sees its own writes.
+ */
+export async function readSelect<T>(
+  db: unknown,
+  query: PromiseLike<T[]> & { _prepare?: unknown },
+): Promise<T[]> {
+  const reader = READERS.get(db as TDb);
+  if (!reader || typeof query._prepare !== "function") return await query;
+  const prepared = (query._prepare as () => TPreparedSelect).call(query);
+  return prepared.mapAllResult(await reader.rows(prepared.query.sql, prepared.query.params)) as T[];
+}
