@@ -221,6 +221,22 @@ try {
       ),
     );
   }
+  // A yardstick from the same run: authentication and the HTTP stack alone, no list. What a list
+  // request costs beyond it is the list's own work.
+  const cpuBefore = await cpuMs(server.pid);
+  const yardstick = await load(`${base}/api/user`, {
+    headers: { authorization: `Bearer ${token}` },
+    seconds: Number(duration),
+  });
+  const perRequest = ((await cpuMs(server.pid)) - cpuBefore) / (yardstick.rps * Number(duration));
+  console.log(
+    formatLoad(
+      "yardstick: GET /api/user",
+      yardstick,
+      undefined,
+      `  (server CPU ${perRequest.toFixed(2)} ms/req)`,
+    ),
+  );
   console.log(`load from: ${tool}`);
 } finally {
   await server.stop();
