@@ -237,24 +237,31 @@ function listShape(db: TDb, def: TEntityDefinition, sort: TListQuery["sort"]): T
   return shape;
 }
 
-/** The statements of a list query: the page, its count and, when it applies, the sort-order walk. */
+/**
+ * The statements of a list query: the page, its count and, when it applies, the sort-order walk.
+ * Each is rendered only when asked for (a kept total needs no count statement).
+ */
 function listStatements(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
   const shape = listShape(db, def, query.sort);
   const where = listWhere(def, workspaceId, query);
-  const all = render(db, where.all);
+  let all: { sql: string; params: unknown[] } | undefined;
+  const rendered = () => {
+    all ??= render(db, where.all);
+    return all;
+  };
   const offset = (query.page - 1) * query.perPage;
-  const countOf = (condition: SQL) => {
-    const rendered = render(db, condition);
-    return { sql: `${shape.countHead}${rendered.sql}`, args: rendered.params };
+  const countOf = (condition: SQL) => () => {
+    const { sql: text, params } = render(db, condition);
+    return { sql: `${shape.countHead}${text}`, args: params };
   };
   const walked = where.walked;
   return {
     shape,
-    page: {
-      sql: `${shape.head}${all.sql}${shape.order} limit ? offset ?`,
-      args: [...all.params, query.perPage, offset],
-    },
-    count: { sql: `${shape.countHead}${all.sql}`, args: all.params },
+    page: () => ({
+      sql: `${shape.head}${rendered().sql}${shape.order} limit ? offset ?`,
+      args: [...rendered().params, query.perPage, offset],
+    }),
+    count: () => ({ sql: `${shape.countHead}${rendered().sql}`, args: rendered().params }),
     likeCount: where.likeAll ? countOf(where.likeAll) : null,
     /** The first `size` rows in sort order that pass the window's conditions, then the page of them that match. */
     walk: walked
@@ -303,13 +310,14 @@ async function countAt(
   db: TDb,
   key: string,
   version: number | null,
-  statement: { sql: string; args: readonly unknown[] },
+  statement: () => { sql: string; args: readonly unknown[] },
 ): Promise<TCounted> {
   const totals = totalsOf(db);
   const cached = totals.get(key);
   if (cached && version !== null && cached.version === version) return cached;
   // The version is read in the same statement as the count: the total is exact at that version.
-  const [counted] = await readerOf(db).rows(statement.sql, statement.args);
+  const { sql: text, args } = statement();
+  const [counted] = await readerOf(db).rows(text, args);
   const result = { total: Number(counted[0]), version: versionOf(counted[1]) };
   if (result.version !== null) {
     totals.delete(key);
@@ -347,11 +355,8 @@ async function walkedPage(
   if (!walk || version === null || total === 0) return null;
   const offset = (query.page - 1) * query.perPage;
   const end = offset + query.perPage;
-  const unfiltered = await countAt(
-    db,
-    `${getTableName(def.table)}|${workspaceId}|[]`,
-    version,
-    listStatements(db, def, workspaceId, { ...query, filters: [] }).count,
+  const unfiltered = await countAt(db, `${getTableName(def.table)}|${workspaceId}|[]`, version, () =>
+    listStatements(db, def, workspaceId, { ...query, filters: [] }).count(),
   );
   if (unfiltered.version !== version) return null;
   // Rows of the sort order read to reach the page's end, if matches are spread evenly.
@@ -382,7 +387,8 @@ export async function listRecords(
   let counted = await countAt(db, key, versionOf(current), statements.count);
   let rows = await walkedPage(db, def, workspaceId, query, statements, counted, key);
   if (!rows) {
-    rows = await reader.rows(statements.page.sql, statements.page.args);
+    const page = statements.page();
+    rows = await reader.rows(page.sql, page.args);
     // The page's version comes from the same statement as its rows: if a write came between the
     // count and the page, count again so the total is at least as new as the rows.
     const version = rows.length ? versionOf(rows[0][rows[0].length - 1]) : counted.version;
@@ -405,7 +411,7 @@ export async function listRecords(
 
 /** The SQL a list page runs with the usual plan, for EXPLAIN QUERY PLAN checks in tests. */
 export function listSql(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
-  const { page } = listStatements(db, def, workspaceId, query);
+  const page = listStatements(db, def, workspaceId, query).page();
   return { sql: page.sql, params: page.args };
 }
 
