@@ -390,10 +390,10 @@ export async function listRecords(
     const page = statements.page();
     rows = await reader.rows(page.sql, page.args);
     // The page's version comes from the same statement as its rows: if a write came between the
-    // count and the page, count again so the total is at least as new as the rows.
+    // count and the page, count again so the total is at least as new as the rows. (A table without
+    // a version was just counted: both are null.)
     const version = rows.length ? versionOf(rows[0][rows[0].length - 1]) : counted.version;
-    if (version === null || version !== counted.version)
-      counted = await countAt(db, key, null, statements.count);
+    if (version !== counted.version) counted = await countAt(db, key, null, statements.count);
   }
   const total = counted.total;
   return {
