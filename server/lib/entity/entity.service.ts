@@ -366,10 +366,18 @@ async function walkedPage(
     const like = await countAt(db, `${key}|like`, version, likeCount);
     if (like.version !== version || like.total !== total) return null;
   }
+  // A walk that fell short (the matches bunch up further down the sort order) is not tried again
+  // for this page until the table changes.
+  const missed = `${key}|${query.sort.prop}|${query.sort.direction}|${query.page}|${query.perPage}|missed`;
+  const totals = totalsOf(db);
+  if (totals.get(missed)?.version === version) return null;
   const statement = walk(Math.min(WALK_ROWS, Math.ceil(expected * 3) + query.perPage));
   const rows = await readerOf(db).rows(statement.sql, statement.args);
-  if (!rows.length || versionOf(rows[0][rows[0].length - 1]) !== version) return null;
-  return rows.length === query.perPage || offset + rows.length === total ? rows : null;
+  if (rows.length && versionOf(rows[0][rows[0].length - 1]) !== version) return null;
+  if (rows.length && (rows.length === query.perPage || offset + rows.length === total)) return rows;
+  totals.set(missed, { version, total: 0 });
+  if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
+  return null;
 }
 
 /** One page of the caller's rows with the totals the table kit shows. */

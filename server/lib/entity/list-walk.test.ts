@@ -70,6 +70,10 @@ describe("pages found by walking the sort order are exactly the usual plan's pag
     "filters[last_shipment_date]=2025-05-01..&filters[is_sensitive]=0&sort_company=asc",
     "filters[company]=trading&filters[is_sensitive]=0&sort_last_shipment_date=desc",
     "filters[tax_id]=TX-0&sort_company=asc",
+    // The matches are the last hundred rows in this order: the walk's window falls short and the
+    // usual plan answers (and, remembered, answers at once the next time).
+    "filters[tax_id]=TX-00&sort_updated_at=desc",
+    "filters[tax_id]=TX-00&sort_updated_at=desc&per_page=10",
   ];
   for (const query of cases) {
     test(query, async () => {
