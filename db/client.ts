@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Client, createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
+import { attachReader } from "./reader";
 import * as schema from "./schema";
 import { withWriteLock } from "./write-lock";
 
@@ -29,5 +30,13 @@ export async function openDatabase(url: string, authToken?: string): Promise<TDa
   }
   await client.execute("PRAGMA foreign_keys = ON");
   const db = drizzle(client, { schema });
-  return { db, client, close: () => client.close() };
+  const reader = attachReader(db, url, BUSY_TIMEOUT_MS);
+  return {
+    db,
+    client,
+    close: () => {
+      reader.close();
+      client.close();
+    },
+  };
 }

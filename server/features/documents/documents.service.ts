@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { readSelect } from "../../../db/reader";
 import { documents, licenses, msdocuments, products, shipments, wikis } from "../../../db/schema";
 import type { TEnv } from "../../env";
 import type { TDbOrTx } from "../../lib/entity/entity";
@@ -157,11 +158,14 @@ export async function listDocuments(
   const byOwner = new Map<number, TDocument[]>(ownerIds.map((id) => [id, []]));
   if (ownerIds.length === 0) return byOwner;
   const column = documents[ownerColumn];
-  const rows = await db
-    .select()
-    .from(documents)
-    .where(inArray(column, [...new Set(ownerIds)]))
-    .orderBy(asc(documents.id));
+  const rows = await readSelect(
+    db,
+    db
+      .select()
+      .from(documents)
+      .where(inArray(column, [...new Set(ownerIds)]))
+      .orderBy(asc(documents.id)),
+  );
   for (const row of rows) {
     const ownerId = row[ownerColumn];
     if (ownerId !== null) byOwner.get(ownerId)?.push(toDocument(row, ownerColumn));

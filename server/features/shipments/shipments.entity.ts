@@ -7,6 +7,7 @@ import {
   shipmentStatusOf,
   ZShipmentInput,
 } from "../../../db/contracts/shipments";
+import { readSelect } from "../../../db/reader";
 import {
   carriers,
   contacts,
@@ -83,29 +84,35 @@ async function embedRelated(db: TDbOrTx, items: Record<string, unknown>[]) {
   const [reference, parties, people, docs] = await Promise.all([
     referenceData(db),
     partyIds.size
-      ? db
-          .select({
-            id: contacts.id,
-            company: contacts.company,
-            city: contacts.city,
-            country: countries.name,
-          })
-          .from(contacts)
-          .leftJoin(countries, eq(countries.id, contacts.country_id))
-          .where(inArray(contacts.id, [...partyIds]))
+      ? readSelect(
+          db,
+          db
+            .select({
+              id: contacts.id,
+              company: contacts.company,
+              city: contacts.city,
+              country: countries.name,
+            })
+            .from(contacts)
+            .leftJoin(countries, eq(countries.id, contacts.country_id))
+            .where(inArray(contacts.id, [...partyIds])),
+        )
       : [],
     userIds.size
-      ? db
-          .select({
-            id: users.id,
-            title: users.title,
-            name: users.name,
-            surname: users.surname,
-            email: users.email,
-            signature_key: users.signature_key,
-          })
-          .from(users)
-          .where(inArray(users.id, [...userIds]))
+      ? readSelect(
+          db,
+          db
+            .select({
+              id: users.id,
+              title: users.title,
+              name: users.name,
+              surname: users.surname,
+              email: users.email,
+              signature_key: users.signature_key,
+            })
+            .from(users)
+            .where(inArray(users.id, [...userIds])),
+        )
       : [],
     listDocuments(
       db,

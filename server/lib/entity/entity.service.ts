@@ -1,5 +1,19 @@
-import { and, asc, count, desc, eq, getTableName, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  getTableName,
+  gte,
+  isNull,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { TDb } from "../../../db/client";
+import { readerOf } from "../../../db/reader";
 import type { TAuth } from "../context";
 import { AppError, notFound, type TFieldErrors } from "../errors";
 import { summarize, toFieldErrors } from "../validate";
@@ -46,45 +60,89 @@ export function caseVariants(value: string): string[] {
 /** The trigram index cannot match fewer characters than this; shorter filters use LIKE. */
 const TRIGRAM = 3;
 
-/** The WHERE clause of a list: the caller's workspace and the requested filters. */
-function listWhere(def: TEntityDefinition, workspaceId: number, query: TListQuery): SQL {
-  const conditions: SQL[] = [eq(def.table.workspace_id, workspaceId)];
+/**
+ * The WHERE clause of a list in two forms.
+ * - `all`: the caller's workspace and every requested filter, as the usual plan runs them (long text
+ *   filters through the trigram index).
+ * - The sort-order walk, for filters that match many rows: `window` (the workspace, the exact-match
+ *   filters and the list's scope, which a sort index serves together) picks the first rows in sort
+ *   order, and `walked` (the text and date-range filters, each checked on the row) keeps the
+ *   matching ones. A trigram-served filter is walked as LIKE, which for an ASCII value matches a
+ *   subset of what the trigram index matches; `likeAll` is the whole filter in that form (null when
+ *   no filter uses the index), whose count must equal the indexed count before the walk's rows may
+ *   be shown. `walked` is null when the walk does not apply (no such filter, a range on the sort
+ *   column itself, a non-ASCII value that only the index folds, a sort by a reference's label).
+ */
+function listWhere(
+  def: TEntityDefinition,
+  workspaceId: number,
+  query: TListQuery,
+): { all: SQL; window: SQL; walked: SQL | null; walkedColumns: SQL[]; likeAll: SQL | null } {
+  const windowed: SQL[] = [eq(def.table.workspace_id, workspaceId)];
+  const conditions: SQL[] = [...windowed];
+  const walked: SQL[] = [];
+  const walkedColumns: SQL[] = [];
+  let usesIndex = false;
+  let isWalkable = !def.columns[query.sort.prop].sortByLabel;
   for (const filter of query.filters) {
     const spec = def.columns[filter.prop];
     const column = spec.column;
-    if (filter.kind === "custom") {
-      if (!spec.where) throw new Error(`column ${filter.prop} has a custom filter but no where()`);
-      conditions.push(spec.where(filter.value));
+    if (filter.kind === "custom" || filter.kind === "boolean" || filter.kind === "number") {
+      if (filter.kind === "custom" && !spec.where) {
+        throw new Error(`column ${filter.prop} has a custom filter but no where()`);
+      }
+      const condition = filter.kind === "custom" ? spec.where!(filter.value) : eq(column, filter.value);
+      conditions.push(condition);
+      windowed.push(condition);
     } else if (filter.kind === "text") {
+      const likes = caseVariants(filter.value).map(
+        (variant) => sql`${column} like ${containsPattern(variant)} escape '\\'`,
+      );
+      const like = likes.length === 1 ? (likes[0] as SQL) : sql`(${sql.join(likes, sql` or `)})`;
+      walked.push(like);
       const search = def.search;
       if (search?.columns.includes(filter.prop) && [...filter.value].length >= TRIGRAM) {
         const fts = sql.identifier(search.table);
         // A quoted FTS5 phrase on one column: the trigram tokenizer matches it as a substring.
         const phrase = `${filter.prop} : "${filter.value.replaceAll('"', '""')}"`;
         conditions.push(sql`${def.table.id} in (select rowid from ${fts} where ${fts} match ${phrase})`);
-        continue;
-      }
-      const likes = caseVariants(filter.value).map(
-        (variant) => sql`${column} like ${containsPattern(variant)} escape '\\'`,
-      );
-      conditions.push(likes.length === 1 ? (likes[0] as SQL) : sql`(${sql.join(likes, sql` or `)})`);
-    } else if (filter.kind === "boolean" || filter.kind === "number")
-      conditions.push(eq(column, filter.value));
-    else {
-      if (filter.from) conditions.push(gte(column, filter.from));
+        usesIndex = true;
+        // LIKE folds ASCII letters only, the trigram index folds every letter.
+        if (/[^\p{ASCII}]/u.test(filter.value)) isWalkable = false;
+      } else conditions.push(like);
+    } else {
+      const range: SQL[] = [];
+      if (filter.from) range.push(gte(column, filter.from));
       // A date column may hold a full timestamp; "to" includes the whole day.
-      if (filter.to) conditions.push(lte(column, `${filter.to}\uffff`));
+      if (filter.to) range.push(lte(column, `${filter.to}\uffff`));
+      conditions.push(...range);
+      walked.push(...range);
+    }
+    // A filter on the sort column itself: its matches may all lie far down the sort order (names
+    // starting with the filtered word), and a range is served in order by that column's index.
+    if (filter.kind === "text" || filter.kind === "date") {
+      walkedColumns.push(sql`${column}`);
+      if (filter.prop === query.sort.prop) isWalkable = false;
     }
   }
   const scope = def.listScope?.(query);
-  if (scope) conditions.push(scope);
-  return and(...conditions)!;
+  if (scope) {
+    conditions.push(scope);
+    windowed.push(scope);
+  }
+  return {
+    all: and(...conditions)!,
+    window: and(...windowed)!,
+    walked: isWalkable && walked.length ? and(...walked)! : null,
+    walkedColumns,
+    likeAll: usesIndex ? and(...windowed, ...walked)! : null,
+  };
 }
 
 /** The ORDER BY of a list: the chosen column, then the id so equal values page stably. */
-function listOrder(def: TEntityDefinition, query: TListQuery): SQL[] {
-  const spec = def.columns[query.sort.prop];
-  const direction = query.sort.direction === "desc" ? desc : asc;
+function listOrder(def: TEntityDefinition, sort: TListQuery["sort"]): SQL[] {
+  const spec = def.columns[sort.prop];
+  const direction = sort.direction === "desc" ? desc : asc;
   const byLabel = spec.sortByLabel;
   if (byLabel) {
     const label = byLabel.isNocase ? sql`${byLabel.label} collate nocase` : byLabel.label;
@@ -94,24 +152,134 @@ function listOrder(def: TEntityDefinition, query: TListQuery): SQL[] {
   return [direction(column), direction(def.table.id)];
 }
 
+/** The parts of an entity's list SQL that depend only on the entity and the sort, built once. */
+type TListShape = {
+  /** `select <every column>, <version> from <table(s)> where [<join> and ]` */
+  head: string;
+  /** Every column of the table, qualified. */
+  select: string;
+  /** The table's change counter (a subquery) and a statement that reads only it. */
+  version: string;
+  versionQuery: string;
+  /** The table and its id column, quoted and qualified. */
+  table: string;
+  id: string;
+  /** ` order by …` */
+  order: string;
+  /** `select count(*), <version> from <table> where ` */
+  countHead: string;
+  /** A row of the select as the object drizzle would give (columns decoded), without the version. */
+  decode: (raw: unknown[]) => TRow;
+};
+
+const SHAPES = new WeakMap<TEntityDefinition, Map<string, TListShape>>();
+
+/** Renders a drizzle SQL fragment to text and parameters with the database's own dialect. */
+const render = (db: TDb, fragment: SQL) =>
+  (
+    db as unknown as { dialect: { sqlToQuery: (s: SQL) => { sql: string; params: unknown[] } } }
+  ).dialect.sqlToQuery(fragment);
+
+/** The table's change counter as SQL, NULL for a table without list_versions triggers (never cached). */
+const versionSql = (def: TEntityDefinition) =>
+  `(select version from list_versions where table_name = '${getTableName(def.table).replaceAll("'", "''")}')`;
+
 /**
- * The page query with the given fields. Sorting by a reference's label crosses the referenced
- * table first (CROSS JOIN keeps SQLite from reordering the loops), so rows come out in label order.
+ * What every page of one entity in one sort order shares, rendered once: the select list, the FROM
+ * and the ORDER BY. Sorting by a reference's label crosses the referenced table first (CROSS JOIN
+ * keeps SQLite from reordering the loops), so rows come out in label order.
  */
-function pageQuery(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery, fields: never) {
+function listShape(db: TDb, def: TEntityDefinition, sort: TListQuery["sort"]): TListShape {
+  let shapes = SHAPES.get(def);
+  if (!shapes) {
+    shapes = new Map();
+    SHAPES.set(def, shapes);
+  }
+  const key = `${sort.prop}|${sort.direction}`;
+  let shape = shapes.get(key);
+  if (shape) return shape;
+  const columns = Object.entries(getTableColumns(def.table));
+  const select = render(
+    db,
+    sql.join(
+      columns.map(([, column]) => sql`${column}`),
+      sql`, `,
+    ),
+  ).sql;
+  const table = render(db, sql`${def.table}`).sql;
+  const byLabel = def.columns[sort.prop].sortByLabel;
+  const from = byLabel
+    ? `${render(db, sql`${byLabel.table} cross join ${def.table}`).sql} where ${
+        render(db, eq(def.columns[sort.prop].column, byLabel.table.id)).sql
+      } and `
+    : `${table} where `;
+  const keys = columns.map(([key]) => key);
+  const decoders = columns.map(([, column]) => column);
+  shape = {
+    head: `select ${select}, ${versionSql(def)} from ${from}`,
+    select,
+    version: versionSql(def),
+    versionQuery: `select ${versionSql(def)}`,
+    table,
+    id: render(db, sql`${def.table.id}`).sql,
+    order: ` order by ${render(db, sql.join(listOrder(def, sort), sql`, `)).sql}`,
+    countHead: `select count(*), ${versionSql(def)} from ${table} where `,
+    decode: (raw) => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < keys.length; i++) {
+        const value = raw[i];
+        row[keys[i]] = value === null || value === undefined ? null : decoders[i].mapFromDriverValue(value);
+      }
+      return row as TRow;
+    },
+  };
+  shapes.set(key, shape);
+  return shape;
+}
+
+/**
+ * The statements of a list query: the page, its count and, when it applies, the sort-order walk.
+ * Each is rendered only when asked for (a kept total needs no count statement).
+ */
+function listStatements(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
+  const shape = listShape(db, def, query.sort);
   const where = listWhere(def, workspaceId, query);
-  const byLabel = def.columns[query.sort.prop].sortByLabel;
-  const select = byLabel
-    ? db
-        .select(fields)
-        .from(byLabel.table)
-        .crossJoin(def.table)
-        .where(and(eq(def.columns[query.sort.prop].column, byLabel.table.id), where))
-    : db.select(fields).from(def.table).where(where);
-  return select
-    .orderBy(...listOrder(def, query))
-    .limit(query.perPage)
-    .offset((query.page - 1) * query.perPage);
+  let all: { sql: string; params: unknown[] } | undefined;
+  const rendered = () => {
+    all ??= render(db, where.all);
+    return all;
+  };
+  const offset = (query.page - 1) * query.perPage;
+  const countOf = (condition: SQL) => () => {
+    const { sql: text, params } = render(db, condition);
+    return { sql: `${shape.countHead}${text}`, args: params };
+  };
+  const walked = where.walked;
+  return {
+    shape,
+    page: () => ({
+      sql: `${shape.head}${rendered().sql}${shape.order} limit ? offset ?`,
+      args: [...rendered().params, query.perPage, offset],
+    }),
+    count: () => ({ sql: `${shape.countHead}${rendered().sql}`, args: rendered().params }),
+    likeCount: where.likeAll ? countOf(where.likeAll) : null,
+    /** The first `size` rows in sort order that pass the window's conditions, then the page of them that match. */
+    walk: walked
+      ? (size: number) => {
+          const window = render(db, where.window);
+          const check = render(db, walked);
+          const columns = render(db, sql.join([def.table.id, ...where.walkedColumns], sql`, `)).sql;
+          // The window (the first rows in sort order, with the id and the filtered columns only) is
+          // named like the table, so the rendered conditions apply to it. A co-routine yields its
+          // rows in its ORDER BY and the queries over it have none of their own: the page query
+          // stops at the page's last match, then the page's rows are read by id, in that order.
+          return {
+            sql: `select ${shape.select}, ${shape.version} from (select ${shape.id} from (select ${columns} from ${shape.table} where ${window.sql}${shape.order} limit ?) as ${shape.table} where ${check.sql} limit ? offset ?) as list_page cross join ${shape.table} on ${shape.id} = list_page.id`,
+            args: [...window.params, size, ...check.params, query.perPage, offset],
+          };
+        }
+      : null,
+  };
 }
 
 /**
@@ -133,13 +301,84 @@ function totalsOf(db: TDb) {
   return totals;
 }
 
-/** The table's change counter, or NULL for a table without list_versions triggers (never cached). */
-const versionOf = (def: TEntityDefinition) =>
-  sql<
-    number | null
-  >`(select version from list_versions where table_name = ${getTableName(def.table)})`.mapWith(
-    (v: unknown) => (v === null ? null : Number(v)),
+const versionOf = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+type TCounted = { total: number; version: number | null };
+
+/** The exact count of a filter at the table's current version: kept from before, or counted now. */
+async function countAt(
+  db: TDb,
+  key: string,
+  version: number | null,
+  statement: () => { sql: string; args: readonly unknown[] },
+): Promise<TCounted> {
+  const totals = totalsOf(db);
+  const cached = totals.get(key);
+  if (cached && version !== null && cached.version === version) return cached;
+  // The version is read in the same statement as the count: the total is exact at that version.
+  const { sql: text, args } = statement();
+  const [counted] = await readerOf(db).rows(text, args);
+  const result = { total: Number(counted[0]), version: versionOf(counted[1]) };
+  if (result.version !== null) {
+    totals.delete(key);
+    totals.set(key, result as { total: number; version: number });
+    if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
+  }
+  return result;
+}
+
+/** The most rows a sort-order walk reads before the usual plan is used instead. */
+const WALK_ROWS = 3_000;
+
+/**
+ * A page found by walking the sort order (see listWhere), or null when the usual plan should serve
+ * it. A filter matching many rows finds its page in the first few hundred rows of the sort order,
+ * while the usual plan (the filter's own index, then sorting every match) reads every match: at
+ * 50,000 contacts 'trading' matches 2,502 (1.4 ms), a quarter's ship dates 11,757 of 100,000
+ * shipments (26 ms). The walk is tried only when the exact counts say the page lies within a few
+ * hundred rows, it reads a bounded window, and its rows are used only when they are provably the
+ * page: the window's first matches in sort order are the list's first matches, so a full page (or
+ * the list's last rows) from it is exact; a short one means the window was too small and the usual
+ * plan answers. A trigram filter walked as LIKE must count the same as through the index.
+ */
+async function walkedPage(
+  db: TDb,
+  def: TEntityDefinition,
+  workspaceId: number,
+  query: TListQuery,
+  statements: ReturnType<typeof listStatements>,
+  counted: TCounted,
+  key: string,
+): Promise<unknown[][] | null> {
+  const { walk, likeCount } = statements;
+  const { version, total } = counted;
+  if (!walk || version === null || total === 0) return null;
+  const offset = (query.page - 1) * query.perPage;
+  const end = offset + query.perPage;
+  const unfiltered = await countAt(db, `${getTableName(def.table)}|${workspaceId}|[]`, version, () =>
+    listStatements(db, def, workspaceId, { ...query, filters: [] }).count(),
   );
+  if (unfiltered.version !== version) return null;
+  // Rows of the sort order read to reach the page's end, if matches are spread evenly.
+  const expected = (Math.min(end, total) * unfiltered.total) / total;
+  if (expected > total || expected > WALK_ROWS / 3) return null;
+  if (likeCount) {
+    const like = await countAt(db, `${key}|like`, version, likeCount);
+    if (like.version !== version || like.total !== total) return null;
+  }
+  // A walk that fell short (the matches bunch up further down the sort order) is not tried again
+  // for this page until the table changes.
+  const missed = `${key}|${query.sort.prop}|${query.sort.direction}|${query.page}|${query.perPage}|missed`;
+  const totals = totalsOf(db);
+  if (totals.get(missed)?.version === version) return null;
+  const statement = walk(Math.min(WALK_ROWS, Math.ceil(expected * 3) + query.perPage));
+  const rows = await readerOf(db).rows(statement.sql, statement.args);
+  if (rows.length && versionOf(rows[0][rows[0].length - 1]) !== version) return null;
+  if (rows.length && (rows.length === query.perPage || offset + rows.length === total)) return rows;
+  totals.set(missed, { version, total: 0 });
+  if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
+  return null;
+}
 
 /** One page of the caller's rows with the totals the table kit shows. */
 export async function listRecords(
@@ -148,35 +387,28 @@ export async function listRecords(
   workspaceId: number,
   query: TListQuery,
 ): Promise<TListResult> {
-  const where = listWhere(def, workspaceId, query);
-  const rows = await pageQuery(db, def, workspaceId, query, {
-    row: def.table,
-    version: versionOf(def),
-  } as never);
-  const page = rows as unknown as { row: TRow; version: number | null }[];
-  const totals = totalsOf(db);
+  const statements = listStatements(db, def, workspaceId, query);
+  const { shape } = statements;
+  const reader = readerOf(db);
+  const [[current]] = await reader.rows(shape.versionQuery, []);
   const key = `${getTableName(def.table)}|${workspaceId}|${JSON.stringify(query.filters)}`;
-  const cached = totals.get(key);
-  let total: number;
-  if (page.length && cached && page[0].version !== null && cached.version === page[0].version) {
-    total = cached.total;
-  } else {
-    const [counted] = await db
-      .select({ total: count(), version: versionOf(def) })
-      .from(def.table)
-      .where(where);
-    total = counted.total;
-    if (counted.version !== null) {
-      totals.delete(key);
-      totals.set(key, { version: counted.version, total });
-      if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
-    }
+  let counted = await countAt(db, key, versionOf(current), statements.count);
+  let rows = await walkedPage(db, def, workspaceId, query, statements, counted, key);
+  if (!rows) {
+    const page = statements.page();
+    rows = await reader.rows(page.sql, page.args);
+    // The page's version comes from the same statement as its rows: if a write came between the
+    // count and the page, count again so the total is at least as new as the rows. (A table without
+    // a version was just counted: both are null.)
+    const version = rows.length ? versionOf(rows[0][rows[0].length - 1]) : counted.version;
+    if (version !== counted.version) counted = await countAt(db, key, null, statements.count);
   }
+  const total = counted.total;
   return {
     data: await toItems(
       db,
       def,
-      page.map((p) => p.row),
+      rows.map((raw) => shape.decode(raw)),
     ),
     total,
     current_page: query.page,
@@ -185,9 +417,16 @@ export async function listRecords(
   };
 }
 
-/** The SQL a list runs, for EXPLAIN QUERY PLAN checks in tests. */
+/** The SQL a list page runs with the usual plan, for EXPLAIN QUERY PLAN checks in tests. */
 export function listSql(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
-  return pageQuery(db, def, workspaceId, query, { row: def.table } as never).toSQL();
+  const page = listStatements(db, def, workspaceId, query).page();
+  return { sql: page.sql, params: page.args };
+}
+
+/** The SQL of the sort-order walk of a list (null when it does not apply), for EXPLAIN QUERY PLAN checks. */
+export function listWalkSql(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
+  const statement = listStatements(db, def, workspaceId, query).walk?.(WALK_ROWS);
+  return statement ? { sql: statement.sql, params: statement.args } : null;
 }
 
 /** A row of the caller's workspace; someone else's id is a 404 like a missing one. */
