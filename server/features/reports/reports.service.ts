@@ -372,16 +372,12 @@ const FAILED = SCREENING_VALUES.indexOf("failed");
 const NOT_SCREENED_INDEX = SCREENING_VALUES.indexOf("not screened");
 
 /** Failed if any named party failed, passed if every named party passed, else not screened. */
-function partiesOutcome(...outcomes: (number | null)[]): number {
-  let named = 0;
-  let passed = 0;
-  for (const outcome of outcomes) {
-    if (outcome === null) continue;
-    if (outcome === FAILED) return FAILED;
-    named++;
-    if (outcome === PASSED) passed++;
-  }
-  return named > 0 && passed === named ? PASSED : NOT_SCREENED_INDEX;
+function partiesOutcome(a: number | null, b: number | null, c: number | null): number {
+  if (a === FAILED || b === FAILED || c === FAILED) return FAILED;
+  if (a === null && b === null && c === null) return NOT_SCREENED_INDEX;
+  return (a ?? PASSED) === PASSED && (b ?? PASSED) === PASSED && (c ?? PASSED) === PASSED
+    ? PASSED
+    : NOT_SCREENED_INDEX;
 }
 
 /** A month's index in the `month` dictionary, or null when it has none (first used after the look-ups were read). */
@@ -393,43 +389,61 @@ function monthIndex(l: TReportLookups, date: string, year: number, month: number
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A nullable id column as a number. */
+function idOf(value: unknown): number | null {
+  return value === null ? null : Number(value);
+}
+
+/** The dictionary index of a reference row (carrier, status…) by its id, or null. */
+function lookup(d: TextDictionary, id: number | null): number | null {
+  return id === null ? null : (d.byId.get(id) ?? null);
+}
+
+/** A contact's newest screening outcome (as an index into SCREENING_VALUES), or null without a contact. */
+function screeningOf(l: TReportLookups, contact: number | null): number | null {
+  return contact === null ? null : (l.contactScreening.get(contact) ?? NOT_SCREENED_INDEX);
+}
+
+/** One shipment's columns, computed once for all of its lines (plain code: it runs once per shipment). */
 function toShipment(r: TRow, l: TReportLookups): TShipment {
-  const id = (i: number) => (r[i] === null ? null : Number(r[i]));
-  const lookup = (d: TextDictionary, value: number | null) =>
-    value === null ? null : (d.byId.get(value) ?? null);
-  const screening = (contact: number | null) =>
-    contact === null ? null : (l.contactScreening.get(contact) ?? NOT_SCREENED_INDEX);
-  const [exporter, importer, consignee] = [id(9), id(10), id(11)];
-  const [exporterScreening, importerScreening, consigneeScreening] = [
-    screening(exporter),
-    screening(importer),
-    screening(consignee),
-  ];
-  const date = typeof r[4] === "string" && DATE_PATTERN.test(r[4]) ? r[4] : null;
-  const year = date ? Number(date.slice(0, 4)) : null;
-  const month = date ? Number(date.slice(5, 7)) : 0;
+  const exporter = idOf(r[9]);
+  const importer = idOf(r[10]);
+  const consignee = idOf(r[11]);
+  const exporterScreening = screeningOf(l, exporter);
+  const importerScreening = screeningOf(l, importer);
+  const consigneeScreening = screeningOf(l, consignee);
+  const raw = r[4];
+  const date = typeof raw === "string" && DATE_PATTERN.test(raw) ? raw : null;
+  let year: number | null = null;
+  let days: number | null = null;
+  let month: number | null = null;
+  if (date !== null) {
+    year = Number(date.slice(0, 4));
+    const monthOfYear = Number(date.slice(5, 7));
+    days = Date.UTC(year, monthOfYear - 1, Number(date.slice(8, 10))) / DAY_MS;
+    // A month first used after the look-ups were read (a shipment saved during the stream) has no
+    // dictionary entry yet: that line's month stays empty until the next load, in JSON and Arrow alike.
+    month = monthIndex(l, date, year, monthOfYear);
+  }
+  const consigneeCountry = consignee === null ? undefined : l.contactCountry.get(consignee);
+  const importerCountry = importer === null ? undefined : l.contactCountry.get(importer);
   return {
     id: Number(r[0]),
     name: String(r[1]),
     ref: String(r[2]),
-    status: lookup(l.status, id(3)),
+    status: lookup(l.status, idOf(r[3])),
     date,
-    days: date ? Date.UTC(year!, month - 1, Number(date.slice(8, 10))) / DAY_MS : null,
+    days,
     year,
-    // A month first used after the look-ups were read (a shipment saved during the stream) has no
-    // dictionary entry yet: that line's month stays empty until the next load, in JSON and Arrow alike.
-    month: date ? monthIndex(l, date, year!, month) : null,
-    carrier: lookup(l.carrier, id(5)),
-    mode: lookup(l.mode, id(6)),
-    incoterm: lookup(l.incoterm, id(7)),
-    currency: lookup(l.currency, id(8)),
+    month,
+    carrier: lookup(l.carrier, idOf(r[5])),
+    mode: lookup(l.mode, idOf(r[6])),
+    incoterm: lookup(l.incoterm, idOf(r[7])),
+    currency: lookup(l.currency, idOf(r[8])),
     exporter: lookup(l.exporter, exporter),
     importer: lookup(l.importer, importer),
     consignee: lookup(l.consignee, consignee),
-    destination:
-      (consignee === null ? undefined : l.contactCountry.get(consignee)) ??
-      (importer === null ? undefined : l.contactCountry.get(importer)) ??
-      null,
+    destination: consigneeCountry ?? importerCountry ?? null,
     exporterScreening,
     importerScreening,
     consigneeScreening,
