@@ -18,6 +18,7 @@ export function perspectiveClient(): Promise<TClient> {
   client ??= (async () => {
     perspective.init_server(fetch(serverWasm));
     await perspectiveViewer.init_client(fetch(clientWasm));
+    performance.mark("reports:viewer-wasm-ready");
     return perspective.worker();
   })();
   client.catch(() => {
