@@ -1,7 +1,11 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { preparePerspectiveWasm } from "./scripts/perspective-wasm.ts";
 import { precompressFolder } from "./scripts/precompress.ts";
+
+// The reports screen imports Perspective's engine already inflated (see scripts/perspective-wasm.ts).
+await preparePerspectiveWasm();
 
 /** Brotli and gzip copies of the built assets, served by the server when the browser accepts them. */
 function precompress(): Plugin {
