@@ -233,7 +233,10 @@ export function scorePrepared(q: PreparedName, c: PreparedName, memo?: Similarit
     const cache = memo?.[i];
     for (let j = 0; j < n; j++) {
       const ct = c.texts[j] as string;
-      let s: number | undefined = cache?.get(ct);
+      const cs0 = c.sources[j] as string;
+      // The comparison reads the candidate word's text and source (its key follows from its text).
+      const memoKey = cs0 === ct ? ct : `${ct}\u0000${cs0}`;
+      let s: number | undefined = cache?.get(memoKey);
       if (s === undefined) {
         s = wordSimilarity(qt, qk, ct, c.keys[j] as string);
         // An abbreviation with a typo ("Tch", "Phaarm") is only close to the abbreviation as written.
@@ -248,7 +251,7 @@ export function scorePrepared(q: PreparedName, c: PreparedName, memo?: Similarit
           const byAbbreviation = Math.max(abbreviationSimilarity(qs, ct), abbreviationSimilarity(cs, qt));
           if (byAbbreviation > s) s = byAbbreviation;
         }
-        cache?.set(ct, s);
+        cache?.set(memoKey, s);
       }
       if (s <= 0) continue;
       if (s === 1) {

@@ -202,3 +202,41 @@ describe("screen on the real lists", () => {
     expect((performance.now() - started) / 50).toBeLessThan(50);
   });
 });
+
+describe("work shared across queries", () => {
+  // Blocking units and word similarities are memoised per index across queries (a batch's common
+  // words are compared once): the memo must change no outcome, whatever was screened before.
+  const QUERIES = [
+    "Rosneft Trading SA",
+    "Rosnft Oil Co",
+    "Shen Yang Machine Tool Grp",
+    "Global Tradng Group",
+    "Anglo Caribean Company Ltd",
+    "Jong Un Kim",
+    "Shoigu Sergey",
+    "Applied Systms Methods & Tech",
+    "Liberty Travel Co.",
+    "National Bank of Cuba",
+    "Acme Industrial",
+    "Harbor Trading GmbH",
+  ];
+  const outcome = (idx: ReturnType<typeof buildIndex>, name: string) => {
+    const r = screen(idx, { name, country: "RU" });
+    return JSON.stringify([
+      r.status,
+      r.bestScore,
+      r.matches.map((m) => [m.entry.sourceId, m.matchedName, m.score]),
+    ]);
+  };
+
+  test("each query scores the same on a fresh index, after the others, and in reverse order", () => {
+    const alone = QUERIES.map((q) => outcome(buildIndex(ENTRIES), q));
+    const shared = buildIndex(ENTRIES);
+    expect(QUERIES.map((q) => outcome(shared, q))).toEqual(alone);
+    expect(QUERIES.map((q) => outcome(shared, q))).toEqual(alone);
+    const reversed = buildIndex(ENTRIES);
+    expect([...QUERIES].reverse().map((q) => outcome(reversed, q))).toEqual([...alone].reverse());
+    // The memo is not a constant answer: different queries still differ.
+    expect(new Set(alone).size).toBeGreaterThan(6);
+  });
+});

@@ -240,6 +240,8 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
   const nameIdByText = new Map<string, number>();
   const entryCountries: Array<Set<string>> = [];
   const uniformFlags: number[] = [];
+  // Tokens of each name's first display form, so the acronyms below need not normalise it again.
+  const firstTokens: NameToken[][] = [];
 
   entries.forEach((entry, entryIdx) => {
     const countries = new Set<string>();
@@ -258,6 +260,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
       if (id === undefined) {
         id = names.length;
         nameIdByText.set(text, id);
+        firstTokens.push(tokens);
         names.push(prepareTokens(tokens, uniform));
         nameRefs.push([]);
         uniformFlags.push(uniform ? 1 : 0);
@@ -275,7 +278,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     const refs = nameRefs[n] ?? [];
     if (refs.every((ref) => entries[ref.entry]?.entityType === "individual")) return;
     const display = refs[0]?.display ?? "";
-    for (const acronym of initialsOf(normalizeName(display).tokens, wordsOf(display))) {
+    for (const acronym of initialsOf(firstTokens[n] ?? [], wordsOf(display))) {
       const ids = acronyms.get(acronym);
       if (ids === undefined) acronyms.set(acronym, [n]);
       else if (!ids.includes(n)) ids.push(n);
@@ -475,6 +478,116 @@ function blockingUnits(q: PreparedName): BlockingUnit[] {
   return [...byKey.values()];
 }
 
+/** Word similarities remembered across queries; bounded by WORD_MEMO_LIMIT entries in all. */
+const WORD_MEMO_LIMIT = 400_000;
+
+interface WordMemos {
+  /** The memo of one query word (by its spellings), from list word to similarity. */
+  memoFor(queryWord: string): Map<string, number>;
+  /** Counts what the last query added, and starts again once over the limit. */
+  settle(): void;
+}
+
+const wordMemoStore = new WeakMap<ScreeningIndex, WordMemos>();
+
+/**
+ * Similarities of a query word to list words, kept across queries: they are pure functions of the
+ * two words' spellings (the memo keys carry every spelling the comparison reads), so sharing them
+ * changes no score, only the time a batch of names with common words takes.
+ */
+function wordMemos(index: ScreeningIndex): WordMemos {
+  const known = wordMemoStore.get(index);
+  if (known !== undefined) return known;
+  let maps = new Map<string, Map<string, number>>();
+  let settled = 0;
+  const used: Array<[Map<string, number>, number]> = [];
+  const memos: WordMemos = {
+    memoFor(queryWord) {
+      let map = maps.get(queryWord);
+      if (map === undefined) {
+        map = new Map();
+        maps.set(queryWord, map);
+      }
+      used.push([map, map.size]);
+      return map;
+    },
+    settle() {
+      for (const [map, before] of used) settled += map.size - before;
+      used.length = 0;
+      if (settled + maps.size > WORD_MEMO_LIMIT) {
+        maps = new Map();
+        settled = 0;
+      }
+    },
+  };
+  wordMemoStore.set(index, memos);
+  return memos;
+}
+
+/** The list words a blocking unit reaches, with their (optimistic) similarity; see unitCandidates. */
+interface UnitCandidates {
+  vocab: Int32Array;
+  sims: Float64Array;
+  exactHit: boolean;
+}
+
+/** Blocking units remembered per index, so a word many queries share is looked up once. */
+const UNIT_MEMO_LIMIT = 20_000;
+const unitMemos = new WeakMap<ScreeningIndex, Map<string, UnitCandidates>>();
+
+/**
+ * The vocabulary entries a blocking unit reaches through exact, deletion and phonetic keys, each
+ * with the unit's best similarity to it. A pure function of the unit's lookups and the (immutable)
+ * index, so it is memoised per index: the words of a batch ("trading", "company", "al") recur.
+ */
+function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitCandidates {
+  let memo = unitMemos.get(index);
+  if (memo === undefined) {
+    memo = new Map();
+    unitMemos.set(index, memo);
+  }
+  const memoKey = `${unit.isPair ? "p" : "w"}\u0000${unit.lookups.join("\u0000")}`;
+  const known = memo.get(memoKey);
+  if (known !== undefined) return known;
+  const s = index.scratch;
+  s.unit++;
+  const stamp = s.unit;
+  const candidates: number[] = [];
+  const addVocab = (v: number): void => {
+    if (s.vocabStamp[v] === stamp) return;
+    s.vocabStamp[v] = stamp;
+    candidates.push(v);
+  };
+  for (const key of unit.lookups) {
+    const exact = index.vocabulary.get(key);
+    if (exact !== undefined) addVocab(exact);
+    if (key.length >= 4 && !HAS_DIGIT.test(key)) {
+      forEachDeletionHash(key, !unit.isPair, (hash) => lookupHash(index.deletions, hash, addVocab));
+      if (key.length >= 5) lookupMultimap(index.phonetic, phoneticKey(key), addVocab);
+    }
+  }
+  const vocab: number[] = [];
+  const sims: number[] = [];
+  let exactHit = false;
+  for (const v of candidates) {
+    const vocabKey = index.vocabKeys[v] as string;
+    let best = 0;
+    for (const key of unit.lookups) {
+      const sim = unit.isPair ? joinedSimilarity(key, vocabKey) : tokenSimilarity(key, vocabKey);
+      if (sim > best) best = sim;
+    }
+    if (best === 1) exactHit = true;
+    if (best <= 0) continue;
+    vocab.push(v);
+    // Exact scoring may rate a pair higher (plain spellings, abbreviations, calibration): stay optimistic.
+    sims.push(best === 1 ? best : Math.min(1, best + OPTIMISM));
+  }
+  const result = { vocab: Int32Array.from(vocab), sims: Float64Array.from(sims), exactHit };
+  if (memo.size >= UNIT_MEMO_LIMIT) memo.clear();
+  memo.set(memoKey, result);
+  return result;
+}
+
 /**
  * Whether a query word could pair with a list word its deletion keys do not reach: from five letters
  * the budget exceeds what the index holds (two edits in five to seven letters, where one deletion is
@@ -568,6 +681,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   const s = index.scratch;
   s.query++;
   const queryStamp = s.query;
+  const words = wordMemos(index);
 
   // Evidence is added later, per query: assume the most it could add, so the hits serve any address.
   const maxBonus = COUNTRY_BONUS + ADDRESS_BONUS;
@@ -609,38 +723,10 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   };
   const touched: number[] = [];
   const unitTouched: number[] = [];
-  const vocabCandidates: number[] = [];
-  const vocabSims: number[] = [];
   for (const unit of units) {
     s.unit++;
     const unitStamp = s.unit;
-    vocabCandidates.length = 0;
-    const addVocab = (v: number): void => {
-      if (s.vocabStamp[v] === unitStamp) return;
-      s.vocabStamp[v] = unitStamp;
-      vocabCandidates.push(v);
-    };
-    for (const key of unit.lookups) {
-      const exact = index.vocabulary.get(key);
-      if (exact !== undefined) addVocab(exact);
-      if (key.length >= 4 && !HAS_DIGIT.test(key)) {
-        forEachDeletionHash(key, !unit.isPair, (hash) => lookupHash(index.deletions, hash, addVocab));
-        if (key.length >= 5) lookupMultimap(index.phonetic, phoneticKey(key), addVocab);
-      }
-    }
-    vocabSims.length = 0;
-    let exactHit = false;
-    for (const v of vocabCandidates) {
-      const vocabKey = index.vocabKeys[v] as string;
-      let best = 0;
-      for (const key of unit.lookups) {
-        const sim = unit.isPair ? joinedSimilarity(key, vocabKey) : tokenSimilarity(key, vocabKey);
-        if (sim > best) best = sim;
-      }
-      if (best === 1) exactHit = true;
-      // Exact scoring may rate a pair higher (plain spellings, abbreviations, calibration): stay optimistic.
-      vocabSims.push(best === 1 || best === 0 ? best : Math.min(1, best + OPTIMISM));
-    }
+    const { vocab: vocabCandidates, sims: vocabSims, exactHit } = unitCandidates(index, unit);
     // A word not on the lists as written may have more typos than its deletion keys reach.
     const lostBit =
       !unit.isPair && !exactHit && lostUnits.length < 31 && mayEscapeBlocking(unit)
@@ -652,7 +738,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
         weight: unit.weight * unit.count,
         key,
         text: unit.lookups[1] ?? key,
-        sims: new Map(),
+        sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
       });
     }
     unitTouched.length = 0;
@@ -707,7 +793,10 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   for (const w of q.weights) if (w >= 1) queryCore++;
   const discount = queryCore >= 2 ? CONTAINED_NAME_DISCOUNT : 1;
   // Word similarities do not depend on weights, so one memo serves both preparations of the query.
-  const memo: SimilarityMemo = q.keys.map(() => new Map<string, number>());
+  // Shared across queries too (see wordMemos): a word of a batch is compared with a list word once.
+  const memo: SimilarityMemo = q.keys.map((key, i) =>
+    words.memoFor(`word\u0000${q.texts[i]}\u0000${key}\u0000${q.sources[i]}`),
+  );
   for (const n of touched) {
     const name = index.names[n] as PreparedName;
     const uniform = index.uniformNames[n] === 1;
@@ -729,6 +818,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       hits.push({ entry: ref.entry, display: ref.display, nameScore });
   }
   addAcronymHits(index, tokens, hits);
+  words.settle();
   return hits;
 }
 
