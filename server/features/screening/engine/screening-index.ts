@@ -797,6 +797,12 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   const memo: SimilarityMemo = q.keys.map((key, i) =>
     words.memoFor(`word\u0000${q.texts[i]}\u0000${key}\u0000${q.sources[i]}`),
   );
+  const pairMemo: SimilarityMemo = q.pairKeys.map((key, i) =>
+    words.memoFor(`pair\u0000${q.pairTexts[i]}\u0000${key}`),
+  );
+  const joinedMemo: SimilarityMemo = q.keys.map((key, i) =>
+    words.memoFor(`joined\u0000${q.texts[i]}\u0000${key}`),
+  );
   for (const n of touched) {
     const name = index.names[n] as PreparedName;
     const uniform = index.uniformNames[n] === 1;
@@ -812,7 +818,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       if (bound < minScore && !lostWordsMayLift(name, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC))
         continue;
     }
-    const nameScore = scorePrepared(uniform ? qUniform : q, name, memo);
+    const nameScore = scorePrepared(uniform ? qUniform : q, name, memo, pairMemo, joinedMemo);
     if (nameScore <= 0) continue;
     for (const ref of index.nameRefs[n] ?? [])
       hits.push({ entry: ref.entry, display: ref.display, nameScore });
