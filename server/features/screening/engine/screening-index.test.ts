@@ -240,3 +240,32 @@ describe("work shared across queries", () => {
     expect(new Set(alone).size).toBeGreaterThan(6);
   });
 });
+
+describe("acronyms of every spelling the list gives", () => {
+  const acronymIndex = buildIndex([
+    entry("A1", "AO ZAVOD FIOLENT", {
+      aliases: ["AKTSIONERNOE OBSHCHESTVO ZAVOD FIOLENT", "JSC FIOLENT PLANT"],
+    }),
+    entry("A2", "UNION ABARROTERO DE JALISCO S.C. DE R.L. DE C.V."),
+    entry("A3", "1425 BRICKELL AVENUE UNIT 46B, LLC"),
+  ]);
+
+  test("an alias's initials are found and the alias they come from is named", () => {
+    const result = screen(acronymIndex, { name: "AOZF" });
+    expect(result.status).toBe("failed");
+    expect(result.matches[0]?.entry.sourceId).toBe("A1");
+    expect(result.matches[0]?.matchedName).toBe("AKTSIONERNOE OBSHCHESTVO ZAVOD FIOLENT (initials AOZF)");
+  });
+
+  test("initials without the legal form, or with its first letter, as people write them", () => {
+    for (const name of ["UAJ", "UAJS", "UAJSRC", "BAU"]) {
+      expect(screen(acronymIndex, { name }).status, name).toBe("failed");
+    }
+  });
+
+  test("near misses stay below the threshold: other letters, or a legal form's letters alone", () => {
+    for (const name of ["UAJX", "AOZX", "SRC", "BAUX", "Union Abarrotes Trading"]) {
+      expect(screen(acronymIndex, { name }).status, name).toBe("passed");
+    }
+  });
+});

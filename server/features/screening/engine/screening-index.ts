@@ -64,7 +64,7 @@ export interface ScreeningIndex {
   readonly phonetic: HashMultimap;
   readonly entryCountries: ReadonlyArray<ReadonlySet<string>>;
   /** Initials of names of three or more words ("irisl") -> those names' ids. */
-  readonly acronyms: ReadonlyMap<string, readonly number[]>;
+  readonly acronyms: ReadonlyMap<string, ReadonlyArray<{ name: number; display: string }>>;
   readonly scratch: Scratch;
 }
 
@@ -77,6 +77,51 @@ const MIN_ACRONYM_LENGTH = 3;
 /** A query's own initials are looked up from four letters: three-letter ones collide too often. */
 const MIN_QUERY_ACRONYM_LENGTH = 4;
 const ACRONYM_STOP = new Set(["of", "the", "and", "for", "de", "del", "la", "el", "y", "e", "et", "und"]);
+
+/** Words of the Spanish and Portuguese legal forms as written word by word ("S. de R.L. de C.V."). */
+const FORM_FRAGMENTS = new Set([
+  "s",
+  "c",
+  "v",
+  "r",
+  "l",
+  "a",
+  "cv",
+  "rl",
+  "sc",
+  "spr",
+  "ca",
+  "srl",
+  "sapi",
+  "sab",
+  "de",
+  "en",
+  "llc",
+  "inc",
+  "plc",
+  "llp",
+  "jsc",
+  "ojsc",
+  "cjsc",
+  "pjsc",
+  "ooo",
+  "zao",
+  "oao",
+  "pao",
+  "gmbh",
+  "ltda",
+  "bhd",
+  "pte",
+  "pvt",
+  "fze",
+  "fzco",
+  "fzc",
+]);
+
+/** Whether a word (as wordsOf writes it) ends a name as part of its legal form. */
+function isTrailingFormWord(word: string): boolean {
+  return EDGE_LEGAL_FORMS.has(word) || FORM_FRAGMENTS.has(word);
+}
 
 /**
  * Initials a name of three or more words is abbreviated to: of every word, and without particles
@@ -92,7 +137,12 @@ export function initialsOf(
   const written = words.filter((w) => !ACRONYM_STOP.has(w) && !/[0-9]/.test(w));
   // State groups keep the legal form's initial ("CPMIEC" … "Corporation").
   if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
-  while (written.length > 0 && EDGE_LEGAL_FORMS.has(written[written.length - 1] as string)) written.pop();
+  // Trailing legal forms go a word at a time ("S.C. de R.L. de C.V.", "S. en C.A.", "LLC"), and each
+  // stage is written: people drop all of the form, or keep its first letter ("UAJS").
+  while (written.length > 0 && isTrailingFormWord(written[written.length - 1] as string)) {
+    written.pop();
+    if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
+  }
   while (written.length > 0 && LEADING_LEGAL_FORMS.has(written[0] as string)) written.shift();
   if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
   if (tokens.length < MIN_ACRONYM_LENGTH) return [...out];
@@ -242,6 +292,8 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
   const uniformFlags: number[] = [];
   // Tokens of each name's first display form, so the acronyms below need not normalise it again.
   const firstTokens: NameToken[][] = [];
+  // Every way the lists write each name, for its initials.
+  const displaysOf: string[][] = [];
 
   entries.forEach((entry, entryIdx) => {
     const countries = new Set<string>();
@@ -261,27 +313,32 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
         id = names.length;
         nameIdByText.set(text, id);
         firstTokens.push(tokens);
+        displaysOf.push([]);
         names.push(prepareTokens(tokens, uniform));
         nameRefs.push([]);
         uniformFlags.push(uniform ? 1 : 0);
       }
+      displaysOf[id]?.push(display);
       if (seen.has(id)) continue;
       seen.add(id);
       nameRefs[id]?.push({ entry: entryIdx, display });
     }
   });
 
-  const acronyms = new Map<string, number[]>();
+  const acronyms = new Map<string, Array<{ name: number; display: string }>>();
   names.forEach((_, n) => {
     if (uniformFlags[n] === 1) return;
     // People abbreviate organisations, not persons.
     const refs = nameRefs[n] ?? [];
     if (refs.every((ref) => entries[ref.entry]?.entityType === "individual")) return;
-    const display = refs[0]?.display ?? "";
-    for (const acronym of initialsOf(firstTokens[n] ?? [], wordsOf(display))) {
-      const ids = acronyms.get(acronym);
-      if (ids === undefined) acronyms.set(acronym, [n]);
-      else if (!ids.includes(n)) ids.push(n);
+    // Every way the list writes the name counts: "AKTSIONERNOE OBSHCHESTVO ZAVOD FIOLENT" and
+    // "AO ZAVOD FIOLENT" share their words once the legal form is set aside, not their initials.
+    for (const display of new Set(displaysOf[n])) {
+      for (const acronym of initialsOf(firstTokens[n] ?? [], wordsOf(display))) {
+        const ids = acronyms.get(acronym);
+        if (ids === undefined) acronyms.set(acronym, [{ name: n, display }]);
+        else if (!ids.some((id) => id.name === n)) ids.push({ name: n, display });
+      }
     }
   });
 
@@ -899,11 +956,14 @@ export function screenWithHits(
 function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hits: NameHit[]): void {
   const only = tokens.length === 1 ? tokens[0] : undefined;
   if (only !== undefined && only.text.length >= MIN_ACRONYM_LENGTH && /^[a-z]+$/.test(only.text)) {
-    for (const n of index.acronyms.get(only.text) ?? []) {
+    for (const { name: n, display } of index.acronyms.get(only.text) ?? []) {
       for (const ref of index.nameRefs[n] ?? []) {
+        // The spelling whose initials these are, when it is one of this entry's names.
+        const entry = index.entries[ref.entry] as ListEntry;
+        const written = display === entry.name || entry.aliases.includes(display) ? display : ref.display;
         hits.push({
           entry: ref.entry,
-          display: `${ref.display} (initials ${only.text.toUpperCase()})`,
+          display: `${written} (initials ${only.text.toUpperCase()})`,
           nameScore: ACRONYM_SCORE,
         });
       }
