@@ -536,7 +536,7 @@ function blockingUnits(q: PreparedName): BlockingUnit[] {
 }
 
 /** Word similarities remembered across queries; bounded by WORD_MEMO_LIMIT entries in all. */
-const WORD_MEMO_LIMIT = 400_000;
+const WORD_MEMO_LIMIT = 60_000;
 
 interface WordMemos {
   /** The memo of one query word (by its spellings), from list word to similarity. */
@@ -589,7 +589,7 @@ interface UnitCandidates {
 }
 
 /** Blocking units remembered per index, so a word many queries share is looked up once. */
-const UNIT_MEMO_LIMIT = 20_000;
+const UNIT_MEMO_LIMIT = 2_000;
 const unitMemos = new WeakMap<ScreeningIndex, Map<string, UnitCandidates>>();
 
 /**
