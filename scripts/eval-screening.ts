@@ -24,6 +24,8 @@ const VARIANTS = arg("variants", 2);
 const NEGATIVES = arg("negatives", 2000);
 const SEED = arg("seed", 20260820);
 const THRESHOLD = arg("threshold", 0.85);
+/** --show=<transform>: list only the false negatives that transform took part in. */
+const SHOW = process.argv.find((a) => a.startsWith("--show="))?.split("=")[1];
 const MAX_LISTED = arg("list", 30);
 
 /** mulberry32: small, fast, deterministic. */
@@ -874,7 +876,7 @@ function main(): void {
     }
     fn++;
     if (result.status === "failed") wrongEntry++;
-    if (misses.length < MAX_LISTED) {
+    if (misses.length < MAX_LISTED && (SHOW === undefined || c.applied.includes(SHOW))) {
       const direct = Math.max(...[c.entry.name, ...c.entry.aliases].map((n) => scoreNames(c.text, n)));
       const top = result.matches[0];
       misses.push(

@@ -1,6 +1,7 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { contacts, countries, users } from "../../../db/schema";
+import { yieldToLoop } from "../../lib/limits";
 import type { TLogger } from "../../lib/logger";
 import { type NameHit, scoreName } from "./engine";
 import {
@@ -49,8 +50,22 @@ export async function staleContactIds(db: TDb, workspaceId?: number): Promise<nu
 
 /** Every contact of every workspace (after a list import everything is screened again). */
 export async function allContactIds(db: TDb): Promise<number[]> {
-  return (await db.select({ id: contacts.id }).from(contacts)).map((r) => r.id);
+  // A page at a time with a yield in between: one read of every id holds the server (see pendingContactIds).
+  const ids: number[] = [];
+  for (;;) {
+    const rows = await db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(ids.length ? gt(contacts.id, ids[ids.length - 1] as number) : undefined)
+      .orderBy(contacts.id)
+      .limit(ID_PAGE);
+    for (const row of rows) ids.push(row.id);
+    if (rows.length < ID_PAGE) return ids;
+    await yieldToLoop();
+  }
 }
+
+const ID_PAGE = 2_000;
 
 /**
  * Screens many contacts in the background, a batch at a time with a yield in between so requests

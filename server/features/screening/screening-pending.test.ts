@@ -244,3 +244,35 @@ describe("screening that cannot be skipped", () => {
     expect(await pendingOf(id)).toBe(false);
   }, 30_000);
 });
+
+describe("listing many pending contacts", () => {
+  test("pendingContactIds reads page by page and still returns every pending contact once, in id order", async () => {
+    // More than two pages (ID_PAGE = 2,000) in a workspace of its own; the failing app leaves them pending.
+    const other = await signUp(ctx);
+    const lines = ["company,partner type,tax id,contact,phone,email"];
+    for (let i = 0; i < 4_500; i++)
+      lines.push(`Paged Pending ${i},Customer,PP-${i},Pat,+1 555 ${i},p${i}@pp.example`);
+    const form = new FormData();
+    form.append("csv_upload", new File([lines.join("\n")], "many.csv", { type: "text/csv" }));
+    const res = await failingApp.request("/api/contacts/upload", {
+      method: "POST",
+      headers: other.auth,
+      body: form,
+    });
+    expect(res.status).toBe(200);
+    const expected = (
+      await ctx.database.db
+        .select({ id: contacts.id })
+        .from(contacts)
+        .where(eq(contacts.workspace_id, other.user.workspace_id))
+    )
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
+    expect(expected.length).toBe(4_500);
+    expect(await pendingContactIds(ctx.database.db, other.user.workspace_id)).toEqual(expected);
+    // Across workspaces too: these are among all pending contacts, each once.
+    const all = await pendingContactIds(ctx.database.db);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.filter((id) => expected.includes(id)).length).toBe(4_500);
+  }, 120_000);
+});

@@ -18,6 +18,8 @@ export interface PreparedName {
   pairKeys: string[];
   /** Words i and i + 1 as written, joined: folding can pull a typo away ("vladj mir" folds "dj" to "j"). */
   pairTexts: string[];
+  /** What a comparison with word j reads of it (text, and source when it differs): memo keys. */
+  memoKeys: string[];
 }
 
 /**
@@ -42,7 +44,9 @@ export function prepareTokens(tokens: readonly NameToken[], uniform = false): Pr
   }
   let total = 0;
   for (const w of weights) total += w;
-  return { texts, keys, sources, weights, total, pairKeys, pairTexts };
+  // A word's key follows from its text; its source is read too when it differs.
+  const memoKeys = texts.map((t, i) => (sources[i] === t ? t : `${t}\u0000${sources[i]}`));
+  return { texts, keys, sources, weights, total, pairKeys, pairTexts, memoKeys };
 }
 
 /**
@@ -214,7 +218,15 @@ export const CONTAINED_NAME_DISCOUNT = 0.3;
  * word's weight scaled by its similarity. Unmatched distinctive words on either side therefore cost
  * a lot and unmatched generic words little; see CONTAINED_NAME_DISCOUNT for the one exception.
  */
-export function scorePrepared(q: PreparedName, c: PreparedName, memo?: SimilarityMemo): number {
+export function scorePrepared(
+  q: PreparedName,
+  c: PreparedName,
+  memo?: SimilarityMemo,
+  /** Per query word pair (i, i + 1) joined, its similarity by candidate word text. */
+  pairMemo?: SimilarityMemo,
+  /** Per query word, its similarity to candidate word pairs joined, by the pair's text. */
+  joinedMemo?: SimilarityMemo,
+): number {
   const m = q.keys.length;
   const n = c.keys.length;
   if (m === 0 || n === 0) return 0;
@@ -233,7 +245,8 @@ export function scorePrepared(q: PreparedName, c: PreparedName, memo?: Similarit
     const cache = memo?.[i];
     for (let j = 0; j < n; j++) {
       const ct = c.texts[j] as string;
-      let s: number | undefined = cache?.get(ct);
+      const memoKey = c.memoKeys[j] as string;
+      let s: number | undefined = cache?.get(memoKey);
       if (s === undefined) {
         s = wordSimilarity(qt, qk, ct, c.keys[j] as string);
         // An abbreviation with a typo ("Tch", "Phaarm") is only close to the abbreviation as written.
@@ -248,7 +261,7 @@ export function scorePrepared(q: PreparedName, c: PreparedName, memo?: Similarit
           const byAbbreviation = Math.max(abbreviationSimilarity(qs, ct), abbreviationSimilarity(cs, qt));
           if (byAbbreviation > s) s = byAbbreviation;
         }
-        cache?.set(ct, s);
+        cache?.set(memoKey, s);
       }
       if (s <= 0) continue;
       if (s === 1) {
@@ -270,8 +283,15 @@ export function scorePrepared(q: PreparedName, c: PreparedName, memo?: Similarit
     for (let i = 0; i + 1 < m; i++) {
       const pk = q.pairKeys[i] as string;
       const pt = q.pairTexts[i] as string;
+      const cache = pairMemo?.[i];
       for (let j = 0; j < n; j++) {
-        const s = pairSimilarity(pk, pt, c.keys[j] as string, c.texts[j] as string);
+        // A candidate word's key follows from its text, so the text alone keys the memo.
+        const ct = c.texts[j] as string;
+        let s = cache?.get(ct);
+        if (s === undefined) {
+          s = pairSimilarity(pk, pt, c.keys[j] as string, ct);
+          cache?.set(ct, s);
+        }
         if (s <= 0) continue;
         edgeSim[count] = s;
         edgeQ[count] = i;
@@ -284,8 +304,14 @@ export function scorePrepared(q: PreparedName, c: PreparedName, memo?: Similarit
     for (let j = 0; j + 1 < n; j++) {
       const pk = c.pairKeys[j] as string;
       const pt = c.pairTexts[j] as string;
+      // The joined pair's key follows from its text.
       for (let i = 0; i < m; i++) {
-        const s = pairSimilarity(pk, pt, q.keys[i] as string, q.texts[i] as string);
+        const cache = joinedMemo?.[i];
+        let s = cache?.get(pt);
+        if (s === undefined) {
+          s = pairSimilarity(pk, pt, q.keys[i] as string, q.texts[i] as string);
+          cache?.set(pt, s);
+        }
         if (s <= 0) continue;
         edgeSim[count] = s;
         edgeQ[count] = i;

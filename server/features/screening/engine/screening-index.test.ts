@@ -202,3 +202,70 @@ describe("screen on the real lists", () => {
     expect((performance.now() - started) / 50).toBeLessThan(50);
   });
 });
+
+describe("work shared across queries", () => {
+  // Blocking units and word similarities are memoised per index across queries (a batch's common
+  // words are compared once): the memo must change no outcome, whatever was screened before.
+  const QUERIES = [
+    "Rosneft Trading SA",
+    "Rosnft Oil Co",
+    "Shen Yang Machine Tool Grp",
+    "Global Tradng Group",
+    "Anglo Caribean Company Ltd",
+    "Jong Un Kim",
+    "Shoigu Sergey",
+    "Applied Systms Methods & Tech",
+    "Liberty Travel Co.",
+    "National Bank of Cuba",
+    "Acme Industrial",
+    "Harbor Trading GmbH",
+  ];
+  const outcome = (idx: ReturnType<typeof buildIndex>, name: string) => {
+    const r = screen(idx, { name, country: "RU" });
+    return JSON.stringify([
+      r.status,
+      r.bestScore,
+      r.matches.map((m) => [m.entry.sourceId, m.matchedName, m.score]),
+    ]);
+  };
+
+  test("each query scores the same on a fresh index, after the others, and in reverse order", () => {
+    const alone = QUERIES.map((q) => outcome(buildIndex(ENTRIES), q));
+    const shared = buildIndex(ENTRIES);
+    expect(QUERIES.map((q) => outcome(shared, q))).toEqual(alone);
+    expect(QUERIES.map((q) => outcome(shared, q))).toEqual(alone);
+    const reversed = buildIndex(ENTRIES);
+    expect([...QUERIES].reverse().map((q) => outcome(reversed, q))).toEqual([...alone].reverse());
+    // The memo is not a constant answer: different queries still differ.
+    expect(new Set(alone).size).toBeGreaterThan(6);
+  });
+});
+
+describe("acronyms of every spelling the list gives", () => {
+  const acronymIndex = buildIndex([
+    entry("A1", "AO ZAVOD FIOLENT", {
+      aliases: ["AKTSIONERNOE OBSHCHESTVO ZAVOD FIOLENT", "JSC FIOLENT PLANT"],
+    }),
+    entry("A2", "UNION ABARROTERO DE JALISCO S.C. DE R.L. DE C.V."),
+    entry("A3", "1425 BRICKELL AVENUE UNIT 46B, LLC"),
+  ]);
+
+  test("an alias's initials are found and the alias they come from is named", () => {
+    const result = screen(acronymIndex, { name: "AOZF" });
+    expect(result.status).toBe("failed");
+    expect(result.matches[0]?.entry.sourceId).toBe("A1");
+    expect(result.matches[0]?.matchedName).toBe("AKTSIONERNOE OBSHCHESTVO ZAVOD FIOLENT (initials AOZF)");
+  });
+
+  test("initials without the legal form, or with its first letter, as people write them", () => {
+    for (const name of ["UAJ", "UAJS", "UAJSRC", "BAU"]) {
+      expect(screen(acronymIndex, { name }).status, name).toBe("failed");
+    }
+  });
+
+  test("near misses stay below the threshold: other letters, or a legal form's letters alone", () => {
+    for (const name of ["UAJX", "AOZX", "SRC", "BAUX", "Union Abarrotes Trading"]) {
+      expect(screen(acronymIndex, { name }).status, name).toBe("passed");
+    }
+  });
+});

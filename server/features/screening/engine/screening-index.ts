@@ -64,7 +64,7 @@ export interface ScreeningIndex {
   readonly phonetic: HashMultimap;
   readonly entryCountries: ReadonlyArray<ReadonlySet<string>>;
   /** Initials of names of three or more words ("irisl") -> those names' ids. */
-  readonly acronyms: ReadonlyMap<string, readonly number[]>;
+  readonly acronyms: ReadonlyMap<string, ReadonlyArray<{ name: number; display: string }>>;
   readonly scratch: Scratch;
 }
 
@@ -77,6 +77,51 @@ const MIN_ACRONYM_LENGTH = 3;
 /** A query's own initials are looked up from four letters: three-letter ones collide too often. */
 const MIN_QUERY_ACRONYM_LENGTH = 4;
 const ACRONYM_STOP = new Set(["of", "the", "and", "for", "de", "del", "la", "el", "y", "e", "et", "und"]);
+
+/** Words of the Spanish and Portuguese legal forms as written word by word ("S. de R.L. de C.V."). */
+const FORM_FRAGMENTS = new Set([
+  "s",
+  "c",
+  "v",
+  "r",
+  "l",
+  "a",
+  "cv",
+  "rl",
+  "sc",
+  "spr",
+  "ca",
+  "srl",
+  "sapi",
+  "sab",
+  "de",
+  "en",
+  "llc",
+  "inc",
+  "plc",
+  "llp",
+  "jsc",
+  "ojsc",
+  "cjsc",
+  "pjsc",
+  "ooo",
+  "zao",
+  "oao",
+  "pao",
+  "gmbh",
+  "ltda",
+  "bhd",
+  "pte",
+  "pvt",
+  "fze",
+  "fzco",
+  "fzc",
+]);
+
+/** Whether a word (as wordsOf writes it) ends a name as part of its legal form. */
+function isTrailingFormWord(word: string): boolean {
+  return EDGE_LEGAL_FORMS.has(word) || FORM_FRAGMENTS.has(word);
+}
 
 /**
  * Initials a name of three or more words is abbreviated to: of every word, and without particles
@@ -92,7 +137,12 @@ export function initialsOf(
   const written = words.filter((w) => !ACRONYM_STOP.has(w) && !/[0-9]/.test(w));
   // State groups keep the legal form's initial ("CPMIEC" … "Corporation").
   if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
-  while (written.length > 0 && EDGE_LEGAL_FORMS.has(written[written.length - 1] as string)) written.pop();
+  // Trailing legal forms go a word at a time ("S.C. de R.L. de C.V.", "S. en C.A.", "LLC"), and each
+  // stage is written: people drop all of the form, or keep its first letter ("UAJS").
+  while (written.length > 0 && isTrailingFormWord(written[written.length - 1] as string)) {
+    written.pop();
+    if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
+  }
   while (written.length > 0 && LEADING_LEGAL_FORMS.has(written[0] as string)) written.shift();
   if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
   if (tokens.length < MIN_ACRONYM_LENGTH) return [...out];
@@ -240,6 +290,10 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
   const nameIdByText = new Map<string, number>();
   const entryCountries: Array<Set<string>> = [];
   const uniformFlags: number[] = [];
+  // Tokens of each name's first display form, so the acronyms below need not normalise it again.
+  const firstTokens: NameToken[][] = [];
+  // Every way the lists write each name, for its initials.
+  const displaysOf: string[][] = [];
 
   entries.forEach((entry, entryIdx) => {
     const countries = new Set<string>();
@@ -258,27 +312,33 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
       if (id === undefined) {
         id = names.length;
         nameIdByText.set(text, id);
+        firstTokens.push(tokens);
+        displaysOf.push([]);
         names.push(prepareTokens(tokens, uniform));
         nameRefs.push([]);
         uniformFlags.push(uniform ? 1 : 0);
       }
+      displaysOf[id]?.push(display);
       if (seen.has(id)) continue;
       seen.add(id);
       nameRefs[id]?.push({ entry: entryIdx, display });
     }
   });
 
-  const acronyms = new Map<string, number[]>();
+  const acronyms = new Map<string, Array<{ name: number; display: string }>>();
   names.forEach((_, n) => {
     if (uniformFlags[n] === 1) return;
     // People abbreviate organisations, not persons.
     const refs = nameRefs[n] ?? [];
     if (refs.every((ref) => entries[ref.entry]?.entityType === "individual")) return;
-    const display = refs[0]?.display ?? "";
-    for (const acronym of initialsOf(normalizeName(display).tokens, wordsOf(display))) {
-      const ids = acronyms.get(acronym);
-      if (ids === undefined) acronyms.set(acronym, [n]);
-      else if (!ids.includes(n)) ids.push(n);
+    // Every way the list writes the name counts: "AKTSIONERNOE OBSHCHESTVO ZAVOD FIOLENT" and
+    // "AO ZAVOD FIOLENT" share their words once the legal form is set aside, not their initials.
+    for (const display of new Set(displaysOf[n])) {
+      for (const acronym of initialsOf(firstTokens[n] ?? [], wordsOf(display))) {
+        const ids = acronyms.get(acronym);
+        if (ids === undefined) acronyms.set(acronym, [{ name: n, display }]);
+        else if (!ids.some((id) => id.name === n)) ids.push({ name: n, display });
+      }
     }
   });
 
@@ -475,6 +535,116 @@ function blockingUnits(q: PreparedName): BlockingUnit[] {
   return [...byKey.values()];
 }
 
+/** Word similarities remembered across queries; bounded by WORD_MEMO_LIMIT entries in all. */
+const WORD_MEMO_LIMIT = 60_000;
+
+interface WordMemos {
+  /** The memo of one query word (by its spellings), from list word to similarity. */
+  memoFor(queryWord: string): Map<string, number>;
+  /** Counts what the last query added, and starts again once over the limit. */
+  settle(): void;
+}
+
+const wordMemoStore = new WeakMap<ScreeningIndex, WordMemos>();
+
+/**
+ * Similarities of a query word to list words, kept across queries: they are pure functions of the
+ * two words' spellings (the memo keys carry every spelling the comparison reads), so sharing them
+ * changes no score, only the time a batch of names with common words takes.
+ */
+function wordMemos(index: ScreeningIndex): WordMemos {
+  const known = wordMemoStore.get(index);
+  if (known !== undefined) return known;
+  let maps = new Map<string, Map<string, number>>();
+  let settled = 0;
+  const used: Array<[Map<string, number>, number]> = [];
+  const memos: WordMemos = {
+    memoFor(queryWord) {
+      let map = maps.get(queryWord);
+      if (map === undefined) {
+        map = new Map();
+        maps.set(queryWord, map);
+      }
+      used.push([map, map.size]);
+      return map;
+    },
+    settle() {
+      for (const [map, before] of used) settled += map.size - before;
+      used.length = 0;
+      if (settled + maps.size > WORD_MEMO_LIMIT) {
+        maps = new Map();
+        settled = 0;
+      }
+    },
+  };
+  wordMemoStore.set(index, memos);
+  return memos;
+}
+
+/** The list words a blocking unit reaches, with their (optimistic) similarity; see unitCandidates. */
+interface UnitCandidates {
+  vocab: Int32Array;
+  sims: Float64Array;
+  exactHit: boolean;
+}
+
+/** Blocking units remembered per index, so a word many queries share is looked up once. */
+const UNIT_MEMO_LIMIT = 2_000;
+const unitMemos = new WeakMap<ScreeningIndex, Map<string, UnitCandidates>>();
+
+/**
+ * The vocabulary entries a blocking unit reaches through exact, deletion and phonetic keys, each
+ * with the unit's best similarity to it. A pure function of the unit's lookups and the (immutable)
+ * index, so it is memoised per index: the words of a batch ("trading", "company", "al") recur.
+ */
+function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitCandidates {
+  let memo = unitMemos.get(index);
+  if (memo === undefined) {
+    memo = new Map();
+    unitMemos.set(index, memo);
+  }
+  const memoKey = `${unit.isPair ? "p" : "w"}\u0000${unit.lookups.join("\u0000")}`;
+  const known = memo.get(memoKey);
+  if (known !== undefined) return known;
+  const s = index.scratch;
+  s.unit++;
+  const stamp = s.unit;
+  const candidates: number[] = [];
+  const addVocab = (v: number): void => {
+    if (s.vocabStamp[v] === stamp) return;
+    s.vocabStamp[v] = stamp;
+    candidates.push(v);
+  };
+  for (const key of unit.lookups) {
+    const exact = index.vocabulary.get(key);
+    if (exact !== undefined) addVocab(exact);
+    if (key.length >= 4 && !HAS_DIGIT.test(key)) {
+      forEachDeletionHash(key, !unit.isPair, (hash) => lookupHash(index.deletions, hash, addVocab));
+      if (key.length >= 5) lookupMultimap(index.phonetic, phoneticKey(key), addVocab);
+    }
+  }
+  const vocab: number[] = [];
+  const sims: number[] = [];
+  let exactHit = false;
+  for (const v of candidates) {
+    const vocabKey = index.vocabKeys[v] as string;
+    let best = 0;
+    for (const key of unit.lookups) {
+      const sim = unit.isPair ? joinedSimilarity(key, vocabKey) : tokenSimilarity(key, vocabKey);
+      if (sim > best) best = sim;
+    }
+    if (best === 1) exactHit = true;
+    if (best <= 0) continue;
+    vocab.push(v);
+    // Exact scoring may rate a pair higher (plain spellings, abbreviations, calibration): stay optimistic.
+    sims.push(best === 1 ? best : Math.min(1, best + OPTIMISM));
+  }
+  const result = { vocab: Int32Array.from(vocab), sims: Float64Array.from(sims), exactHit };
+  if (memo.size >= UNIT_MEMO_LIMIT) memo.clear();
+  memo.set(memoKey, result);
+  return result;
+}
+
 /**
  * Whether a query word could pair with a list word its deletion keys do not reach: from five letters
  * the budget exceeds what the index holds (two edits in five to seven letters, where one deletion is
@@ -568,6 +738,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   const s = index.scratch;
   s.query++;
   const queryStamp = s.query;
+  const words = wordMemos(index);
 
   // Evidence is added later, per query: assume the most it could add, so the hits serve any address.
   const maxBonus = COUNTRY_BONUS + ADDRESS_BONUS;
@@ -609,38 +780,10 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   };
   const touched: number[] = [];
   const unitTouched: number[] = [];
-  const vocabCandidates: number[] = [];
-  const vocabSims: number[] = [];
   for (const unit of units) {
     s.unit++;
     const unitStamp = s.unit;
-    vocabCandidates.length = 0;
-    const addVocab = (v: number): void => {
-      if (s.vocabStamp[v] === unitStamp) return;
-      s.vocabStamp[v] = unitStamp;
-      vocabCandidates.push(v);
-    };
-    for (const key of unit.lookups) {
-      const exact = index.vocabulary.get(key);
-      if (exact !== undefined) addVocab(exact);
-      if (key.length >= 4 && !HAS_DIGIT.test(key)) {
-        forEachDeletionHash(key, !unit.isPair, (hash) => lookupHash(index.deletions, hash, addVocab));
-        if (key.length >= 5) lookupMultimap(index.phonetic, phoneticKey(key), addVocab);
-      }
-    }
-    vocabSims.length = 0;
-    let exactHit = false;
-    for (const v of vocabCandidates) {
-      const vocabKey = index.vocabKeys[v] as string;
-      let best = 0;
-      for (const key of unit.lookups) {
-        const sim = unit.isPair ? joinedSimilarity(key, vocabKey) : tokenSimilarity(key, vocabKey);
-        if (sim > best) best = sim;
-      }
-      if (best === 1) exactHit = true;
-      // Exact scoring may rate a pair higher (plain spellings, abbreviations, calibration): stay optimistic.
-      vocabSims.push(best === 1 || best === 0 ? best : Math.min(1, best + OPTIMISM));
-    }
+    const { vocab: vocabCandidates, sims: vocabSims, exactHit } = unitCandidates(index, unit);
     // A word not on the lists as written may have more typos than its deletion keys reach.
     const lostBit =
       !unit.isPair && !exactHit && lostUnits.length < 31 && mayEscapeBlocking(unit)
@@ -652,7 +795,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
         weight: unit.weight * unit.count,
         key,
         text: unit.lookups[1] ?? key,
-        sims: new Map(),
+        sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
       });
     }
     unitTouched.length = 0;
@@ -707,7 +850,16 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   for (const w of q.weights) if (w >= 1) queryCore++;
   const discount = queryCore >= 2 ? CONTAINED_NAME_DISCOUNT : 1;
   // Word similarities do not depend on weights, so one memo serves both preparations of the query.
-  const memo: SimilarityMemo = q.keys.map(() => new Map<string, number>());
+  // Shared across queries too (see wordMemos): a word of a batch is compared with a list word once.
+  const memo: SimilarityMemo = q.keys.map((key, i) =>
+    words.memoFor(`word\u0000${q.texts[i]}\u0000${key}\u0000${q.sources[i]}`),
+  );
+  const pairMemo: SimilarityMemo = q.pairKeys.map((key, i) =>
+    words.memoFor(`pair\u0000${q.pairTexts[i]}\u0000${key}`),
+  );
+  const joinedMemo: SimilarityMemo = q.keys.map((key, i) =>
+    words.memoFor(`joined\u0000${q.texts[i]}\u0000${key}`),
+  );
   for (const n of touched) {
     const name = index.names[n] as PreparedName;
     const uniform = index.uniformNames[n] === 1;
@@ -723,12 +875,13 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       if (bound < minScore && !lostWordsMayLift(name, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC))
         continue;
     }
-    const nameScore = scorePrepared(uniform ? qUniform : q, name, memo);
+    const nameScore = scorePrepared(uniform ? qUniform : q, name, memo, pairMemo, joinedMemo);
     if (nameScore <= 0) continue;
     for (const ref of index.nameRefs[n] ?? [])
       hits.push({ entry: ref.entry, display: ref.display, nameScore });
   }
   addAcronymHits(index, tokens, hits);
+  words.settle();
   return hits;
 }
 
@@ -803,11 +956,14 @@ export function screenWithHits(
 function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hits: NameHit[]): void {
   const only = tokens.length === 1 ? tokens[0] : undefined;
   if (only !== undefined && only.text.length >= MIN_ACRONYM_LENGTH && /^[a-z]+$/.test(only.text)) {
-    for (const n of index.acronyms.get(only.text) ?? []) {
+    for (const { name: n, display } of index.acronyms.get(only.text) ?? []) {
       for (const ref of index.nameRefs[n] ?? []) {
+        // The spelling whose initials these are, when it is one of this entry's names.
+        const entry = index.entries[ref.entry] as ListEntry;
+        const written = display === entry.name || entry.aliases.includes(display) ? display : ref.display;
         hits.push({
           entry: ref.entry,
-          display: `${ref.display} (initials ${only.text.toUpperCase()})`,
+          display: `${written} (initials ${only.text.toUpperCase()})`,
           nameScore: ACRONYM_SCORE,
         });
       }

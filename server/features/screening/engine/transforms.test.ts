@@ -36,6 +36,9 @@ const index = buildIndex([
   entry("ivanov", "IVANOV, Sergey Petrovich", [], "individual"),
   entry("khalil", "KHALIL TSVETKOV DZHABAROV", [], "individual"),
   entry("park", "PARK Jong Su", [], "individual"),
+  entry("compel", "JOINT STOCK COMPANY COMPEL"),
+  entry("bvk", "LIMITED LIABILITY COMPANY BVK"),
+  entry("ravi", "RAVI LINES INC"),
 ]);
 
 /** The outcome of a name, and which list entry (if any) made it fail. */
@@ -65,12 +68,22 @@ describe("industry words written longer or shorter", () => {
     ["United Arab Mfg Grp Hldgs", "uamg"],
     ["United Arab Manufacturing Group Holding", "uamg"],
     ["Islamic Republic of Iran Shipping Line", "irisl"],
+    // Company and Corporation inside a legal form, and a shipping line written as a shipping company.
+    ["Joint Stock Corp. Compel", "compel"],
+    ["Joint Stock Corporation Compel", "compel"],
+    ["Limited Liability Corp BVK", "bvk"],
+    ["Ravi Shipping Co Inc", "ravi"],
+    ["Ravi Shipping Lines", "ravi"],
   ])("%s fails on its entry", (name, id) => expectFails(name, id));
 
-  test.each([["Mahan Textiles"], ["Hongda Plastics Intl"], ["Northwest Nuclear Medicine Inst."]])(
-    "near miss %s passes",
-    (name) => expectPasses(name),
-  );
+  test.each([
+    ["Mahan Textiles"],
+    ["Hongda Plastics Intl"],
+    ["Northwest Nuclear Medicine Inst."],
+    ["Joint Stock Corporation Compass"],
+    ["Rava Shipping Co"],
+    ["Ravi Textiles Inc"],
+  ])("near miss %s passes", (name) => expectPasses(name));
 });
 
 describe("acronyms against expansions, and ordinals", () => {
