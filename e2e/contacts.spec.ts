@@ -257,7 +257,7 @@ test("force-delete a contact that a licence uses", async ({ page, user }) => {
   await page.getByRole("button", { name: "Yes" }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Operation failed" })).toBeVisible();
-  await expect(dialog).toContainText("1 licence name this contact.");
+  await expect(dialog).toContainText("1 licence names this contact.");
   await dialog.getByRole("button", { name: "Force delete" }).click();
   await expect(page.getByText("Operation successful")).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: "Licensed Entity SA" })).toHaveCount(0);

@@ -1,7 +1,20 @@
-import { and, count, eq, or } from "drizzle-orm";
+import { and, count, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { ZContactInput } from "../../../db/contracts/contacts";
-import { contacts, countries, licenses, partner_types, shipments } from "../../../db/schema";
+import {
+  CONTACT_SCREENING_STATES,
+  contactScreeningState,
+  type TContactScreeningState,
+} from "../../../db/contracts/screening";
+import {
+  contact_screening_results,
+  contacts,
+  countries,
+  licenses,
+  partner_types,
+  shipments,
+} from "../../../db/schema";
 import type { TDbOrTx, TEntityDefinition } from "../../lib/entity/entity";
+import { AppError } from "../../lib/errors";
 
 const usesContact = (id: number) =>
   or(
@@ -9,6 +22,42 @@ const usesContact = (id: number) =>
     eq(shipments.importer_of_record_id, id),
     eq(shipments.ultimate_consignee_id, id),
   );
+
+/** A field of the contact's newest screening result (results are never edited: the newest is current). */
+const latestResult = (field: "status" | "review_date") =>
+  sql`(select r.${sql.identifier(field)} from ${contact_screening_results} r where r.contact_id = ${contacts.id} order by r.id desc limit 1)`;
+
+const TODAY = sql`strftime('%Y-%m-%d', 'now')`;
+
+/**
+ * filters[screening]=failed|review_due|pending|passed: the same states the list shows
+ * (contactScreeningState). A changed or never-screened contact is pending, never passed.
+ */
+export function screeningCondition(value: string): SQL {
+  const state = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_") as TContactScreeningState;
+  if (!CONTACT_SCREENING_STATES.includes(state)) {
+    const message = `must be one of: ${CONTACT_SCREENING_STATES.join(", ")}`;
+    throw new AppError("VALIDATION", `filters[screening]: ${message}`, {
+      errors: { "filters[screening]": [message] },
+    });
+  }
+  const screened = sql`${contacts.screening_pending} = 0`;
+  const status = latestResult("status");
+  const review = latestResult("review_date");
+  switch (state) {
+    case "pending":
+      return sql`(${contacts.screening_pending} = 1 or ${status} is null)`;
+    case "failed":
+      return sql`(${screened} and ${status} = 'failed')`;
+    case "review_due":
+      return sql`(${screened} and ${status} = 'passed' and ${review} <= ${TODAY})`;
+    case "passed":
+      return sql`(${screened} and ${status} = 'passed' and (${review} is null or ${review} > ${TODAY}))`;
+  }
+}
 
 /** The address book on the shared kit: columns, contract, references and what a forced delete does. */
 export const contactsEntity: TEntityDefinition = {
@@ -28,6 +77,13 @@ export const contactsEntity: TEntityDefinition = {
     tax_id: { column: contacts.tax_id, filter: "text" },
     country_id: { column: contacts.country_id, filter: "number" },
     updated_at: { column: contacts.updated_at, sortable: true, filter: "date" },
+    // Custom: the state comes from the pending mark and the newest result; 'review due' reads the clock.
+    screening: {
+      column: contacts.screening_pending,
+      filter: "custom",
+      where: screeningCondition,
+      isTimeDependent: true,
+    },
   },
   defaultSort: { prop: "company", direction: "asc" },
   // db/migrations/0009_contacts_trigram_search.sql
@@ -43,6 +99,28 @@ export const contactsEntity: TEntityDefinition = {
   },
   editDictionaries: ["partner_types", "countries"],
   onCreate: (auth) => ({ user_id: auth.user.id }),
+  /** screening_status: what the address book's Screening column shows, from one query per page. */
+  async decorate(db: TDbOrTx, items: Record<string, unknown>[]) {
+    const ids = items.map((item) => Number(item.id));
+    const newest = db
+      .select({ id: sql<number>`max(${contact_screening_results.id})` })
+      .from(contact_screening_results)
+      .where(inArray(contact_screening_results.contact_id, ids))
+      .groupBy(contact_screening_results.contact_id);
+    const rows = await db
+      .select({
+        contact_id: contact_screening_results.contact_id,
+        status: contact_screening_results.status,
+        review_date: contact_screening_results.review_date,
+      })
+      .from(contact_screening_results)
+      .where(inArray(contact_screening_results.id, newest));
+    const latest = new Map(rows.map((row) => [row.contact_id, row]));
+    for (const item of items) {
+      const isPending = item.screening_pending === 1 || item.screening_pending === true;
+      item.screening_status = contactScreeningState(isPending, latest.get(Number(item.id)) ?? null);
+    }
+  },
   async dependants(db: TDbOrTx, workspaceId: number, id: number) {
     const [[licenceCount], [shipmentCount]] = await Promise.all([
       db
@@ -56,9 +134,17 @@ export const contactsEntity: TEntityDefinition = {
     ]);
     const reasons: string[] = [];
     if (licenceCount.n)
-      reasons.push(`${licenceCount.n} licence${licenceCount.n === 1 ? "" : "s"} name this contact.`);
+      reasons.push(
+        licenceCount.n === 1
+          ? "1 licence names this contact."
+          : `${licenceCount.n} licences name this contact.`,
+      );
     if (shipmentCount.n)
-      reasons.push(`${shipmentCount.n} shipment${shipmentCount.n === 1 ? "" : "s"} use this contact.`);
+      reasons.push(
+        shipmentCount.n === 1
+          ? "1 shipment uses this contact."
+          : `${shipmentCount.n} shipments use this contact.`,
+      );
     return reasons;
   },
   /** Force detaches: licences and shipments keep working with the party left empty. */

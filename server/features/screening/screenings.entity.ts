@@ -2,9 +2,16 @@ import { sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import type { TDb } from "../../../db/client";
-import { rpscreenings } from "../../../db/schema";
+import { contact_screening_results, rpscreenings } from "../../../db/schema";
 import type { TDbOrTx, TEntityDefinition, TRow } from "../../lib/entity/entity";
 import { pendingAmong } from "./screening.service";
+
+/**
+ * What needs a person first: 2 = failed and nobody has decided on it yet (the contact's newest result
+ * is the system's, not an override), 1 = changed by a list update or a whitelisting due for review,
+ * 0 = the rest; then the newest first (the text sorts by the digit, then the ISO time).
+ */
+const attention = sql<string>`(case when ${rpscreenings.status} = 'failed' and coalesce((select r.override_of_id is null from ${contact_screening_results} r where r.contact_id = ${rpscreenings.contact_id} order by r.id desc limit 1), 1) then '2' when ${rpscreenings.is_changed} = 1 or (${rpscreenings.review_date} is not null and ${rpscreenings.review_date} <= strftime('%Y-%m-%d', 'now')) then '1' else '0' end) || ${rpscreenings.updated_at}`;
 
 /** The screenings list (spec: rpscreening): read-only on the kit; screenings are written by the system. */
 export const screeningsEntity: TEntityDefinition = {
@@ -20,10 +27,13 @@ export const screeningsEntity: TEntityDefinition = {
       column:
         sql<boolean>`(${rpscreenings.review_date} is not null and ${rpscreenings.review_date} <= strftime('%Y-%m-%d', 'now'))` as unknown as SQLiteColumn,
       filter: "boolean",
+      isTimeDependent: true,
     },
     review_date: { column: rpscreenings.review_date, sortable: true, filter: "date" },
+    // The default order (failed and unreviewed first); sort_attention=desc asks for it explicitly.
+    attention: { column: attention as unknown as SQLiteColumn, sortable: true },
   },
-  defaultSort: { prop: "updated_at", direction: "desc" },
+  defaultSort: { prop: "attention", direction: "desc" },
   input: z.never(),
   editDictionaries: [],
   toItem: (row: TRow) => ({

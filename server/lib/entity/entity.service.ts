@@ -166,7 +166,8 @@ export async function listRecords(
       .from(def.table)
       .where(where);
     total = counted.total;
-    if (counted.version !== null) {
+    const readsClock = query.filters.some((filter) => def.columns[filter.prop]?.isTimeDependent);
+    if (counted.version !== null && !readsClock) {
       totals.delete(key);
       totals.set(key, { version: counted.version, total });
       if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
