@@ -1,7 +1,7 @@
 import { type AnyFieldApi, type AnyFormApi, revalidateLogic, useForm } from "@tanstack/react-form";
 import { useNavigate, useRouter } from "@tanstack/react-router";
 import { ArrowLeftIcon } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { toast } from "sonner";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import type { TDocumentRef } from "../../../db/contracts/products";
@@ -26,6 +26,8 @@ type TProps<T extends { id: number }> = {
   api: TApi;
   /** The server's create defaults (GET /{entity}/edit). */
   defaults?: Record<string, unknown>;
+  /** Shown between the heading and the form (e.g. a contact's screening status). */
+  intro?: ReactNode;
 };
 
 /**
@@ -39,6 +41,7 @@ export function EntityForm<T extends { id: number }>({
   dictionaries,
   api,
   defaults,
+  intro,
 }: TProps<T>) {
   const navigate = useNavigate();
   const router = useRouter();
@@ -88,6 +91,7 @@ export function EntityForm<T extends { id: number }>({
           Back
         </Button>
       </PageHeader>
+      {intro}
       <Card>
         <CardContent>
           <Form className="grid gap-5 sm:grid-cols-2" onSubmit={form.handleSubmit}>

@@ -111,12 +111,12 @@ export function EntityTable<T extends { id: number }>({
                   key={key}
                   className="inline-flex items-center gap-1 rounded-full border bg-muted/50 py-0.5 pr-1 pl-3 text-foreground"
                 >
-                  {filterText(screen.columns, key, value)}
+                  {filterText(screen.columns, key, value, dictionaries)}
                   <Button
                     variant="ghost"
                     size="icon"
                     className="size-6 rounded-full"
-                    aria-label={`Remove the filter ${filterText(screen.columns, key, value)}`}
+                    aria-label={`Remove the filter ${filterText(screen.columns, key, value, dictionaries)}`}
                     onClick={() => setFilter(key, undefined)}
                   >
                     <XIcon />
@@ -290,11 +290,18 @@ export function EntityTable<T extends { id: number }>({
 }
 
 /** A filter as words: 'Company contains "acme"', 'Sensitive is Yes'. */
-export function filterText<T>(columns: TColumn<T>[], key: string, value: string): string {
+export function filterText<T>(
+  columns: TColumn<T>[],
+  key: string,
+  value: string,
+  dictionaries?: TDictionary,
+): string {
   const column = columns.find((c) => c.key === key);
   const header = column?.header ?? key;
   if (column?.filter === "boolean") return `${header} is ${value === "1" ? "Yes" : "No"}`;
   if (column?.filter === "text") return `${header} contains "${value}"`;
+  const option = column?.filterOptions?.(dictionaries ?? {}).find((o) => o.value === value);
+  if (option) return `${header} is ${option.label}`;
   return `${header}: ${value}`;
 }
 
