@@ -11,11 +11,10 @@ import { PageHeader } from "../app/screens";
 import { Alert, AlertDescription, AlertTitle } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card, CardContent } from "../ui/card";
-import { Input } from "../ui/input";
-import { Label } from "../ui/label";
 import { DocumentsPanel, uploadDocuments } from "./documents-panel";
 import { payloadOf, type TEntityScreen } from "./entity-config";
 import { EntityField } from "./entity-fields";
+import { FilePicker } from "./file-picker";
 import { Form, SubmitButton } from "./form";
 import { applyServerErrors, saveFailure, type TSaveFailure } from "./server-errors";
 
@@ -116,19 +115,22 @@ export function EntityForm<T extends { id: number }>({
             ))}
             {!item && screen.documents?.chooseOnCreate && (
               <div className="space-y-2 sm:col-span-2">
-                <Label htmlFor="pending-files">Files</Label>
-                <Input
-                  id="pending-files"
-                  type="file"
-                  multiple
-                  onChange={(e) => setPendingFiles([...(e.target.files ?? [])])}
-                />
-                {pendingFiles.length > 0 && (
-                  <p className="text-sm text-muted-foreground">
-                    {pendingFiles.length} file{pendingFiles.length === 1 ? "" : "s"} will upload when you
-                    save.
-                  </p>
-                )}
+                <p className="text-sm font-medium">Files</p>
+                <div className="flex flex-wrap items-center gap-3">
+                  <FilePicker
+                    id="pending-files"
+                    label={pendingFiles.length ? "Choose other files" : "Choose files"}
+                    inputLabel="Files"
+                    isMultiple
+                    onFiles={setPendingFiles}
+                  />
+                  {pendingFiles.length > 0 && (
+                    <p className="text-sm text-muted-foreground">
+                      {pendingFiles.length === 1 ? "1 file" : `${pendingFiles.length} files`} will upload when
+                      you save: {pendingFiles.map((f) => f.name).join(", ")}
+                    </p>
+                  )}
+                </div>
               </div>
             )}
             <div className="flex gap-2 sm:col-span-2">

@@ -625,7 +625,10 @@ function RowActions<T extends { id: number }>({
         <DialogContent>
           <DialogHeader>
             <DialogTitle>Operation failed</DialogTitle>
-            <DialogDescription>Other records depend on this {screen.noun}:</DialogDescription>
+            <DialogDescription>
+              Other records depend on the {screen.noun}{" "}
+              {screen.rowLabel ? `“${screen.rowLabel(row)}”` : row.id}:
+            </DialogDescription>
           </DialogHeader>
           <ul className="list-disc space-y-1 pl-5 text-sm">
             {failure?.messages.map((m) => (
