@@ -53,6 +53,10 @@ test("create a contact through the form, with the spec's validation messages", a
     );
   }
   await expect(page.getByLabel("E-mail 1")).toHaveAccessibleDescription("E-mail is invalid");
+  // Every error at once: the note that Restricted requires fails together with the others.
+  await expect(page.getByLabel(/^Restricted note\*?$/)).toHaveAccessibleDescription(
+    "This field is required.",
+  );
   await page.getByLabel("Company").fill("Hanseatic Machinery GmbH");
   await page.getByLabel("Partner type").selectOption({ label: "Customer" });
   await page.getByLabel("Tax ID").fill("DE123456789");

@@ -33,7 +33,7 @@ export function PrintPage<T extends { id: number }>({
   }, []);
   const record = item as unknown as Record<string, unknown>;
   return (
-    <section className="max-w-3xl">
+    <section className="max-w-4xl">
       <PageHeader title={`${screen.editTitle.replace(/^Edit /, "")} #${item.id}`}>
         <div className="flex gap-2" data-print-hide>
           <Button variant="outline" onClick={() => router.history.back()}>
