@@ -63,12 +63,14 @@ export function ScreeningSwitch({
   contactId,
   title = "Restricted-party screening",
   initialState,
+  className = "mb-6",
 }: {
   api: TApi;
   contactId: number;
   title?: string;
   /** The state the record came with (shown until the current result has loaded). */
   initialState?: TContactScreeningState;
+  className?: string;
 }) {
   const [trade, setTrade] = useState<TTrade>();
   const [isError, setIsError] = useState(false);
@@ -128,7 +130,11 @@ export function ScreeningSwitch({
           ? "border-dashed"
           : "";
   return (
-    <Card className={cn("mb-6 gap-4", tone)} aria-label={title} data-screening-state={state ?? "loading"}>
+    <Card
+      className={cn("gap-4", className, tone)}
+      aria-label={title}
+      data-screening-state={state ?? "loading"}
+    >
       <CardHeader>
         <CardTitle>
           <h2 className="flex items-center gap-2">

@@ -396,6 +396,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                   api={api}
                   contactId={values[party.key] as number}
                   title={`Screening: ${party.label}`}
+                  className="mt-4"
                 />
               )}
             </div>
