@@ -1,19 +1,12 @@
-import { and, count, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, or, type SQL, sql } from "drizzle-orm";
 import { ZContactInput } from "../../../db/contracts/contacts";
 import {
   CONTACT_SCREENING_STATES,
   contactScreeningState,
   type TContactScreeningState,
 } from "../../../db/contracts/screening";
-import {
-  contact_screening_results,
-  contacts,
-  countries,
-  licenses,
-  partner_types,
-  shipments,
-} from "../../../db/schema";
-import type { TDbOrTx, TEntityDefinition } from "../../lib/entity/entity";
+import { contacts, countries, licenses, partner_types, shipments } from "../../../db/schema";
+import { defaultToItem, type TDbOrTx, type TEntityDefinition, type TRow } from "../../lib/entity/entity";
 import { AppError } from "../../lib/errors";
 
 const usesContact = (id: number) =>
@@ -23,15 +16,12 @@ const usesContact = (id: number) =>
     eq(shipments.ultimate_consignee_id, id),
   );
 
-/** A field of the contact's newest screening result (results are never edited: the newest is current). */
-const latestResult = (field: "status" | "review_date") =>
-  sql`(select r.${sql.identifier(field)} from ${contact_screening_results} r where r.contact_id = ${contacts.id} order by r.id desc limit 1)`;
-
 const TODAY = sql`strftime('%Y-%m-%d', 'now')`;
 
 /**
  * filters[screening]=failed|review_due|pending|passed: the same states the list shows
- * (contactScreeningState). A changed or never-screened contact is pending, never passed.
+ * (contactScreeningState), from the contact's own columns (the newest result's status and review
+ * date, copied by trigger). A changed or never-screened contact is pending, never passed.
  */
 export function screeningCondition(value: string): SQL {
   const state = value
@@ -45,17 +35,17 @@ export function screeningCondition(value: string): SQL {
     });
   }
   const screened = sql`${contacts.screening_pending} = 0`;
-  const status = latestResult("status");
-  const review = latestResult("review_date");
+  const outcome = contacts.screening_outcome;
+  const review = contacts.screening_review_date;
   switch (state) {
     case "pending":
-      return sql`(${contacts.screening_pending} = 1 or ${status} is null)`;
+      return sql`(${contacts.screening_pending} = 1 or ${outcome} is null)`;
     case "failed":
-      return sql`(${screened} and ${status} = 'failed')`;
+      return sql`(${outcome} = 'failed' and ${screened})`;
     case "review_due":
-      return sql`(${screened} and ${status} = 'passed' and ${review} <= ${TODAY})`;
+      return sql`(${outcome} = 'passed' and ${screened} and ${review} <= ${TODAY})`;
     case "passed":
-      return sql`(${screened} and ${status} = 'passed' and (${review} is null or ${review} > ${TODAY}))`;
+      return sql`(${outcome} = 'passed' and ${screened} and (${review} is null or ${review} > ${TODAY}))`;
   }
 }
 
@@ -99,27 +89,19 @@ export const contactsEntity: TEntityDefinition = {
   },
   editDictionaries: ["partner_types", "countries"],
   onCreate: (auth) => ({ user_id: auth.user.id }),
-  /** screening_status: what the address book's Screening column shows, from one query per page. */
-  async decorate(db: TDbOrTx, items: Record<string, unknown>[]) {
-    const ids = items.map((item) => Number(item.id));
-    const newest = db
-      .select({ id: sql<number>`max(${contact_screening_results.id})` })
-      .from(contact_screening_results)
-      .where(inArray(contact_screening_results.contact_id, ids))
-      .groupBy(contact_screening_results.contact_id);
-    const rows = await db
-      .select({
-        contact_id: contact_screening_results.contact_id,
-        status: contact_screening_results.status,
-        review_date: contact_screening_results.review_date,
-      })
-      .from(contact_screening_results)
-      .where(inArray(contact_screening_results.id, newest));
-    const latest = new Map(rows.map((row) => [row.contact_id, row]));
-    for (const item of items) {
-      const isPending = item.screening_pending === 1 || item.screening_pending === true;
-      item.screening_status = contactScreeningState(isPending, latest.get(Number(item.id)) ?? null);
-    }
+  /** The API shape, plus screening_status: the state the address book shows (no extra query). */
+  toItem: (row: TRow) => {
+    const item = defaultToItem(row);
+    item.screening_status = contactScreeningState(
+      Boolean(row.screening_pending),
+      row.screening_outcome
+        ? {
+            status: String(row.screening_outcome),
+            review_date: (row.screening_review_date as string) ?? null,
+          }
+        : null,
+    );
+    return item;
   },
   async dependants(db: TDbOrTx, workspaceId: number, id: number) {
     const [[licenceCount], [shipmentCount]] = await Promise.all([
