@@ -8,8 +8,13 @@ import { readFileSync } from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import type { TContactScreening } from "../../../db/contracts/screening";
 import { contacts } from "../../../db/schema";
+import type { TEntityDefinition } from "../../lib/entity/entity";
+import { listSql } from "../../lib/entity/entity.service";
+import { parseListQuery } from "../../lib/entity/list-query";
 import { buildContact, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
+import { screeningsEntity } from "../screening/screenings.entity";
+import { contactsEntity } from "./contacts.entity";
 
 let ctx: TTestContext;
 let who: Awaited<ReturnType<typeof signUp>>;
@@ -167,5 +172,29 @@ describe("the screenings list puts what needs a person first", () => {
     expect(rows.slice(0, firstPassed).every((row) => row.status === "failed")).toBe(true);
     const explicit = await call(ctx, who.auth, "GET", "/api/screenings?per_page=100&sort_attention=desc");
     expect(((await explicit.json()) as { data: unknown[] }).data).toEqual(rows as unknown[]);
+  });
+});
+
+describe("both read indexes, not the whole list (EXPLAIN QUERY PLAN)", () => {
+  const planOf = async (def: TEntityDefinition, query: string) => {
+    const parsed = parseListQuery(new URLSearchParams(query), def.columns, def.defaultSort);
+    const { sql: text, params } = listSql(ctx.database.db, def, 1, parsed);
+    const plan = await ctx.database.client.execute({
+      sql: `EXPLAIN QUERY PLAN ${text}`,
+      args: params as never,
+    });
+    return plan.rows.map((r) => String(r.detail)).join(" | ");
+  };
+
+  test("the screenings list's default order walks its attention index", async () => {
+    const plan = await planOf(screeningsEntity, "");
+    expect(plan).toContain("rpscreenings_ws_attention_idx");
+    expect(plan).not.toContain("TEMP B-TREE");
+  });
+
+  test("the address book filtered on a screening state walks the screening index in company order", async () => {
+    const plan = await planOf(contactsEntity, "filters[screening]=failed");
+    expect(plan).toContain("contacts_ws_screening_company_idx");
+    expect(plan).not.toContain("TEMP B-TREE");
   });
 });

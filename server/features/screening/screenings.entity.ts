@@ -2,16 +2,16 @@ import { sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import type { TDb } from "../../../db/client";
-import { contact_screening_results, rpscreenings } from "../../../db/schema";
+import { rpscreenings } from "../../../db/schema";
 import type { TDbOrTx, TEntityDefinition, TRow } from "../../lib/entity/entity";
 import { pendingAmong } from "./screening.service";
 
 /**
- * What needs a person first: 2 = failed and nobody has decided on it yet (the contact's newest result
- * is the system's, not an override), 1 = changed by a list update or a whitelisting due for review,
- * 0 = the rest; then the newest first (the text sorts by the digit, then the ISO time).
+ * The default order: what needs a person first (rpscreenings.attention, kept by triggers: failed and
+ * undecided, then changed by a list update), then the newest. One expression, so that the
+ * (workspace_id, attention || updated_at) index serves it without sorting the whole list.
  */
-const attention = sql<string>`(case when ${rpscreenings.status} = 'failed' and coalesce((select r.override_of_id is null from ${contact_screening_results} r where r.contact_id = ${rpscreenings.contact_id} order by r.id desc limit 1), 1) then '2' when ${rpscreenings.is_changed} = 1 or (${rpscreenings.review_date} is not null and ${rpscreenings.review_date} <= strftime('%Y-%m-%d', 'now')) then '1' else '0' end) || ${rpscreenings.updated_at}`;
+const attention = sql<string>`(${rpscreenings.attention} || ${rpscreenings.updated_at})`;
 
 /** The screenings list (spec: rpscreening): read-only on the kit; screenings are written by the system. */
 export const screeningsEntity: TEntityDefinition = {
