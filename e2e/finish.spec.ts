@@ -1,4 +1,4 @@
-import { expect, test, waitForHydration } from "./fixtures";
+import { createContact, createProduct, expect, test, waitForHydration } from "./fixtures";
 
 // Issue 16 §5 on a phone: the import dialog fits, file pickers are the app's own buttons.
 
@@ -50,4 +50,37 @@ test("create pages pick files with the app's button, not the browser's raw input
   ]);
   await expect(page.getByText("1 file will upload when you save: memo.pdf")).toBeVisible();
   await expect(page.getByRole("button", { name: "Choose other files" })).toBeVisible();
+});
+
+test("at 1440 px with the sidebar open, Products and Licenses fit without scrolling inside the table", async ({
+  page,
+  user: _,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/home");
+  const holder = await createContact(page, "Fitting Holder GmbH");
+  await createProduct(page, "Fitting widget", "FW-1", { unit_value: "1234.50", net_weight: "1234.5" });
+  const res = await page.request.post("/api/licenses", {
+    headers: { origin: process.env.E2E_BASE_URL! },
+    data: {
+      licence_name: "BIS licence D-1",
+      valid_date: "2026-01-01",
+      expiration_date: "2027-01-01",
+      reference_number_1: "D1000001",
+      reference_number_2: "EXP-1",
+      status: "pending",
+      country_id: 80,
+      contact_id: holder,
+    },
+  });
+  expect(res.status()).toBe(201);
+  for (const path of ["/products", "/licenses", "/contacts"]) {
+    await page.goto(path);
+    await waitForHydration(page);
+    const scroll = await page
+      .locator("[data-slot=table-container]")
+      .first()
+      .evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(scroll, `${path} table scrolls sideways by ${scroll}px`).toBeLessThanOrEqual(0);
+  }
 });

@@ -140,7 +140,9 @@ export function EntityTable<T extends { id: number }>({
         </div>
         <div className="flex flex-wrap gap-2">{actions}</div>
       </div>
-      <div className="rounded-lg border bg-card">
+      {/* A size container: low-priority columns show when the table itself has room (the sidebar
+          takes 256 px of a 1440 px screen), not when the window is wide. */}
+      <div className="@container rounded-lg border bg-card">
         <Table
           aria-label={label}
           aria-busy={isLoading || undefined}
@@ -151,7 +153,7 @@ export function EntityTable<T extends { id: number }>({
               {screen.columns.map((column) => (
                 <TableHead
                   key={column.key}
-                  className={cn(column.isLowPriority && "hidden xl:table-cell", column.className)}
+                  className={cn(column.isLowPriority && "hidden @6xl:table-cell", column.className)}
                   aria-sort={
                     search.sortProp === column.key
                       ? search.sortDirection === "desc"
@@ -231,7 +233,7 @@ export function EntityTable<T extends { id: number }>({
                     return (
                       <TableCell
                         key={column.key}
-                        className={cn(column.isLowPriority && "hidden xl:table-cell", column.className)}
+                        className={cn(column.isLowPriority && "hidden @6xl:table-cell", column.className)}
                       >
                         {plain === null ? (
                           column.cell?.(row, dictionaries)
