@@ -14,6 +14,7 @@ import { toast } from "sonner";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import { ApiError, type TApi } from "../../lib/api";
 import { focusPageHeading } from "../../lib/focus";
+import { formatNumber } from "../../lib/format";
 import { isDateFilter, PAGE_SIZE, type TListPage, type TListSearch } from "../../lib/list-search";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
@@ -62,7 +63,7 @@ export function rangeText(page: number, total: number): string {
   if (total === 0) return "0 items";
   const first = (page - 1) * PAGE_SIZE + 1;
   const last = Math.min(page * PAGE_SIZE, total);
-  return `${first}-${last} of ${total} items`;
+  return `${formatNumber(first)}-${formatNumber(last)} of ${formatNumber(total)} items`;
 }
 
 /**
@@ -277,7 +278,7 @@ export function EntityTable<T extends { id: number }>({
             Previous
           </SearchControl>
           <span className="px-2" aria-current="page">
-            Page {currentPage} of {lastPage}
+            Page {formatNumber(currentPage)} of {formatNumber(lastPage)}
           </span>
           <SearchControl
             target={currentPage < lastPage ? { page: currentPage + 1 } : null}
