@@ -62,6 +62,11 @@ const flows: TFlow[] = [
       await page.getByLabel(/^Name/).fill("BIS licence D-555");
       await page.getByLabel(/^Reference number 1/).fill("D555001");
       await page.getByLabel(/^Reference number 2/).fill("EXP-7");
+      // No country or entity is picked for the user: both start at 'Choose…' and are required.
+      await expect(page.getByLabel(/^Country/)).toHaveValue("");
+      await expect(page.getByLabel(/^Licensed or restricted entity/)).toHaveValue("");
+      await page.getByLabel(/^Country/).selectOption({ label: "Germany" });
+      await page.getByLabel(/^Licensed or restricted entity/).selectOption({ label: "Licence Holder GmbH" });
       return "BIS licence D-555";
     },
     edit: ["Status", "approved"],

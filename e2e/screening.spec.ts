@@ -43,7 +43,7 @@ test("a contact is screened; a person overrides the result with a note", async (
     .getByRole("region", { name: "Restricted-party screening" })
     .or(page.locator("[aria-label='Restricted-party screening']"));
   await expect(panel.getByText("FAILED").first()).toBeVisible();
-  await expect(panel.getByText("ROSOBORONEKSPORT OAO")).toBeVisible();
+  await expect(panel.getByText("ROSOBORONEKSPORT OAO", { exact: true })).toBeVisible();
   await expect(panel.getByRole("link", { name: "See the results" })).toBeVisible();
   await expect(panel.getByRole("button", { name: "FAILED" })).toHaveAttribute("aria-pressed", "true");
 

@@ -6,17 +6,40 @@ export function formatDate(value: string | null | undefined): string {
 }
 
 /**
- * US short date with medium time, e.g. 3/15/24, 2:05:09 PM (the shipping-documents list), in the
- * browser's time zone, or in `timeZone` (then named: "3/15/24, 2:05:09 PM UTC").
+ * The one date format with the time where it matters: MM/DD/YYYY (spec: dates are displayed
+ * MM/DD/YYYY) and the US medium time, e.g. 03/15/2026, 2:05:09 PM, in the browser's time zone or in
+ * `timeZone` (then named: "03/15/2026, 2:05:09 PM UTC").
  */
 export function formatDateTime(value: string | null | undefined, timeZone?: string): string {
   if (!value) return "";
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  const text = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeStyle: "medium", timeZone }).format(
-    date,
-  );
+  const text = new Intl.DateTimeFormat("en-US", {
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "numeric",
+    minute: "2-digit",
+    second: "2-digit",
+    timeZone,
+  }).format(date);
   return timeZone ? `${text} ${timeZone}` : text;
+}
+
+/**
+ * A number with thousands separators and no trailing-zero noise: "1234.500" → "1,234.5",
+ * "2.000" → "2". Exact for decimal strings (no float rounding); empty stays empty.
+ */
+export function formatNumber(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "";
+  const text = String(value).trim();
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
+  const [whole, frac = ""] = text.split(".");
+  const sign = whole.startsWith("-") ? "-" : "";
+  const digits = whole.replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const decimals = frac.replace(/0+$/, "");
+  const shown = decimals ? `${digits}.${decimals}` : digits;
+  return shown === "0" ? "0" : `${sign}${shown}`;
 }
 
 /** A decimal string as money with thousands separators: "1234.5" → "$1,234.50". */

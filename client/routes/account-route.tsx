@@ -78,7 +78,7 @@ function AccountScreen() {
   };
 
   return (
-    <section className="max-w-3xl">
+    <section className="max-w-4xl">
       <PageHeader title="User Profile" />
       <div className="grid gap-6">
         <AccountForm user={user} onSaved={remember} />
@@ -320,13 +320,15 @@ function ImageUpload({
       setIsBusy(false);
     }
   };
+  // Side by side, both cards take the row's height and their previews and buttons line up at the
+  // bottom, however long each description is.
   return (
-    <Card>
+    <Card className="h-full">
       <CardHeader>
         <CardTitle>{title}</CardTitle>
         <CardDescription>{description}</CardDescription>
       </CardHeader>
-      <CardContent className="space-y-3">
+      <CardContent className="mt-auto space-y-3">
         <div className="flex h-32 items-center justify-center rounded-md border bg-muted/40">
           {url ? (
             <img src={url} alt={`${title} preview`} className="max-h-28 max-w-full object-contain" />

@@ -60,8 +60,10 @@ export function createSectionRoutes<
   screen: TEntityScreen<T>,
   options: {
     listActions?: () => ReactNode;
-    /** Content under the edit form (e.g. a contact's screening). */
+    /** Content under the edit form. */
     formExtras?: (item: T) => ReactNode;
+    /** Content between the edit page's heading and its form (e.g. a contact's screening status). */
+    formIntro?: (item: T) => ReactNode;
     /** Records the system writes (screenings) have only a list and a print page. */
     isReadOnly?: boolean;
     /** Content between the title and the table. */
@@ -161,7 +163,9 @@ export function createSectionRoutes<
     errorComponent: ({ error }) => <ErrorPanel error={error} />,
     component: lazyRouteComponent(() =>
       sectionScreens().then(({ EditScreen }) => ({
-        default: () => <EditScreen screen={screen} formExtras={options.formExtras} />,
+        default: () => (
+          <EditScreen screen={screen} formIntro={options.formIntro} formExtras={options.formExtras} />
+        ),
       })),
     ),
   });

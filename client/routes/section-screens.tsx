@@ -22,20 +22,31 @@ export function CreateScreen<T extends { id: number }>({ screen }: TScreenProps<
   return <EntityForm screen={screen} item={null} dictionaries={dictionaries} api={api} defaults={defaults} />;
 }
 
-/** The edit page for one entity, with optional content under the form (a contact's screening). */
+/**
+ * The edit page for one entity, with optional content above the form (a contact's screening) and
+ * under it, all in the form's width.
+ */
 export function EditScreen<T extends { id: number }>({
   screen,
+  formIntro,
   formExtras,
-}: TScreenProps<T> & { formExtras?: (item: T) => ReactNode }) {
+}: TScreenProps<T> & { formIntro?: (item: T) => ReactNode; formExtras?: (item: T) => ReactNode }) {
   const loaded: unknown = useLoaderData({ strict: false });
   const { item, dictionaries } = loaded as TItemData<T>;
   const { api } = useRouteContext({ from: "__root__" });
   // The key remounts the form when another record opens in the same route.
   return (
-    <>
-      <EntityForm key={item.id} screen={screen} item={item} dictionaries={dictionaries} api={api} />
+    <div className="max-w-4xl">
+      <EntityForm
+        key={item.id}
+        screen={screen}
+        item={item}
+        dictionaries={dictionaries}
+        api={api}
+        intro={formIntro?.(item)}
+      />
       {formExtras?.(item)}
-    </>
+    </div>
   );
 }
 

@@ -22,7 +22,7 @@ import { ShipmentForm } from "../features/shipments/shipment-form";
 import { shipmentsScreen } from "../features/shipments/shipments-screen";
 import { ApiError } from "../lib/api";
 import { labelOf } from "../lib/dictionaries";
-import { formatMoney } from "../lib/format";
+import { formatMoney, formatNumber } from "../lib/format";
 import { rootRoute } from "./root";
 import { createSectionRoutes } from "./section-routes";
 
@@ -260,9 +260,9 @@ function ShipmentLinesPrint({ item, dictionaries: _ }: { item: TShipment; dictio
                   <TableRow key={line.id}>
                     <TableCell>{line.product.name}</TableCell>
                     <TableCell>{line.product.product_number}</TableCell>
-                    <TableCell>{line.product.US_ECCN}</TableCell>
-                    <TableCell>{line.product.HTS}</TableCell>
-                    <TableCell className="text-right tabular-nums">{line.quantity}</TableCell>
+                    <TableCell>{line.product.US_ECCN || "N/A"}</TableCell>
+                    <TableCell>{line.product.HTS || "N/A"}</TableCell>
+                    <TableCell className="text-right tabular-nums">{formatNumber(line.quantity)}</TableCell>
                     <TableCell className="text-right tabular-nums">{formatMoney(line.unit_value)}</TableCell>
                     <TableCell className="text-right tabular-nums">
                       {formatMoney(line.extended_value)}
@@ -298,11 +298,13 @@ function ShipmentLinesPrint({ item, dictionaries: _ }: { item: TShipment; dictio
                 item.packages.map((line) => (
                   <TableRow key={line.id}>
                     <TableCell>{line.package_name || labelOf(undefined, line.package_id)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{line.quantity}</TableCell>
-                    <TableCell className="text-right tabular-nums">{line.net_weight}</TableCell>
-                    <TableCell className="text-right tabular-nums">{line.gross_weight}</TableCell>
+                    <TableCell className="text-right tabular-nums">{formatNumber(line.quantity)}</TableCell>
+                    <TableCell className="text-right tabular-nums">{formatNumber(line.net_weight)}</TableCell>
                     <TableCell className="text-right tabular-nums">
-                      {line.length} × {line.width} × {line.height}
+                      {formatNumber(line.gross_weight)}
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {formatNumber(line.length)} × {formatNumber(line.width)} × {formatNumber(line.height)}
                     </TableCell>
                   </TableRow>
                 ))

@@ -8,6 +8,7 @@ import {
   requiredEmail,
   requiredId,
   requiredText,
+  whenFieldsParsed,
 } from "./fields";
 
 /** Notes are stored as '-' when left empty (spec section 5). */
@@ -38,15 +39,18 @@ export const ZContactInput = z
     postal_code: optionalText(32),
     country_id: optionalId(),
   })
-  .superRefine((value, ctx) => {
-    const isBlank = (note: string) => note === "" || note === EMPTY_NOTE;
-    if (value.is_sensitive && isBlank(value.sensitive_note)) {
-      ctx.addIssue({ code: "custom", path: ["sensitive_note"], message: REQUIRED });
-    }
-    if (value.is_restricted && isBlank(value.restricted_note)) {
-      ctx.addIssue({ code: "custom", path: ["restricted_note"], message: REQUIRED });
-    }
-  })
+  .superRefine(
+    (value, ctx) => {
+      const isBlank = (note: string) => note === "" || note === EMPTY_NOTE;
+      if (value.is_sensitive && isBlank(value.sensitive_note)) {
+        ctx.addIssue({ code: "custom", path: ["sensitive_note"], message: REQUIRED });
+      }
+      if (value.is_restricted && isBlank(value.restricted_note)) {
+        ctx.addIssue({ code: "custom", path: ["restricted_note"], message: REQUIRED });
+      }
+    },
+    whenFieldsParsed("is_sensitive", "sensitive_note", "is_restricted", "restricted_note"),
+  )
   .transform((value) => ({
     ...value,
     sensitive_note: value.sensitive_note || EMPTY_NOTE,

@@ -109,3 +109,15 @@ export const decimal = (scale: number, options: { min?: number; isRequired?: boo
         : `Enter a number with at most ${scale} decimals.`,
     )
     .refine((v) => options.min === undefined || Number(v) >= options.min, `Must be at least ${options.min}.`);
+
+/**
+ * For an object-level rule (a note required while its flag is on, expiry after validity): run it
+ * even when other fields failed, so a form shows every error at once, as long as the fields it reads
+ * parsed themselves. Zod skips such rules after any field error by default.
+ */
+export const whenFieldsParsed = (...fields: string[]) => ({
+  when: (payload: z.core.ParsePayload) =>
+    typeof payload.value === "object" &&
+    payload.value !== null &&
+    !payload.issues.some((issue) => fields.includes(String(issue.path?.[0]))),
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDate, optionalId, optionalText, requiredId, requiredText } from "./fields";
+import { isoDate, optionalId, optionalText, requiredId, requiredText, whenFieldsParsed } from "./fields";
 import type { TDocumentRef } from "./products";
 
 export const EXPIRY_BEFORE_VALID = "The expiry date must not be before the valid date.";
@@ -19,11 +19,14 @@ export const ZLicenseInput = z
     product_id: optionalId(),
     product_note: optionalText(2000),
   })
-  .superRefine((value, ctx) => {
-    if (value.expiration_date < value.valid_date) {
-      ctx.addIssue({ code: "custom", path: ["expiration_date"], message: EXPIRY_BEFORE_VALID });
-    }
-  });
+  .superRefine(
+    (value, ctx) => {
+      if (value.expiration_date < value.valid_date) {
+        ctx.addIssue({ code: "custom", path: ["expiration_date"], message: EXPIRY_BEFORE_VALID });
+      }
+    },
+    whenFieldsParsed("valid_date", "expiration_date"),
+  );
 
 export type TLicenseInput = z.input<typeof ZLicenseInput>;
 export type TLicense = z.output<typeof ZLicenseInput> & {

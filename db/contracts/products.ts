@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimal, flag, optionalText, REQUIRED, requiredId, requiredText } from "./fields";
+import { decimal, flag, optionalText, REQUIRED, requiredId, requiredText, whenFieldsParsed } from "./fields";
 
 /**
  * ECCN: EAR99, or the Commerce Control List pattern — a category digit, a product group letter A–E,
@@ -40,11 +40,14 @@ export const ZProductInput = z
     // Kilograms; left out or empty it is 0 (spec section 3: default 0).
     net_weight: decimal(3, { min: 0 }),
   })
-  .superRefine((value, ctx) => {
-    if (value.is_sensitive && !value.sensitive_message) {
-      ctx.addIssue({ code: "custom", path: ["sensitive_message"], message: REQUIRED });
-    }
-  });
+  .superRefine(
+    (value, ctx) => {
+      if (value.is_sensitive && !value.sensitive_message) {
+        ctx.addIssue({ code: "custom", path: ["sensitive_message"], message: REQUIRED });
+      }
+    },
+    whenFieldsParsed("is_sensitive", "sensitive_message"),
+  );
 
 export type TProductInput = z.input<typeof ZProductInput>;
 export type TProduct = Omit<z.output<typeof ZProductInput>, "is_sensitive" | "has_license"> & {

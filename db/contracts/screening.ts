@@ -119,3 +119,29 @@ export type TScreeningHistoryEntry = {
   lists: { source: string; version_date: string }[];
   user: string;
 };
+
+/**
+ * A contact's screening state as the address book shows and filters it: 'pending' (changed or never
+ * screened: never shown as passed), 'failed', 'review_due' (a whitelisting past its review date: still
+ * passed, due for a person's look) or 'passed'.
+ */
+export const CONTACT_SCREENING_STATES = ["failed", "review_due", "pending", "passed"] as const;
+export type TContactScreeningState = (typeof CONTACT_SCREENING_STATES)[number];
+
+export const CONTACT_SCREENING_LABELS: Record<TContactScreeningState, string> = {
+  failed: "Failed",
+  review_due: "Review due",
+  pending: "Pending",
+  passed: "Passed",
+};
+
+/** The state from the contact's pending mark and its newest result (null: never screened). */
+export function contactScreeningState(
+  isPending: boolean,
+  latest: { status: string; review_date: string | null } | null,
+  today = todayUtc(),
+): TContactScreeningState {
+  if (isPending || !latest) return "pending";
+  if (latest.status === "failed") return "failed";
+  return isReviewDue(latest.review_date, today) ? "review_due" : "passed";
+}

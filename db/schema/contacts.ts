@@ -42,6 +42,13 @@ export const contacts = sqliteTable(
      * startup and periodic sweep, and the contact is never shown or treated as cleared meanwhile.
      */
     screening_pending: integer({ mode: "boolean" }).notNull().default(true),
+    /**
+     * The newest screening result's status ('passed' | 'failed', NULL before the first) and review
+     * date, copied by a trigger on every new contact_screening_results row (a screening or an
+     * override), so the address book shows and filters the screening state without another query.
+     */
+    screening_outcome: text(),
+    screening_review_date: text(),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -70,5 +77,11 @@ export const contacts = sqliteTable(
     index("contacts_country_idx").on(t.country_id),
     index("contacts_user_idx").on(t.user_id),
     index("contacts_screening_pending_idx").on(t.screening_pending),
+    // filters[screening] with the default company sort walks this instead of every contact.
+    index("contacts_ws_screening_company_idx").on(
+      t.workspace_id,
+      t.screening_outcome,
+      sql`${t.company} collate nocase`,
+    ),
   ],
 );

@@ -70,10 +70,18 @@ export const rpscreenings = sqliteTable(
     is_changed: flag(),
     /** YYYY-MM-DD: a whitelisting (override to passed) is due for review from this day. */
     review_date: text(),
+    /**
+     * What needs a person first, kept by triggers on every write: 2 = failed and nobody has decided
+     * yet (the contact's newest result is the system's, not an override), 1 = changed by a list
+     * update, 0 = the rest. The list's default order is this, then the newest first.
+     */
+    attention: integer().notNull().default(0),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
   (t) => [
+    // The default order (attention, then updated_at, both descending) read straight from an index.
+    index("rpscreenings_ws_attention_idx").on(t.workspace_id, sql`(${t.attention} || ${t.updated_at})`),
     index("rpscreenings_ws_name_idx").on(t.workspace_id, sql`${t.name} collate nocase`),
     index("rpscreenings_ws_updated_idx").on(t.workspace_id, t.updated_at),
     index("rpscreenings_ws_status_idx").on(t.workspace_id, t.status),

@@ -1,13 +1,13 @@
 import { useRouter } from "@tanstack/react-router";
-import { DownloadIcon, FileIcon, Trash2Icon, UploadIcon } from "lucide-react";
-import { type ChangeEvent, useRef, useState } from "react";
+import { DownloadIcon, FileIcon, Trash2Icon } from "lucide-react";
+import { useState } from "react";
 import { toast } from "sonner";
 import type { TDocumentRef } from "../../../db/contracts/products";
 import { ApiError, type TApi } from "../../lib/api";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
-import { Spinner } from "../ui/spinner";
+import { FilePicker } from "./file-picker";
 
 type TUploadAnswer = {
   uploaded?: TDocumentRef[];
@@ -56,12 +56,8 @@ export function DocumentsPanel({
   label?: string;
 }) {
   const router = useRouter();
-  const input = useRef<HTMLInputElement>(null);
   const [isUploading, setIsUploading] = useState(false);
-  const onChange = async (event: ChangeEvent<HTMLInputElement>) => {
-    const files = [...(event.target.files ?? [])];
-    event.target.value = "";
-    if (!files.length) return;
+  const onFiles = async (files: File[]) => {
     setIsUploading(true);
     const count = await uploadDocuments(api, endpoint, ownerId, files);
     setIsUploading(false);
@@ -105,19 +101,14 @@ export function DocumentsPanel({
             ))}
           </ul>
         )}
-        <input
-          ref={input}
-          type="file"
-          multiple
-          className="sr-only"
-          aria-label={`Upload files to ${label.toLowerCase()}`}
-          tabIndex={-1}
-          onChange={(e) => void onChange(e)}
+        <FilePicker
+          label="Upload File(s)"
+          busyLabel="Uploading…"
+          inputLabel={`Upload files to ${label.toLowerCase()}`}
+          isMultiple
+          isBusy={isUploading}
+          onFiles={(files) => void onFiles(files)}
         />
-        <Button type="button" variant="outline" disabled={isUploading} onClick={() => input.current?.click()}>
-          {isUploading ? <Spinner /> : <UploadIcon />}
-          {isUploading ? "Uploading…" : "Upload File(s)"}
-        </Button>
       </CardContent>
     </Card>
   );
@@ -129,12 +120,18 @@ export function DeleteDocument({ name, onConfirm }: { name: string; onConfirm: (
   return (
     <Popover open={isOpen} onOpenChange={setIsOpen}>
       <PopoverTrigger asChild>
-        <Button variant="ghost" size="icon" className="size-8 text-destructive" aria-label={`Delete ${name}`}>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="size-8 text-muted-foreground hover:text-destructive"
+          aria-label={`Delete ${name}`}
+        >
           <Trash2Icon />
         </Button>
       </PopoverTrigger>
       <PopoverContent className="w-56" align="end">
-        <p className="mb-3 text-sm font-medium">Are you sure?</p>
+        <p className="text-sm font-medium">Are you sure?</p>
+        <p className="mb-3 text-sm break-words text-muted-foreground">Delete the file “{name}”</p>
         <div className="flex justify-end gap-2">
           <Button variant="outline" size="sm" onClick={() => setIsOpen(false)}>
             No

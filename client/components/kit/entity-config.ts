@@ -14,7 +14,10 @@ export type TColumn<T> = {
   /** Cell content; by default the row's value of `key`. */
   cell?: (row: T, dictionaries: TDictionary) => ReactNode;
   className?: string;
-  /** Hidden below 1280 px so the columns that matter fit (the print page still has every field). */
+  /**
+   * Hidden while the table is narrower than 72rem (1,152 px: a 1440 px screen with the sidebar open)
+   * so the columns that matter fit; the print page still has every field.
+   */
   isLowPriority?: boolean;
 };
 

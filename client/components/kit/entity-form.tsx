@@ -1,7 +1,7 @@
 import { type AnyFieldApi, type AnyFormApi, revalidateLogic, useForm } from "@tanstack/react-form";
 import { useNavigate, useRouter } from "@tanstack/react-router";
 import { ArrowLeftIcon } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { toast } from "sonner";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import type { TDocumentRef } from "../../../db/contracts/products";
@@ -11,11 +11,10 @@ import { PageHeader } from "../app/screens";
 import { Alert, AlertDescription, AlertTitle } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card, CardContent } from "../ui/card";
-import { Input } from "../ui/input";
-import { Label } from "../ui/label";
 import { DocumentsPanel, uploadDocuments } from "./documents-panel";
 import { payloadOf, type TEntityScreen } from "./entity-config";
 import { EntityField } from "./entity-fields";
+import { FilePicker } from "./file-picker";
 import { Form, SubmitButton } from "./form";
 import { applyServerErrors, saveFailure, type TSaveFailure } from "./server-errors";
 
@@ -26,6 +25,8 @@ type TProps<T extends { id: number }> = {
   api: TApi;
   /** The server's create defaults (GET /{entity}/edit). */
   defaults?: Record<string, unknown>;
+  /** Shown between the heading and the form (e.g. a contact's screening status). */
+  intro?: ReactNode;
 };
 
 /**
@@ -39,6 +40,7 @@ export function EntityForm<T extends { id: number }>({
   dictionaries,
   api,
   defaults,
+  intro,
 }: TProps<T>) {
   const navigate = useNavigate();
   const router = useRouter();
@@ -88,6 +90,7 @@ export function EntityForm<T extends { id: number }>({
           Back
         </Button>
       </PageHeader>
+      {intro}
       <Card>
         <CardContent>
           <Form className="grid gap-5 sm:grid-cols-2" onSubmit={form.handleSubmit}>
@@ -112,19 +115,22 @@ export function EntityForm<T extends { id: number }>({
             ))}
             {!item && screen.documents?.chooseOnCreate && (
               <div className="space-y-2 sm:col-span-2">
-                <Label htmlFor="pending-files">Files</Label>
-                <Input
-                  id="pending-files"
-                  type="file"
-                  multiple
-                  onChange={(e) => setPendingFiles([...(e.target.files ?? [])])}
-                />
-                {pendingFiles.length > 0 && (
-                  <p className="text-sm text-muted-foreground">
-                    {pendingFiles.length} file{pendingFiles.length === 1 ? "" : "s"} will upload when you
-                    save.
-                  </p>
-                )}
+                <p className="text-sm font-medium">Files</p>
+                <div className="flex flex-wrap items-center gap-3">
+                  <FilePicker
+                    id="pending-files"
+                    label={pendingFiles.length ? "Choose other files" : "Choose files"}
+                    inputLabel="Files"
+                    isMultiple
+                    onFiles={setPendingFiles}
+                  />
+                  {pendingFiles.length > 0 && (
+                    <p className="text-sm text-muted-foreground">
+                      {pendingFiles.length === 1 ? "1 file" : `${pendingFiles.length} files`} will upload when
+                      you save: {pendingFiles.map((f) => f.name).join(", ")}
+                    </p>
+                  )}
+                </div>
               </div>
             )}
             <div className="flex gap-2 sm:col-span-2">

@@ -14,6 +14,7 @@ import { toast } from "sonner";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import { ApiError, type TApi } from "../../lib/api";
 import { focusPageHeading } from "../../lib/focus";
+import { formatNumber } from "../../lib/format";
 import { isDateFilter, PAGE_SIZE, type TListPage, type TListSearch } from "../../lib/list-search";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
@@ -62,7 +63,7 @@ export function rangeText(page: number, total: number): string {
   if (total === 0) return "0 items";
   const first = (page - 1) * PAGE_SIZE + 1;
   const last = Math.min(page * PAGE_SIZE, total);
-  return `${first}-${last} of ${total} items`;
+  return `${formatNumber(first)}-${formatNumber(last)} of ${formatNumber(total)} items`;
 }
 
 /**
@@ -111,12 +112,12 @@ export function EntityTable<T extends { id: number }>({
                   key={key}
                   className="inline-flex items-center gap-1 rounded-full border bg-muted/50 py-0.5 pr-1 pl-3 text-foreground"
                 >
-                  {filterText(screen.columns, key, value)}
+                  {filterText(screen.columns, key, value, dictionaries)}
                   <Button
                     variant="ghost"
                     size="icon"
                     className="size-6 rounded-full"
-                    aria-label={`Remove the filter ${filterText(screen.columns, key, value)}`}
+                    aria-label={`Remove the filter ${filterText(screen.columns, key, value, dictionaries)}`}
                     onClick={() => setFilter(key, undefined)}
                   >
                     <XIcon />
@@ -140,7 +141,9 @@ export function EntityTable<T extends { id: number }>({
         </div>
         <div className="flex flex-wrap gap-2">{actions}</div>
       </div>
-      <div className="rounded-lg border bg-card">
+      {/* A size container: low-priority columns show when the table itself has room (the sidebar
+          takes 256 px of a 1440 px screen), not when the window is wide. */}
+      <div className="@container rounded-lg border bg-card">
         <Table
           aria-label={label}
           aria-busy={isLoading || undefined}
@@ -151,7 +154,7 @@ export function EntityTable<T extends { id: number }>({
               {screen.columns.map((column) => (
                 <TableHead
                   key={column.key}
-                  className={cn(column.isLowPriority && "hidden xl:table-cell", column.className)}
+                  className={cn(column.isLowPriority && "hidden @6xl:table-cell", column.className)}
                   aria-sort={
                     search.sortProp === column.key
                       ? search.sortDirection === "desc"
@@ -231,7 +234,7 @@ export function EntityTable<T extends { id: number }>({
                     return (
                       <TableCell
                         key={column.key}
-                        className={cn(column.isLowPriority && "hidden xl:table-cell", column.className)}
+                        className={cn(column.isLowPriority && "hidden @6xl:table-cell", column.className)}
                       >
                         {plain === null ? (
                           column.cell?.(row, dictionaries)
@@ -275,7 +278,7 @@ export function EntityTable<T extends { id: number }>({
             Previous
           </SearchControl>
           <span className="px-2" aria-current="page">
-            Page {currentPage} of {lastPage}
+            Page {formatNumber(currentPage)} of {formatNumber(lastPage)}
           </span>
           <SearchControl
             target={currentPage < lastPage ? { page: currentPage + 1 } : null}
@@ -290,11 +293,18 @@ export function EntityTable<T extends { id: number }>({
 }
 
 /** A filter as words: 'Company contains "acme"', 'Sensitive is Yes'. */
-export function filterText<T>(columns: TColumn<T>[], key: string, value: string): string {
+export function filterText<T>(
+  columns: TColumn<T>[],
+  key: string,
+  value: string,
+  dictionaries?: TDictionary,
+): string {
   const column = columns.find((c) => c.key === key);
   const header = column?.header ?? key;
   if (column?.filter === "boolean") return `${header} is ${value === "1" ? "Yes" : "No"}`;
   if (column?.filter === "text") return `${header} contains "${value}"`;
+  const option = column?.filterOptions?.(dictionaries ?? {}).find((o) => o.value === value);
+  if (option) return `${header} is ${option.label}`;
   return `${header}: ${value}`;
 }
 
@@ -618,7 +628,10 @@ function RowActions<T extends { id: number }>({
         <DialogContent>
           <DialogHeader>
             <DialogTitle>Operation failed</DialogTitle>
-            <DialogDescription>Other records depend on this {screen.noun}:</DialogDescription>
+            <DialogDescription>
+              Other records depend on the {screen.noun}{" "}
+              {screen.rowLabel ? `“${screen.rowLabel(row)}”` : row.id}:
+            </DialogDescription>
           </DialogHeader>
           <ul className="list-disc space-y-1 pl-5 text-sm">
             {failure?.messages.map((m) => (

@@ -56,7 +56,7 @@ export function LineEditor<T>({
                 type="button"
                 variant="ghost"
                 size="icon"
-                className="self-end text-destructive"
+                className="self-end text-muted-foreground hover:text-destructive"
                 aria-label={`Remove ${rowLabel(row, index)}`}
                 onClick={() => onRemove(index)}
               >

@@ -2,7 +2,7 @@ import { useRouter } from "@tanstack/react-router";
 import { type ReactNode, useEffect } from "react";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import { labelOf } from "../../lib/dictionaries";
-import { formatMoney } from "../../lib/format";
+import { formatMoney, formatNumber } from "../../lib/format";
 import { PageHeader } from "../app/screens";
 import { Button } from "../ui/button";
 import type { TEntityScreen } from "./entity-config";
@@ -33,7 +33,7 @@ export function PrintPage<T extends { id: number }>({
   }, []);
   const record = item as unknown as Record<string, unknown>;
   return (
-    <section className="max-w-3xl">
+    <section className="max-w-4xl">
       <PageHeader title={`${screen.editTitle.replace(/^Edit /, "")} #${item.id}`}>
         <div className="flex gap-2" data-print-hide>
           <Button variant="outline" onClick={() => router.history.back()}>
@@ -51,6 +51,7 @@ export function PrintPage<T extends { id: number }>({
           else if (config.kind === "select")
             shown = labelOf(config.dictionary ? dictionaries[config.dictionary] : undefined, raw);
           else if (config.kind === "money") shown = formatMoney(raw as string);
+          else if (config.kind === "number") shown = formatNumber(raw as string);
           else shown = raw === null || raw === undefined ? "" : String(raw);
           return (
             <div

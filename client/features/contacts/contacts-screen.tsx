@@ -1,10 +1,12 @@
 import { EyeIcon, LockIcon } from "lucide-react";
 import type { TContact } from "../../../db/contracts/contacts";
 import { ZContactInput } from "../../../db/contracts/contacts";
+import type { TContactScreeningState } from "../../../db/contracts/screening";
 import { type TEntityScreen, withoutServerFields } from "../../components/kit/entity-config";
 import { Badge } from "../../components/ui/badge";
 import { labelOf } from "../../lib/dictionaries";
 import { formatDate } from "../../lib/format";
+import { ContactScreeningBadge, SCREENING_FILTER_OPTIONS } from "../screening/screening-badge";
 
 /**
  * A flag in the list. Sensitive (handle with care: amber, eye) and Restricted (dealings limited:
@@ -44,7 +46,7 @@ export function contactPayload(values: Record<string, unknown>): Record<string, 
 }
 
 /** The address book on the shared kit: columns, fields and screen texts from the spec. */
-export const contactsScreen: TEntityScreen<TContact> = {
+export const contactsScreen: TEntityScreen<TContact & { screening_status?: TContactScreeningState }> = {
   endpoint: "/contacts",
   rowLabel: (row) => row.company,
   noun: "contact",
@@ -89,6 +91,13 @@ export const contactsScreen: TEntityScreen<TContact> = {
       sortable: true,
       filter: "boolean",
       cell: (row) => flagCell(row.is_restricted, "restricted"),
+    },
+    {
+      key: "screening",
+      header: "Screening",
+      filter: "choice",
+      filterOptions: () => SCREENING_FILTER_OPTIONS,
+      cell: (row) => <ContactScreeningBadge state={row.screening_status} />,
     },
   ],
   fields: [

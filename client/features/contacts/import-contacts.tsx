@@ -118,7 +118,7 @@ export function ImportContactsButton() {
         </div>
       )}
       <Dialog open={Boolean(outcome)} onOpenChange={(open) => !open && setOutcome(undefined)}>
-        <DialogContent className="max-w-2xl">
+        <DialogContent className="sm:max-w-2xl">
           {outcome?.ok ? (
             <>
               <DialogHeader>

@@ -2,7 +2,7 @@ import { type TProduct, ZProductInput } from "../../../db/contracts/products";
 import type { TEntityScreen } from "../../components/kit/entity-config";
 import { Badge } from "../../components/ui/badge";
 import { labelOf } from "../../lib/dictionaries";
-import { formatMoney } from "../../lib/format";
+import { formatMoney, formatNumber } from "../../lib/format";
 
 /** The product catalogue on the shared kit. */
 export const productsScreen: TEntityScreen<TProduct> = {
@@ -53,6 +53,7 @@ export const productsScreen: TEntityScreen<TProduct> = {
       sortable: true,
       isLowPriority: true,
       className: "text-right tabular-nums",
+      cell: (row) => formatNumber(row.net_weight),
     },
     {
       key: "unit_value",

@@ -1,5 +1,6 @@
 import { revalidateLogic, useForm } from "@tanstack/react-form";
-import { useState } from "react";
+import { useNavigate } from "@tanstack/react-router";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { ZScreeningSearch } from "../../../db/contracts/screening";
 import { PageHeader } from "../../components/app/screens";
@@ -35,6 +36,7 @@ export const keywordsToQuery = (keywords: string) => keywords.trim().split(/\s+/
 /** The restricted-party search: keyword, entity name and address, each 2–255 characters, one at least. */
 export function ScreeningSearch({ api, initial }: { api: TApi; initial: Partial<TSearchValues> }) {
   const [answer, setAnswer] = useState<TSearchAnswer>();
+  const navigate = useNavigate();
   const form = useForm({
     defaultValues: {
       keywords: initial.keywords ?? "",
@@ -48,6 +50,13 @@ export function ScreeningSearch({ api, initial }: { api: TApi; initial: Partial<
       if (value.keywords.trim()) params.set("keywords", keywordsToQuery(value.keywords));
       if (value.name.trim()) params.set("name", value.name.trim());
       if (value.address.trim()) params.set("address", value.address.trim());
+      // The terms go into the URL, so the results can be bookmarked, shared and opened again.
+      const terms = Object.fromEntries(
+        (["keywords", "name", "address"] as const)
+          .map((key) => [key, value[key].trim() || undefined] as const)
+          .filter(([, v]) => v),
+      );
+      void navigate({ to: "/restricted-party-screening/search", search: terms, replace: true });
       try {
         setAnswer(await api.get<TSearchAnswer>(`/screenings/find-contact?${params}`));
       } catch (error) {
@@ -55,6 +64,13 @@ export function ScreeningSearch({ api, initial }: { api: TApi; initial: Partial<
       }
     },
   });
+  // Opened with terms in the URL ('See the results' from a contact, a bookmark): search at once.
+  const hasRun = useRef(false);
+  useEffect(() => {
+    if (hasRun.current) return;
+    hasRun.current = true;
+    if (initial.keywords?.trim() || initial.name?.trim() || initial.address?.trim()) void form.handleSubmit();
+  }, [form, initial]);
   return (
     <section className="space-y-6">
       <PageHeader title="Restricted Party Search" />

@@ -1,8 +1,12 @@
 import { Link } from "@tanstack/react-router";
-import { ShieldAlertIcon, ShieldCheckIcon } from "lucide-react";
+import { ClockIcon, HourglassIcon, ShieldAlertIcon, ShieldCheckIcon } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
-import type { TContactScreening } from "../../../db/contracts/screening";
+import {
+  contactScreeningState,
+  type TContactScreening,
+  type TContactScreeningState,
+} from "../../../db/contracts/screening";
 import { DateTime } from "../../components/app/date-time";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -19,8 +23,33 @@ import { Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { Textarea } from "../../components/ui/textarea";
 import type { TApi } from "../../lib/api";
+import { formatDate } from "../../lib/format";
+import { cn } from "../../lib/utils";
 import { ReviewBadge } from "./screening-history";
 import { ScreeningStatus } from "./screenings-screen";
+
+/**
+ * One sentence that says where the party stands: what matched, on which list and how closely when it
+ * failed; pending and review due as such (never as passed).
+ */
+function headline(
+  state: TContactScreeningState | undefined,
+  result: TContactScreening | undefined,
+  isError: boolean,
+): string {
+  const best = result?.matches[0];
+  if (state === "failed") {
+    if (!best) return "Screening FAILED. Do not trade with this party until someone has reviewed it.";
+    const as = best.matched_name && best.matched_name !== best.name ? ` (as “${best.matched_name}”)` : "";
+    return `Screening FAILED: matches ${best.name}${as} on ${best.source_list}, score ${best.score.toFixed(3)}. Do not trade with this party until someone has reviewed it.`;
+  }
+  if (state === "review_due")
+    return `Review due: whitelisted until ${formatDate(result?.review_date ?? "")}. It still passes; decide again.`;
+  if (state === "passed") return "Screening PASSED: no list entry close enough.";
+  if (state === "pending" || isError)
+    return "Screening PENDING: not yet screened for the current name and address. Not cleared until it is.";
+  return "Loading the screening…";
+}
 
 type TTrade = { item: TContactScreening; lists: { source: string; version_date: string }[] };
 
@@ -33,10 +62,15 @@ export function ScreeningSwitch({
   api,
   contactId,
   title = "Restricted-party screening",
+  initialState,
+  className = "mb-6",
 }: {
   api: TApi;
   contactId: number;
   title?: string;
+  /** The state the record came with (shown until the current result has loaded). */
+  initialState?: TContactScreeningState;
+  className?: string;
 }) {
   const [trade, setTrade] = useState<TTrade>();
   const [isError, setIsError] = useState(false);
@@ -82,19 +116,43 @@ export function ScreeningSwitch({
   };
 
   const result = trade?.item;
+  // What the page knows before the result arrives (the record's state from the server), and after.
+  const state: TContactScreeningState | undefined = result
+    ? contactScreeningState(false, result)
+    : initialState;
+  const best = result?.matches[0];
+  const tone =
+    state === "failed"
+      ? "border-destructive/60 bg-red-50"
+      : state === "review_due"
+        ? "border-orange-300 bg-orange-50"
+        : state === "pending" || (!result && !isError)
+          ? "border-dashed"
+          : "";
   return (
-    <Card className="mt-6" aria-label={title}>
+    <Card
+      className={cn("gap-4", className, tone)}
+      aria-label={title}
+      data-screening-state={state ?? "loading"}
+    >
       <CardHeader>
         <CardTitle>
           <h2 className="flex items-center gap-2">
-            {result?.status === "failed" ? (
-              <ShieldAlertIcon className="size-5 text-destructive" />
+            {state === "failed" ? (
+              <ShieldAlertIcon aria-hidden className="size-5 text-destructive" />
+            ) : state === "passed" ? (
+              <ShieldCheckIcon aria-hidden className="size-5 text-emerald-600" />
+            ) : state === "review_due" ? (
+              <ClockIcon aria-hidden className="size-5 text-orange-700" />
             ) : (
-              <ShieldCheckIcon className="size-5 text-emerald-600" />
+              <HourglassIcon aria-hidden className="size-5 text-muted-foreground" />
             )}
             {title}
           </h2>
         </CardTitle>
+        <p className="text-sm font-medium" data-testid="screening-headline">
+          {headline(state, result, isError)}
+        </p>
         {trade && (
           <CardDescription>
             Screened <DateTime value={result?.created_at} /> against{" "}
@@ -126,7 +184,7 @@ export function ScreeningSwitch({
                 <Link
                   to="/restricted-party-screening/search"
                   search={{ name: result.name }}
-                  className="text-sm text-primary underline-offset-4 hover:underline"
+                  className="text-sm font-medium text-primary underline underline-offset-4"
                 >
                   See the results
                 </Link>
@@ -157,8 +215,8 @@ export function ScreeningSwitch({
                 ))}
               </ul>
             )}
-            <fieldset className="flex items-center gap-2">
-              <legend className="sr-only">Manual override</legend>
+            <fieldset className="flex flex-wrap items-center gap-2">
+              <legend className="float-left mr-1 text-sm text-muted-foreground">Manual override:</legend>
               {(["passed", "failed"] as const).map((status) => (
                 <Button
                   key={status}
@@ -173,6 +231,11 @@ export function ScreeningSwitch({
                   {status.toUpperCase()}
                 </Button>
               ))}
+              {best && state === "failed" && (
+                <span className="text-sm text-muted-foreground">
+                  Not {best.name}? Choose PASSED and say why.
+                </span>
+              )}
             </fieldset>
           </>
         )}

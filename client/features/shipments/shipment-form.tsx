@@ -1,7 +1,7 @@
 import { type AnyFieldApi, useForm, useStore } from "@tanstack/react-form";
 import { useRouter } from "@tanstack/react-router";
-import { ArrowLeftIcon, DownloadIcon, EyeIcon, FileIcon, FileStackIcon, UploadIcon } from "lucide-react";
-import { type ChangeEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ArrowLeftIcon, DownloadIcon, EyeIcon, FileIcon, FileStackIcon } from "lucide-react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { TPublicUser } from "../../../db/contracts/auth";
 import type { TDictionary, TDictionaryOption } from "../../../db/contracts/dictionary";
@@ -20,6 +20,7 @@ import { AutosaveBanner, useAutosave } from "../../components/kit/autosave";
 import { DeleteDocument } from "../../components/kit/documents-panel";
 import type { TFieldConfig } from "../../components/kit/entity-config";
 import { EntityField } from "../../components/kit/entity-fields";
+import { FilePicker } from "../../components/kit/file-picker";
 import { LineEditor } from "../../components/kit/line-editor";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -395,6 +396,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                   api={api}
                   contactId={values[party.key] as number}
                   title={`Screening: ${party.label}`}
+                  className="mt-4"
                 />
               )}
             </div>
@@ -1028,12 +1030,8 @@ function ShipmentDocuments({
   onChanged: (stored: TShipment, removedType?: string) => void;
   runAction: (action: () => Promise<void>, failure: string) => Promise<void>;
 }) {
-  const input = useRef<HTMLInputElement>(null);
   const [isUploading, setIsUploading] = useState(false);
-  const upload = async (event: ChangeEvent<HTMLInputElement>) => {
-    const files = [...(event.target.files ?? [])];
-    event.target.value = "";
-    if (!files.length) return;
+  const upload = async (files: File[]) => {
     setIsUploading(true);
     await runAction(async () => {
       const id = await ensureSaved();
@@ -1115,19 +1113,14 @@ function ShipmentDocuments({
             ))}
           </ul>
         )}
-        <input
-          ref={input}
-          type="file"
-          multiple
-          className="sr-only"
-          aria-label="Upload custom documents"
-          tabIndex={-1}
-          onChange={(e) => void upload(e)}
+        <FilePicker
+          label="Upload custom documents"
+          busyLabel="Uploading…"
+          inputLabel="Upload custom documents"
+          isMultiple
+          isBusy={isUploading}
+          onFiles={(files) => void upload(files)}
         />
-        <Button type="button" variant="outline" disabled={isUploading} onClick={() => input.current?.click()}>
-          {isUploading ? <Spinner /> : <UploadIcon />}
-          {isUploading ? "Uploading…" : "Upload custom documents"}
-        </Button>
       </CardContent>
     </Card>
   );

@@ -132,7 +132,7 @@ describe("tradewinds import-contacts", () => {
     expect(stdout).not.toContain("\r");
     expect(stdout).toMatch(/4,975 {2}created/);
     expect(stdout).toMatch(/25 {2}rejected/);
-    expect(stdout).toContain("line 9: email_1: E-mail is invalid");
+    expect(stdout).toContain("line 9: Email: E-mail is invalid");
     expect(stdout).toContain("… and 5 more.");
     expect(await countIn("bulk@example.com")).toBe(4975);
     // The imported contacts are screened too, as saving them in the app would.

@@ -88,12 +88,14 @@ describe("CSV import", () => {
     expect(body.created).toBe(1);
     expect(body.rejected).toBe(6);
     const byLine = Object.fromEntries(body.rejected_rows.map((r) => [r.line, r.errors.join(" ")]));
-    expect(byLine[3]).toContain("company: This field is required.");
-    expect(byLine[4]).toContain('Unknown country "Atlantis"');
-    expect(byLine[5]).toContain("email_1: E-mail is invalid");
-    expect(byLine[6]).toContain('Unknown partner type "Wizard"');
-    expect(byLine[7]).toContain("sensitive_note: This field is required.");
-    expect(byLine[8]).toContain('"maybe" is not yes/no');
+    // In the file's own column names, never the contract's field ids.
+    expect(byLine[3]).toContain("Company: This field is required.");
+    expect(byLine[4]).toContain('Country: unknown country "Atlantis".');
+    expect(byLine[5]).toContain("Email: E-mail is invalid");
+    expect(byLine[6]).toContain('Partner Type: unknown partner type "Wizard".');
+    expect(byLine[7]).toContain("Sensitive Note: This field is required.");
+    expect(byLine[8]).toContain('Sensitive: "maybe" is not yes/no');
+    expect(body.rejected_rows.flatMap((r) => r.errors).join(" ")).not.toMatch(/\b[a-z]+_(id|1|note)\b:/);
     expect(await countIn(who.user.workspace_id)).toBe(1);
   });
 

@@ -33,6 +33,41 @@ export const IMPORT_COLUMNS: Record<string, string[]> = {
   restricted_note: ["restricted note", "restricted_note"],
 };
 
+/** How a column is named in messages when the file has no header for it (e.g. a note required by a flag). */
+const COLUMN_LABELS: Record<string, string> = {
+  company: "Company",
+  partner_type: "Partner type",
+  tax_id: "Tax ID",
+  street: "Street",
+  city: "City",
+  state_province: "State / Province",
+  postal_code: "Postal code",
+  country: "Country",
+  contact_1: "Contact 1",
+  phone_1: "Phone 1",
+  email_1: "E-mail 1",
+  contact_2: "Contact 2",
+  phone_2: "Phone 2",
+  email_2: "E-mail 2",
+  is_sensitive: "Sensitive",
+  sensitive_note: "Sensitive note",
+  is_restricted: "Restricted",
+  restricted_note: "Restricted note",
+};
+
+/** The importer's column for a contract field (the two looked-up ones differ). */
+const IMPORT_FIELD_OF: Record<string, string> = { partner_type_id: "partner_type", country_id: "country" };
+
+/**
+ * A rejected row's reason in the file's own words: the column as its header names it ('Partner type:
+ * unknown partner type "Alien"'), not the contract's field id (`partner_type_id: …`).
+ */
+export function columnMessage(headers: ReadonlyMap<string, string>, field: string, message: string): string {
+  const column = IMPORT_FIELD_OF[field] ?? field;
+  const name = headers.get(column) ?? COLUMN_LABELS[column] ?? field;
+  return `${name}: ${message}`;
+}
+
 /** Columns a file must have: the contract's required fields. */
 const REQUIRED_COLUMNS = ["company", "partner_type", "tax_id", "contact_1", "phone_1", "email_1"];
 
@@ -139,6 +174,8 @@ export async function importContacts(
 
   const run = async (tx: TDb) => {
     let columns: (string | undefined)[] | null = null;
+    // Each field's header as the file writes it, for the rejected rows' reasons.
+    const headers = new Map<string, string>();
     // Valid rows not yet matched against the workspace; the parser adds a chunk's worth at a time.
     let pending: TContactValues[] = [];
     // A dry run writes nothing, so what its earlier batches created or changed cannot be read back
@@ -154,6 +191,9 @@ export async function importContacts(
     const onRecord = (cells: string[], line: number) => {
       if (!columns) {
         columns = mapHeader(cells);
+        columns.forEach((field, i) => {
+          if (field && !headers.has(field)) headers.set(field, cells[i].trim());
+        });
         return;
       }
       report.rows++;
@@ -167,7 +207,10 @@ export async function importContacts(
       const parsed = ZContactInput.safeParse(input);
       if (!parsed.success || errors.length) {
         const fieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
-        reject(line, [...errors, ...Object.entries(fieldErrors).map(([f, m]) => `${f}: ${m.join(" ")}`)]);
+        reject(line, [
+          ...errors.map(([f, m]) => columnMessage(headers, f, m)),
+          ...Object.entries(fieldErrors).map(([f, m]) => columnMessage(headers, f, m.join(" "))),
+        ]);
         return;
       }
       pending.push(parsed.data);
@@ -350,8 +393,8 @@ async function loadLookups(db: TDb, workspaceId: number): Promise<TLookups> {
 function toInput(
   raw: Record<string, string>,
   lookups: TLookups,
-): { input: Record<string, unknown>; errors: string[] } {
-  const errors: string[] = [];
+): { input: Record<string, unknown>; errors: [field: string, message: string][] } {
+  const errors: [string, string][] = [];
   // Copied without the two looked-up cells rather than spread then deleted: deleting turns the
   // object into a slow dictionary for the contract's checks, which run on every row.
   const input: Record<string, unknown> = {};
@@ -362,19 +405,19 @@ function toInput(
     const byName = lookups.partnerTypes.get(type.toLowerCase());
     const byId = /^\d+$/.test(type) && lookups.partnerTypeIds.has(Number(type)) ? Number(type) : undefined;
     input.partner_type_id = byName ?? byId;
-    if (input.partner_type_id === undefined) errors.push(`partner_type_id: Unknown partner type "${type}".`);
+    if (input.partner_type_id === undefined) errors.push(["partner_type", `unknown partner type "${type}".`]);
   }
   const country = (raw.country ?? "").trim();
   if (country) {
     input.country_id = lookups.countries.get(country.toLowerCase());
-    if (input.country_id === undefined) errors.push(`country_id: Unknown country "${country}".`);
+    if (input.country_id === undefined) errors.push(["country", `unknown country "${country}".`]);
   }
   for (const field of ["is_sensitive", "is_restricted"] as const) {
     if (raw[field] === undefined) continue;
     const word = raw[field].trim().toLowerCase();
     if (TRUE_WORDS.has(word)) input[field] = true;
     else if (FALSE_WORDS.has(word)) input[field] = false;
-    else errors.push(`${field}: "${raw[field]}" is not yes/no, true/false or 1/0.`);
+    else errors.push([field, `"${raw[field]}" is not yes/no, true/false or 1/0.`]);
   }
   return { input, errors };
 }

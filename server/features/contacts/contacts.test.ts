@@ -328,9 +328,9 @@ describe("delete with dependants", () => {
     expect(refused.status).toBe(422);
     expect(await refused.json()).toEqual({
       result: false,
-      messages: ["1 licence name this contact.", "1 shipment use this contact."],
+      messages: ["1 licence names this contact.", "1 shipment uses this contact."],
       metadata: { force_flag: true },
-      message: "1 licence name this contact. 1 shipment use this contact.",
+      message: "1 licence names this contact. 1 shipment uses this contact.",
     });
     expect((await call(ctx, owner.auth, "GET", `/api/contacts/${contact.id}`)).status).toBe(200);
     const forced = await call(ctx, owner.auth, "DELETE", `/api/contacts/${contact.id}?force=1`);

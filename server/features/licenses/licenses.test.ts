@@ -102,7 +102,7 @@ describe("licence rules", () => {
     expect(errors.product_id).toEqual(["Choose a product from your catalogue."]);
   });
 
-  test("create defaults: valid today, expiring tomorrow, pending, country 1, the workspace's first contact", async () => {
+  test("create defaults: valid today, expiring tomorrow, pending; no country or contact picked for the user", async () => {
     const res = await call(ctx, who.auth, "GET", "/api/licenses/edit");
     const { defaults, dictionaries } = (await res.json()) as {
       defaults: Record<string, unknown>;
@@ -114,15 +114,19 @@ describe("licence rules", () => {
       valid_date: today,
       expiration_date: tomorrow,
       status: "pending",
-      country_id: 1,
-      contact_id: myContact,
     });
     expect(Object.keys(dictionaries).sort()).toEqual(["contacts", "countries", "products"]);
-    const empty = await signUp(ctx);
-    const none = (await (await call(ctx, empty.auth, "GET", "/api/licenses/edit")).json()) as {
-      defaults: { contact_id: unknown };
-    };
-    expect(none.defaults.contact_id).toBeNull();
+    // Saved without a country or contact, the licence is refused with a message for each.
+    const res2 = await call(ctx, who.auth, "POST", "/api/licenses", {
+      licence_name: "No country",
+      valid_date: today,
+      expiration_date: tomorrow,
+      reference_number_1: "R1",
+      reference_number_2: "R2",
+      status: "pending",
+    });
+    expect(res2.status).toBe(422);
+    expect(Object.keys(await errorsOf(res2))).toEqual(expect.arrayContaining(["country_id", "contact_id"]));
   });
 
   test("the list sorts by expiry, soonest first, by default", async () => {

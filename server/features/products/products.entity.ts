@@ -55,9 +55,17 @@ export const productsEntity: TEntityDefinition = {
     ]);
     const reasons: string[] = [];
     if (licenceCount.n)
-      reasons.push(`${licenceCount.n} licence${licenceCount.n === 1 ? "" : "s"} cover this product.`);
+      reasons.push(
+        licenceCount.n === 1
+          ? "1 licence covers this product."
+          : `${licenceCount.n} licences cover this product.`,
+      );
     if (itemCount.n)
-      reasons.push(`${itemCount.n} shipment line${itemCount.n === 1 ? "" : "s"} ship this product.`);
+      reasons.push(
+        itemCount.n === 1
+          ? "1 shipment line ships this product."
+          : `${itemCount.n} shipment lines ship this product.`,
+      );
     return reasons;
   },
   /** Force detaches licences from the product and removes its lines from shipments (a line needs a product). */

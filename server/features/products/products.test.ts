@@ -136,8 +136,8 @@ describe("product rules", () => {
     const refused = await call(ctx, who.auth, "DELETE", `/api/products/${item.id}`);
     expect(refused.status).toBe(422);
     expect(((await refused.json()) as { messages: string[] }).messages).toEqual([
-      "1 licence cover this product.",
-      "1 shipment line ship this product.",
+      "1 licence covers this product.",
+      "1 shipment line ships this product.",
     ]);
     expect((await call(ctx, who.auth, "DELETE", `/api/products/${item.id}?force=1`)).status).toBe(200);
     const [l] = await ctx.database.db.select().from(licenses).where(eq(licenses.id, licence.id));

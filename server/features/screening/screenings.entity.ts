@@ -15,6 +15,13 @@ import { pendingAmong } from "./screening.service";
  */
 export const effectiveScreeningStatus = sql<string>`(case when exists (select 1 from ${contacts} where ${contacts.id} = ${rpscreenings.contact_id} and ${contacts.screening_pending} = 1) then 'pending' else ${rpscreenings.status} end)`;
 
+/**
+ * The default order: what needs a person first (rpscreenings.attention, kept by triggers: failed and
+ * undecided, then changed by a list update), then the newest. One expression, so that the
+ * (workspace_id, attention || updated_at) index serves it without sorting the whole list.
+ */
+const attention = sql<string>`(${rpscreenings.attention} || ${rpscreenings.updated_at})`;
+
 /** The screenings list (spec: rpscreening): read-only on the kit; screenings are written by the system. */
 export const screeningsEntity: TEntityDefinition = {
   noun: "screening",
@@ -29,10 +36,13 @@ export const screeningsEntity: TEntityDefinition = {
       column:
         sql<boolean>`(${rpscreenings.review_date} is not null and ${rpscreenings.review_date} <= strftime('%Y-%m-%d', 'now'))` as unknown as SQLiteColumn,
       filter: "boolean",
+      isTimeDependent: true,
     },
     review_date: { column: rpscreenings.review_date, sortable: true, filter: "date" },
+    // The default order (failed and unreviewed first); sort_attention=desc asks for it explicitly.
+    attention: { column: attention as unknown as SQLiteColumn, sortable: true },
   },
-  defaultSort: { prop: "updated_at", direction: "desc" },
+  defaultSort: { prop: "attention", direction: "desc" },
   input: z.never(),
   editDictionaries: [],
   toItem: (row: TRow) => ({

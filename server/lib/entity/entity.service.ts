@@ -308,18 +308,18 @@ type TCounted = { total: number; version: number | null };
 /** The exact count of a filter at the table's current version: kept from before, or counted now. */
 async function countAt(
   db: TDb,
-  key: string,
+  key: string | null,
   version: number | null,
   statement: () => { sql: string; args: readonly unknown[] },
 ): Promise<TCounted> {
   const totals = totalsOf(db);
-  const cached = totals.get(key);
+  const cached = key === null ? undefined : totals.get(key);
   if (cached && version !== null && cached.version === version) return cached;
   // The version is read in the same statement as the count: the total is exact at that version.
   const { sql: text, args } = statement();
   const [counted] = await readerOf(db).rows(text, args);
   const result = { total: Number(counted[0]), version: versionOf(counted[1]) };
-  if (result.version !== null) {
+  if (key !== null && result.version !== null) {
     totals.delete(key);
     totals.set(key, result as { total: number; version: number });
     if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
@@ -392,8 +392,12 @@ export async function listRecords(
   const reader = readerOf(db);
   const [[current]] = await reader.rows(shape.versionQuery, []);
   const key = `${getTableName(def.table)}|${workspaceId}|${JSON.stringify(query.filters)}`;
-  let counted = await countAt(db, key, versionOf(current), statements.count);
-  let rows = await walkedPage(db, def, workspaceId, query, statements, counted, key);
+  // A filter on a column that depends on today's date (review due) changes with no write: such
+  // totals are always counted, never kept, and never walked.
+  const readsClock = query.filters.some((filter) => def.columns[filter.prop]?.isTimeDependent);
+  const kept = readsClock ? null : key;
+  let counted = await countAt(db, kept, versionOf(current), statements.count);
+  let rows = readsClock ? null : await walkedPage(db, def, workspaceId, query, statements, counted, key);
   if (!rows) {
     const page = statements.page();
     rows = await reader.rows(page.sql, page.args);
@@ -401,7 +405,7 @@ export async function listRecords(
     // count and the page, count again so the total is at least as new as the rows. (A table without
     // a version was just counted: both are null.)
     const version = rows.length ? versionOf(rows[0][rows[0].length - 1]) : counted.version;
-    if (version !== counted.version) counted = await countAt(db, key, null, statements.count);
+    if (version !== counted.version) counted = await countAt(db, kept, null, statements.count);
   }
   const total = counted.total;
   return {

@@ -27,6 +27,11 @@ export type TEntityColumn = TListColumn & {
    */
   where?: (value: string) => SQL;
   /**
+   * The filter's condition reads the clock (e.g. 'review due' compares with today): its result can
+   * change with no write, so totals of lists filtered on it are counted every time, never kept.
+   */
+  isTimeDependent?: boolean;
+  /**
    * A NOT NULL reference column that sorts by the label the list shows (a partner type's or a
    * country's name), not the id. The page walks the referenced table in label order through an index
    * on (label, id) and each label's rows through the entity's (workspace_id, <column>) index, so no

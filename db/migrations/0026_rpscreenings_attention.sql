@@ -1,0 +1,2 @@
+ALTER TABLE `rpscreenings` ADD `attention` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX `rpscreenings_ws_attention_idx` ON `rpscreenings` (`workspace_id`,("attention" || "updated_at"));
