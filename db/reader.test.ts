@@ -32,6 +32,17 @@ describe("the read connection of an embedded database", () => {
     ]);
   });
 
+  test("binds booleans, null, undefined and dates the way the client does (a boolean aborted the process; a lone null was read as named parameters)", async () => {
+    const reader = readerOf(database.db);
+    const sql = "select count(*) from t where flag = ?";
+    expect((await reader.rows(sql, [true]))[0][0]).toBe((await reader.rows(sql, [1]))[0][0]);
+    expect((await reader.rows(sql, [false]))[0][0]).toBe(1);
+    expect(await reader.rows("select ? is null", [undefined])).toEqual([[1]]);
+    expect(await reader.rows("select ? is null", [null])).toEqual([[1]]);
+    expect(await reader.rows("select length(?)", [new Uint8Array([1, 2, 3])])).toEqual([[3]]);
+    expect(await reader.rows("select ?", [new Date(5)])).toEqual([[5]]);
+  });
+
   test("sees every commit at the next read: of this client, and of another connection or process", async () => {
     const reader = readerOf(database.db);
     const count = async () => (await reader.rows("select count(*) from t where flag = ?", [1]))[0][0];

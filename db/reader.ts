@@ -33,6 +33,20 @@ export function embeddedPath(url: string): string | null {
   return rest;
 }
 
+/**
+ * Arguments as the libSQL client would send them. The native statement knows numbers, strings,
+ * bigints, buffers and null only: a JavaScript boolean (a drizzle boolean column's value) is not
+ * bound but panics the native code ("not yet implemented: bool"), which aborts the whole process.
+ */
+export function bindable(args: readonly unknown[]): unknown[] {
+  return args.map((value) => {
+    if (typeof value === "boolean") return value ? 1 : 0;
+    if (value === undefined) return null;
+    if (value instanceof Date) return value.valueOf();
+    return value;
+  });
+}
+
 function embeddedReader(file: string, busyTimeoutMs: number): TReader {
   let connection: InstanceType<typeof Database> | null = null;
   const statements = new Map<string, TStatement>();
@@ -48,7 +62,7 @@ function embeddedReader(file: string, busyTimeoutMs: number): TReader {
     return statement;
   };
   return {
-    rows: async (sql, args) => prepared(sql).all(...args) as unknown[][],
+    rows: async (sql, args) => prepared(sql).all(bindable(args)) as unknown[][],
     close: () => {
       statements.clear();
       connection?.close();
