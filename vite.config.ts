@@ -1,3 +1,4 @@
+import path from "node:path";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
@@ -14,8 +15,30 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Packages the client reaches through a module of ours, by bare name, from every other module:
+ * zod (set jitless before any schema is used, whichever lazy chunk loads it first) and sonner
+ * (loaded on the first toast instead of with every screen). Only that module imports the package
+ * itself. Keeps the screens' `import … from "zod" | "sonner"` as they are; types come from the packages.
+ */
+function lazyModules(): Plugin {
+  const wrappers: Record<string, string> = {
+    zod: path.resolve(import.meta.dirname, "client/lib/zod-config.ts"),
+    sonner: path.resolve(import.meta.dirname, "client/lib/toast.tsx"),
+  };
+  return {
+    name: "tradewinds-lazy-modules",
+    enforce: "pre",
+    resolveId(source, importer) {
+      const wrapper = wrappers[source];
+      if (!wrapper || !importer || path.resolve(importer.split("?")[0]!) === wrapper) return null;
+      return wrapper;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [lazyModules(), react(), tailwindcss(), precompress()],
   publicDir: "public",
   // Perspective ships its own WASM and workers: prebundling them breaks their asset URLs.
   optimizeDeps: {

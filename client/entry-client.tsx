@@ -1,5 +1,4 @@
 import "@vitejs/plugin-react/preamble";
-import "./lib/zod-config";
 import "./styles/app.css";
 import { RouterClient } from "@tanstack/react-router/ssr/client";
 import { hydrateRoot } from "react-dom/client";

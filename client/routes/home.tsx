@@ -1,13 +1,6 @@
 import { createRoute, useLoaderData, useNavigate, useRouteContext } from "@tanstack/react-router";
-import { z } from "zod";
-import {
-  DEFAULT_PERIOD,
-  PERIODS,
-  type TCommonDestination,
-  type TMapAnswer,
-  type TPerformance,
-  type TRecentShipment,
-} from "../../db/contracts/home";
+import type { TCommonDestination, TMapAnswer, TPerformance, TRecentShipment } from "../../db/contracts/home";
+import { DEFAULT_PERIOD, PERIODS, type TPeriod } from "../../db/contracts/periods";
 import { PageHeader } from "../components/app/screens";
 import { EntityTable, TableSkeleton } from "../components/kit/entity-table";
 import { ErrorPanel } from "../components/kit/error-panel";
@@ -20,7 +13,15 @@ import {
   recentScreen,
 } from "../features/home/home-screen";
 import { MapPanel } from "../features/home/map-panel";
-import { listApiQuery, listSearchFor, type TListPage, ZListSearch } from "../lib/list-search";
+import {
+  listApiQuery,
+  listSearchFor,
+  oneOfOrUndefined,
+  parseListSearch,
+  positiveIntOrUndefined,
+  type TListPage,
+  type TListSearch,
+} from "../lib/list-search";
 import { rootRoute } from "./root";
 
 const RECENT_COLUMNS = recentScreen("all").columns;
@@ -29,15 +30,16 @@ const RECENT_COLUMNS = recentScreen("all").columns;
  * /home's search: the period (bookmarkable; absent means all), the recent table's page, sort and
  * filters under the list screens' usual names, and the destinations table's page as cpage.
  */
-const ZHomeSearch = ZListSearch.extend({
-  period: z.enum(PERIODS).optional().catch(undefined),
-  cpage: z.coerce.number().int().min(1).optional().catch(undefined),
-});
-type THomeSearch = z.infer<typeof ZHomeSearch>;
+type THomeSearch = TListSearch & { period?: TPeriod; cpage?: number };
 
 const validateHomeSearch = (raw: Record<string, unknown>): THomeSearch => {
-  const search = ZHomeSearch.parse(raw);
-  return { ...search, ...listSearchFor(search, RECENT_COLUMNS) };
+  const search = parseListSearch(raw);
+  return {
+    ...search,
+    ...listSearchFor(search, RECENT_COLUMNS),
+    period: oneOfOrUndefined(raw.period, PERIODS),
+    cpage: positiveIntOrUndefined(raw.cpage),
+  };
 };
 
 type THomeData = {

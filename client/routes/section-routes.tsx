@@ -72,6 +72,13 @@ export function createSectionRoutes<
     isListOnly?: boolean;
   } = {},
 ) {
+  /** The form screens' chunk and the entity's contract (zod), fetched together. */
+  const formScreens = () => {
+    const { loadSchema } = screen;
+    if (!loadSchema) throw new Error(`${screen.listTitle} has no form: its screen declares no contract`);
+    return Promise.all([sectionScreens(), loadSchema()]);
+  };
+
   const listRoute = createRoute({
     getParentRoute: () => rootRoute,
     path: `/${section}` as `/${TSection}`,
@@ -141,7 +148,9 @@ export function createSectionRoutes<
     errorComponent: ({ error }) => <ErrorPanel error={error} />,
     // Forms load with their own chunk: list screens never download the form machinery.
     component: lazyRouteComponent(() =>
-      sectionScreens().then(({ CreateScreen }) => ({ default: () => <CreateScreen screen={screen} /> })),
+      formScreens().then(([{ CreateScreen }, schema]) => ({
+        default: () => <CreateScreen screen={screen} schema={schema} />,
+      })),
     ),
   });
 
@@ -160,8 +169,8 @@ export function createSectionRoutes<
     notFoundComponent: NotFoundScreen,
     errorComponent: ({ error }) => <ErrorPanel error={error} />,
     component: lazyRouteComponent(() =>
-      sectionScreens().then(({ EditScreen }) => ({
-        default: () => <EditScreen screen={screen} formExtras={options.formExtras} />,
+      formScreens().then(([{ EditScreen }, schema]) => ({
+        default: () => <EditScreen screen={screen} schema={schema} formExtras={options.formExtras} />,
       })),
     ),
   });

@@ -1,6 +1,7 @@
 import {
   createRoute,
   Link,
+  lazyRouteComponent,
   notFound,
   useLoaderData,
   useNavigate,
@@ -14,11 +15,9 @@ import type { TDictionary, TDictionaryName } from "../../db/contracts/dictionary
 import type { TShipment } from "../../db/contracts/shipments";
 import { PageHeader } from "../components/app/screens";
 import { ErrorPanel } from "../components/kit/error-panel";
-import { PrintPage } from "../components/kit/print-page";
 import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../components/ui/table";
-import { ShipmentForm } from "../features/shipments/shipment-form";
 import { shipmentsScreen } from "../features/shipments/shipments-screen";
 import { ApiError } from "../lib/api";
 import { labelOf } from "../lib/dictionaries";
@@ -116,23 +115,6 @@ type TFormData = {
   dictionaries: TDictionary;
 };
 
-function FormScreen() {
-  const data = useLoaderData({ strict: false }) as unknown as TFormData;
-  const { api, dictionaries: cache, user } = useRouteContext({ from: "__root__" });
-  return (
-    <ShipmentForm
-      // A reload after a conflict brings a new updated_at: the form starts over from the stored shipment.
-      key={`${data.item.id}:${data.item.updated_at}`}
-      api={api}
-      dictionaries={data.dictionaries}
-      dictionaryCache={cache}
-      user={user ?? null}
-      item={data.item}
-      unitValues={data.unitValues}
-    />
-  );
-}
-
 /**
  * /shipments/create-shipment (spec section 4, Shipment creation): the shipment is created as a draft
  * by a call (POST, no body), then the user goes on to its edit page. The call runs in the browser
@@ -196,7 +178,27 @@ const editShipmentRoute = createRoute({
   head: title("Edit Shipment"),
   notFoundComponent: ShipmentNotFound,
   errorComponent: ({ error }) => <ErrorPanel error={error} />,
-  component: FormScreen,
+  // The form (lines, parties, paperwork, autosave, zod) loads with its own chunk, not with the list.
+  component: lazyRouteComponent(() =>
+    import("../features/shipments/shipment-form").then(({ ShipmentForm }) => ({
+      default: function FormScreen() {
+        const data = useLoaderData({ strict: false }) as unknown as TFormData;
+        const { api, dictionaries: cache, user } = useRouteContext({ from: "__root__" });
+        return (
+          <ShipmentForm
+            // A reload after a conflict brings a new updated_at: the form starts over from the stored shipment.
+            key={`${data.item.id}:${data.item.updated_at}`}
+            api={api}
+            dictionaries={data.dictionaries}
+            dictionaryCache={cache}
+            user={user ?? null}
+            item={data.item}
+            unitValues={data.unitValues}
+          />
+        );
+      },
+    })),
+  ),
 });
 
 const printShipmentRoute = createRoute({
@@ -219,14 +221,18 @@ const printShipmentRoute = createRoute({
   head: title("Print · My Shipments"),
   notFoundComponent: ShipmentNotFound,
   errorComponent: ({ error }) => <ErrorPanel error={error} />,
-  component: function PrintShipment() {
-    const { item, dictionaries } = printShipmentRoute.useLoaderData();
-    return (
-      <PrintPage screen={shipmentsScreen} item={item} dictionaries={dictionaries}>
-        <ShipmentLinesPrint item={item} dictionaries={dictionaries} />
-      </PrintPage>
-    );
-  },
+  component: lazyRouteComponent(() =>
+    import("../components/kit/print-page").then(({ PrintPage }) => ({
+      default: function PrintShipment() {
+        const { item, dictionaries } = printShipmentRoute.useLoaderData();
+        return (
+          <PrintPage screen={shipmentsScreen} item={item} dictionaries={dictionaries}>
+            <ShipmentLinesPrint item={item} dictionaries={dictionaries} />
+          </PrintPage>
+        );
+      },
+    })),
+  ),
 });
 
 /** The print page's item and package tables. */

@@ -30,15 +30,10 @@ const isRealDay = (value: string) => {
   return DAY.test(value) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 };
 
-/** Today as YYYY-MM-DD in UTC, the day review dates are compared with. */
-export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
+// Without zod, so screens that only show review dates do not load zod with them.
+import { todayUtc } from "./review-dates";
 
-/**
- * A whitelisting (an override to passed with a review date) is due for review from that day on:
- * the contact still passes, but shows 'review due' until someone decides again.
- */
-export const isReviewDue = (reviewDate: string | null | undefined, today = todayUtc()) =>
-  Boolean(reviewDate) && (reviewDate as string) <= today;
+export { isReviewDue, todayUtc } from "./review-dates";
 
 export const REVIEW_DATE_ONLY_PASSED = "Only an override to PASSED can carry a review date.";
 

@@ -3,6 +3,7 @@ import { useNavigate, useRouter } from "@tanstack/react-router";
 import { ArrowLeftIcon } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
+import type { z } from "zod";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import type { TDocumentRef } from "../../../db/contracts/products";
 import type { TApi } from "../../lib/api";
@@ -26,6 +27,8 @@ type TProps<T extends { id: number }> = {
   api: TApi;
   /** The server's create defaults (GET /{entity}/edit). */
   defaults?: Record<string, unknown>;
+  /** The screen's contract (screen.loadSchema, loaded with the form's chunk). */
+  schema: z.ZodType;
 };
 
 /**
@@ -39,6 +42,7 @@ export function EntityForm<T extends { id: number }>({
   dictionaries,
   api,
   defaults,
+  schema,
 }: TProps<T>) {
   const navigate = useNavigate();
   const router = useRouter();
@@ -50,7 +54,7 @@ export function EntityForm<T extends { id: number }>({
   const form = useForm({
     defaultValues: initial,
     validationLogic: revalidateLogic(),
-    validators: { onDynamic: screen.schema as never },
+    validators: { onDynamic: schema as never },
     onSubmit: async ({ value, formApi }) => {
       setFailure(null);
       try {

@@ -1,6 +1,5 @@
 import { EyeIcon, LockIcon } from "lucide-react";
 import type { TContact } from "../../../db/contracts/contacts";
-import { ZContactInput } from "../../../db/contracts/contacts";
 import { type TEntityScreen, withoutServerFields } from "../../components/kit/entity-config";
 import { Badge } from "../../components/ui/badge";
 import { labelOf } from "../../lib/dictionaries";
@@ -136,7 +135,7 @@ export const contactsScreen: TEntityScreen<TContact> = {
       span: 2,
     },
   ],
-  schema: ZContactInput,
+  loadSchema: () => import("../../../db/contracts/contacts").then((contract) => contract.ZContactInput),
   toPayload: contactPayload,
   blank: () => ({
     company: "",
