@@ -1,34 +1,28 @@
 import {
   createRootRouteWithContext,
   HeadContent,
-  Link,
   Outlet,
   redirect,
   Scripts,
   useMatches,
   useRouterState,
 } from "@tanstack/react-router";
-import { useEffect, useRef, useState } from "react";
-import { DebugPanel, isDebugOn } from "../components/app/debug-panel";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { isDebugOn } from "../components/app/debug-flag";
 import { AppHeader } from "../components/app/header";
 import { isPublicPath } from "../components/app/nav";
 import { ErrorScreen, PageNotFound } from "../components/app/screens";
 import { MobileNav, Sidebar } from "../components/app/sidebar";
-import {
-  AlertDialog,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../components/ui/alert-dialog";
-import { Button } from "../components/ui/button";
 import { Toaster } from "../components/ui/sonner";
-import { TooltipProvider } from "../components/ui/tooltip";
 import { focusPageHeading } from "../lib/focus";
-import { clearSessionExpired, loadUser, useSessionExpired } from "../lib/session";
+import { loadUser, useSessionExpired } from "../lib/session";
 import { saveSidebarCollapsed } from "../lib/ui-prefs";
 import type { TRouterContext } from "../router-context";
+
+// Shown only with ?debug (client-side state): loads then.
+const DebugPanel = lazy(() =>
+  import("../components/app/debug-panel").then(({ DebugPanel }) => ({ default: DebugPanel })),
+);
 
 export type TStaticData = { title?: string };
 
@@ -92,7 +86,7 @@ function Document({ children }: { children: React.ReactNode }) {
         ))}
       </head>
       <body className="min-h-dvh bg-background text-foreground antialiased">
-        <TooltipProvider>{children}</TooltipProvider>
+        {children}
         <Toaster position="top-right" />
         {assets.scripts.map((src) => (
           <script key={src} type="module" src={src} data-asset="script" />
@@ -147,32 +141,30 @@ function Frame({ children }: { children: React.ReactNode }) {
           {children}
         </main>
       </div>
-      {showDebug && <DebugPanel />}
-      <SessionExpiredDialog />
+      {showDebug && (
+        <Suspense fallback={null}>
+          <DebugPanel />
+        </Suspense>
+      )}
+      <SessionExpired />
     </div>
   );
 }
 
-/** Spec: a 401 logs the user out and offers a Log in button. */
-function SessionExpiredDialog() {
+const SessionExpiredDialog = lazy(() =>
+  import("../components/app/session-expired").then(({ SessionExpiredDialog }) => ({
+    default: SessionExpiredDialog,
+  })),
+);
+
+/** Spec: a 401 logs the user out and offers a Log in button (the dialog loads when that happens). */
+function SessionExpired() {
   const isExpired = useSessionExpired();
-  const pathname = useRouterState({ select: (s) => s.location.href });
+  if (!isExpired) return null;
   return (
-    <AlertDialog open={isExpired}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Authentication failed</AlertDialogTitle>
-          <AlertDialogDescription>Please log in to continue</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <Button asChild onClick={clearSessionExpired}>
-            <Link to="/auth/login" search={{ next: pathname }}>
-              Log in
-            </Link>
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <Suspense fallback={null}>
+      <SessionExpiredDialog />
+    </Suspense>
   );
 }
 
