@@ -1,3 +1,4 @@
+// The Radix popover behind ./popover, loaded on a popover's first open.
 import { Popover as PopoverPrimitive } from "radix-ui";
 import type * as React from "react";
 
