@@ -62,6 +62,8 @@ export function createSectionRoutes<
     listActions?: () => ReactNode;
     /** Content under the edit form (e.g. a contact's screening). */
     formExtras?: (item: T) => ReactNode;
+    /** Like formExtras, loaded with the edit screen's chunk (code only the edit page needs). */
+    loadFormExtras?: () => Promise<(item: T) => ReactNode>;
     /** Records the system writes (screenings) have only a list and a print page. */
     isReadOnly?: boolean;
     /** Content between the title and the table. */
@@ -169,8 +171,10 @@ export function createSectionRoutes<
     notFoundComponent: NotFoundScreen,
     errorComponent: ({ error }) => <ErrorPanel error={error} />,
     component: lazyRouteComponent(() =>
-      formScreens().then(([{ EditScreen }, schema]) => ({
-        default: () => <EditScreen screen={screen} schema={schema} formExtras={options.formExtras} />,
+      Promise.all([formScreens(), options.loadFormExtras?.()]).then(([[{ EditScreen }, schema], extras]) => ({
+        default: () => (
+          <EditScreen screen={screen} schema={schema} formExtras={extras ?? options.formExtras} />
+        ),
       })),
     ),
   });
