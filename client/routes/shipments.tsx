@@ -17,11 +17,8 @@ import { PageHeader } from "../components/app/screens";
 import { ErrorPanel } from "../components/kit/error-panel";
 import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../components/ui/table";
 import { shipmentsScreen } from "../features/shipments/shipments-screen";
 import { ApiError } from "../lib/api";
-import { labelOf } from "../lib/dictionaries";
-import { formatMoney } from "../lib/format";
 import { rootRoute } from "./root";
 import { createSectionRoutes } from "./section-routes";
 
@@ -201,7 +198,7 @@ const editShipmentRoute = createRoute({
   ),
 });
 
-const printShipmentRoute = createRoute({
+export const printShipmentRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/shipments/print/$itemId",
   loader: async ({ context, params }) => {
@@ -221,105 +218,9 @@ const printShipmentRoute = createRoute({
   head: title("Print · My Shipments"),
   notFoundComponent: ShipmentNotFound,
   errorComponent: ({ error }) => <ErrorPanel error={error} />,
-  component: lazyRouteComponent(() =>
-    import("../components/kit/print-page").then(({ PrintPage }) => ({
-      default: function PrintShipment() {
-        const { item, dictionaries } = printShipmentRoute.useLoaderData();
-        return (
-          <PrintPage screen={shipmentsScreen} item={item} dictionaries={dictionaries}>
-            <ShipmentLinesPrint item={item} dictionaries={dictionaries} />
-          </PrintPage>
-        );
-      },
-    })),
-  ),
+  // The print page (with its item and package tables) loads with its own chunk.
+  component: lazyRouteComponent(() => import("./shipment-print"), "PrintShipment"),
 });
-
-/** The print page's item and package tables. */
-function ShipmentLinesPrint({ item, dictionaries: _ }: { item: TShipment; dictionaries: TDictionary }) {
-  return (
-    <div className="mt-6 space-y-6">
-      <div>
-        <PageHeader title="Items" />
-        <div className="rounded-lg border bg-card">
-          <Table aria-label="Items">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Product</TableHead>
-                <TableHead>Product number</TableHead>
-                <TableHead>US ECCN</TableHead>
-                <TableHead>HTS</TableHead>
-                <TableHead className="text-right">Quantity</TableHead>
-                <TableHead className="text-right">Unit value</TableHead>
-                <TableHead className="text-right">Extended value</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {item.items.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={7} className="text-center text-muted-foreground">
-                    N/A
-                  </TableCell>
-                </TableRow>
-              ) : (
-                item.items.map((line) => (
-                  <TableRow key={line.id}>
-                    <TableCell>{line.product.name}</TableCell>
-                    <TableCell>{line.product.product_number}</TableCell>
-                    <TableCell>{line.product.US_ECCN}</TableCell>
-                    <TableCell>{line.product.HTS}</TableCell>
-                    <TableCell className="text-right tabular-nums">{line.quantity}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatMoney(line.unit_value)}</TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {formatMoney(line.extended_value)}
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </div>
-      </div>
-      <div>
-        <PageHeader title="Packages" />
-        <div className="rounded-lg border bg-card">
-          <Table aria-label="Packages">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Package type</TableHead>
-                <TableHead className="text-right">Quantity</TableHead>
-                <TableHead className="text-right">Net weight (kg)</TableHead>
-                <TableHead className="text-right">Gross weight (kg)</TableHead>
-                <TableHead className="text-right">L × W × H (in)</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {item.packages.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={5} className="text-center text-muted-foreground">
-                    N/A
-                  </TableCell>
-                </TableRow>
-              ) : (
-                item.packages.map((line) => (
-                  <TableRow key={line.id}>
-                    <TableCell>{line.package_name || labelOf(undefined, line.package_id)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{line.quantity}</TableCell>
-                    <TableCell className="text-right tabular-nums">{line.net_weight}</TableCell>
-                    <TableCell className="text-right tabular-nums">{line.gross_weight}</TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {line.length} × {line.width} × {line.height}
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </div>
-      </div>
-    </div>
-  );
-}
 
 /** /shipments, create-shipment, edit-shipment/{itemId}, print/{itemId} (spec section 2). */
 export const shipmentRoutes = [
