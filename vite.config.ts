@@ -37,6 +37,27 @@ function lazyModules(): Plugin {
   };
 }
 
+const CLIENT_ENTRY = path.resolve(import.meta.dirname, "client/entry-client.tsx");
+let loadedFirst: Set<string> | undefined;
+
+/** Whether a module is in the entry's static import graph: what every page loads before it runs. */
+function isLoadedFirst(
+  id: string,
+  ctx: { getModuleInfo(id: string): { importedIds: readonly string[] } | null },
+) {
+  if (!loadedFirst) {
+    loadedFirst = new Set();
+    const stack = [CLIENT_ENTRY];
+    while (stack.length) {
+      const next = stack.pop()!;
+      if (loadedFirst.has(next)) continue;
+      loadedFirst.add(next);
+      stack.push(...(ctx.getModuleInfo(next)?.importedIds ?? []));
+    }
+  }
+  return loadedFirst.has(id) && id !== CLIENT_ENTRY;
+}
+
 export default defineConfig({
   plugins: [lazyModules(), react(), tailwindcss(), precompress()],
   publicDir: "public",
@@ -62,13 +83,25 @@ export default defineConfig({
       input: "client/entry-client.tsx",
       output: {
         // Libraries every screen needs, in two chunks of their own: they change less often than
-        // the app, so a browser keeps them cached across releases. Everything else splits by route.
+        // the app, so a browser keeps them cached across releases. The rest of what every screen
+        // loads first (the frame, the list kit, the route table) is one "app" chunk instead of
+        // dozens of tiny shared ones; everything else splits by route and loads when used.
         advancedChunks: {
           groups: [
-            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: "react", priority: 3, test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             {
               name: "vendor",
+              priority: 2,
               test: /node_modules[\\/](@tanstack[\\/](router-core|react-router|history|store|react-store)|use-sync-external-store|tailwind-merge|clsx|class-variance-authority|@radix-ui[\\/](react-slot|react-compose-refs))[\\/]/,
+            },
+            // Our own modules and icons only: a library module can be in the graph (a barrel's
+            // re-export) without any of it being used, and capturing it would keep it.
+            {
+              name: (id, ctx) =>
+                (!id.includes("node_modules") || /lucide-react/.test(id)) && isLoadedFirst(id, ctx)
+                  ? "app"
+                  : null,
+              priority: 1,
             },
           ],
         },
