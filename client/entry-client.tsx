@@ -16,6 +16,9 @@ const assets = {
   scripts: [...document.querySelectorAll<HTMLScriptElement>('script[data-asset="script"]')].map(
     (s) => s.getAttribute("src")!,
   ),
+  preloads: [...document.querySelectorAll<HTMLLinkElement>('link[data-asset="preload"]')].map(
+    (l) => l.getAttribute("href")!,
+  ),
 };
 
 const session = createSessionStore();

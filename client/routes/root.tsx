@@ -84,6 +84,10 @@ function Document({ children }: { children: React.ReactNode }) {
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} data-asset="style" />
         ))}
+        {/* The entry's imports (React, the router, the app chunk) start downloading with the page. */}
+        {assets.preloads?.map((href) => (
+          <link key={href} rel="modulepreload" href={href} data-asset="preload" />
+        ))}
       </head>
       <body className="min-h-dvh bg-background text-foreground antialiased">
         {children}
