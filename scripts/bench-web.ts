@@ -72,27 +72,32 @@ try {
     const fresh = await browser.newContext({ baseURL: base, storageState: signedIn });
     const page = await fresh.newPage();
     const sizes = { js: 0, jsFiles: 0, css: 0, html: 0, raw: 0, gzip: 0, br: 0 };
-    const cdp = await fresh.newCDPSession(page);
-    await cdp.send("Network.enable");
-    const types = new Map<string, { url: string; type: string }>();
-    cdp.on("Network.responseReceived", (e) => types.set(e.requestId, { url: e.response.url, type: e.type }));
-    cdp.on("Network.loadingFinished", (e) => {
-      const seen = types.get(e.requestId);
-      if (!seen) return;
-      if (seen.type === "Script") {
-        sizes.js += e.encodedDataLength;
-        sizes.jsFiles += 1;
-        const file = distFile(seen.url);
-        if (existsSync(file)) {
-          const raw = readFileSync(file);
-          sizes.raw += raw.length;
-          sizes.gzip += gzipSync(raw, { level: 9 }).length;
-          sizes.br += brotliCompressSync(raw).length;
-        }
-      } else if (seen.type === "Stylesheet") sizes.css += e.encodedDataLength;
-      else if (seen.type === "Document") sizes.html += e.encodedDataLength;
+    // Every finished request, with its bytes over the wire (encoded body + headers).
+    const pending: Promise<void>[] = [];
+    page.on("requestfinished", (request) => {
+      pending.push(
+        request.sizes().then(({ responseBodySize, responseHeadersSize }) => {
+          const wire = responseBodySize + responseHeadersSize;
+          const type = request.resourceType();
+          // modulepreload links fetch scripts as "other".
+          if (type === "script" || (type === "other" && new URL(request.url()).pathname.endsWith(".js"))) {
+            sizes.js += wire;
+            sizes.jsFiles += 1;
+            const file = distFile(request.url());
+            if (process.env.BENCH_VERBOSE) console.log(`  ${route.path} ${request.url()} ${wire}`);
+            if (existsSync(file)) {
+              const raw = readFileSync(file);
+              sizes.raw += raw.length;
+              sizes.gzip += gzipSync(raw, { level: 9 }).length;
+              sizes.br += brotliCompressSync(raw).length;
+            }
+          } else if (type === "stylesheet") sizes.css += wire;
+          else if (type === "document") sizes.html += wire;
+        }),
+      );
     });
     await page.goto(route.path, { waitUntil: "networkidle" });
+    await Promise.all(pending);
     const target = route.isList ? `≤ ${LIST_JS_TARGET_KB} KB gzip` : "";
     const ok = route.isList ? (sizes.gzip / 1024 <= LIST_JS_TARGET_KB ? "met" : "NOT met") : "";
     console.log(
