@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { chromium } from "@playwright/test";
+import { chromium, type Request } from "@playwright/test";
 import { ensureClientBuild, findChromium, ROOT, startServer } from "./lib";
 
 const executablePath = findChromium();
@@ -72,32 +72,33 @@ try {
     const fresh = await browser.newContext({ baseURL: base, storageState: signedIn });
     const page = await fresh.newPage();
     const sizes = { js: 0, jsFiles: 0, css: 0, html: 0, raw: 0, gzip: 0, br: 0 };
-    // Every finished request, with its bytes over the wire (encoded body + headers).
-    const pending: Promise<void>[] = [];
-    page.on("requestfinished", (request) => {
-      pending.push(
-        request.sizes().then(({ responseBodySize, responseHeadersSize }) => {
-          const wire = responseBodySize + responseHeadersSize;
-          const type = request.resourceType();
-          // modulepreload links fetch scripts as "other".
-          if (type === "script" || (type === "other" && new URL(request.url()).pathname.endsWith(".js"))) {
-            sizes.js += wire;
-            sizes.jsFiles += 1;
-            const file = distFile(request.url());
-            if (process.env.BENCH_VERBOSE) console.log(`  ${route.path} ${request.url()} ${wire}`);
-            if (existsSync(file)) {
-              const raw = readFileSync(file);
-              sizes.raw += raw.length;
-              sizes.gzip += gzipSync(raw, { level: 9 }).length;
-              sizes.br += brotliCompressSync(raw).length;
-            }
-          } else if (type === "stylesheet") sizes.css += wire;
-          else if (type === "document") sizes.html += wire;
-        }),
-      );
-    });
+    // Every finished request, with its bytes over the wire (encoded body + headers), measured once
+    // the page has settled (events can arrive just after the network goes idle).
+    const finished: Request[] = [];
+    page.on("requestfinished", (request) => finished.push(request));
     await page.goto(route.path, { waitUntil: "networkidle" });
-    await Promise.all(pending);
+    await page.waitForTimeout(1000);
+    for (const request of finished) {
+      const { responseBodySize, responseHeadersSize } = await request.sizes();
+      const wire = responseBodySize + responseHeadersSize;
+      const type = request.resourceType();
+      const isScript =
+        type === "script" || (type === "other" && new URL(request.url()).pathname.endsWith(".js"));
+      if (isScript) {
+        // modulepreload links fetch scripts as "other".
+        sizes.js += wire;
+        sizes.jsFiles += 1;
+        const file = distFile(request.url());
+        if (process.env.BENCH_VERBOSE) console.log(`  ${route.path} ${request.url()} ${wire}`);
+        if (existsSync(file)) {
+          const raw = readFileSync(file);
+          sizes.raw += raw.length;
+          sizes.gzip += gzipSync(raw, { level: 9 }).length;
+          sizes.br += brotliCompressSync(raw).length;
+        }
+      } else if (type === "stylesheet") sizes.css += wire;
+      else if (type === "document") sizes.html += wire;
+    }
     const target = route.isList ? `≤ ${LIST_JS_TARGET_KB} KB gzip` : "";
     const ok = route.isList ? (sizes.gzip / 1024 <= LIST_JS_TARGET_KB ? "met" : "NOT met") : "";
     console.log(
