@@ -169,7 +169,7 @@ async function lighthouse(chromePath: string, base: string, cookie: string) {
           console.log(
             `${route.padEnd(30)} Lighthouse failed: ${stderr.trim().split("\n").slice(-3).join(" ")}`,
           );
-          break;
+          continue;
         }
         const report = JSON.parse(readFileSync(out, "utf8"));
         const audit = (id: string) => report.audits[id]?.displayValue ?? "?";
