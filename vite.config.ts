@@ -1,3 +1,4 @@
+import path from "node:path";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
@@ -18,8 +19,51 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Packages the client reaches through a module of ours, by bare name, from every other module:
+ * zod (set jitless before any schema is used, whichever lazy chunk loads it first) and sonner
+ * (loaded on the first toast instead of with every screen). Only that module imports the package
+ * itself. Keeps the screens' `import … from "zod" | "sonner"` as they are; types come from the packages.
+ */
+function lazyModules(): Plugin {
+  const wrappers: Record<string, string> = {
+    zod: path.resolve(import.meta.dirname, "client/lib/zod-config.ts"),
+    sonner: path.resolve(import.meta.dirname, "client/lib/toast.tsx"),
+  };
+  return {
+    name: "tradewinds-lazy-modules",
+    enforce: "pre",
+    resolveId(source, importer) {
+      const wrapper = wrappers[source];
+      if (!wrapper || !importer || path.resolve(importer.split("?")[0]!) === wrapper) return null;
+      return wrapper;
+    },
+  };
+}
+
+const CLIENT_ENTRY = path.resolve(import.meta.dirname, "client/entry-client.tsx");
+let loadedFirst: Set<string> | undefined;
+
+/** Whether a module is in the entry's static import graph: what every page loads before it runs. */
+function isLoadedFirst(
+  id: string,
+  ctx: { getModuleInfo(id: string): { importedIds: readonly string[] } | null },
+) {
+  if (!loadedFirst) {
+    loadedFirst = new Set();
+    const stack = [CLIENT_ENTRY];
+    while (stack.length) {
+      const next = stack.pop()!;
+      if (loadedFirst.has(next)) continue;
+      loadedFirst.add(next);
+      stack.push(...(ctx.getModuleInfo(next)?.importedIds ?? []));
+    }
+  }
+  return loadedFirst.has(id) && id !== CLIENT_ENTRY;
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [lazyModules(), react(), tailwindcss(), precompress()],
   publicDir: "public",
   // Perspective ships its own WASM and workers: prebundling them breaks their asset URLs.
   optimizeDeps: {
@@ -39,7 +83,34 @@ export default defineConfig({
     // React, the router and Radix make a ~520 kB entry; heavy screens (map, pivot) load lazily.
     chunkSizeWarningLimit: 700,
     sourcemap: false,
-    rollupOptions: { input: "client/entry-client.tsx" },
+    rollupOptions: {
+      input: "client/entry-client.tsx",
+      output: {
+        // Libraries every screen needs, in two chunks of their own: they change less often than
+        // the app, so a browser keeps them cached across releases. The rest of what every screen
+        // loads first (the frame, the list kit, the route table) is one "app" chunk instead of
+        // dozens of tiny shared ones; everything else splits by route and loads when used.
+        advancedChunks: {
+          groups: [
+            { name: "react", priority: 3, test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            {
+              name: "vendor",
+              priority: 2,
+              test: /node_modules[\\/](@tanstack[\\/](router-core|react-router|history|store|react-store)|use-sync-external-store|tailwind-merge|clsx|class-variance-authority|@radix-ui[\\/](react-slot|react-compose-refs))[\\/]/,
+            },
+            // Our own modules and icons only: a library module can be in the graph (a barrel's
+            // re-export) without any of it being used, and capturing it would keep it.
+            {
+              name: (id, ctx) =>
+                (!id.includes("node_modules") || /lucide-react/.test(id)) && isLoadedFirst(id, ctx)
+                  ? "app"
+                  : null,
+              priority: 1,
+            },
+          ],
+        },
+      },
+    },
   },
   server: { middlewareMode: true },
   appType: "custom",

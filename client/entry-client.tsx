@@ -1,5 +1,4 @@
 import "@vitejs/plugin-react/preamble";
-import "./lib/zod-config";
 import "./styles/app.css";
 import { RouterClient } from "@tanstack/react-router/ssr/client";
 import { hydrateRoot } from "react-dom/client";
@@ -16,6 +15,9 @@ const assets = {
   ),
   scripts: [...document.querySelectorAll<HTMLScriptElement>('script[data-asset="script"]')].map(
     (s) => s.getAttribute("src")!,
+  ),
+  preloads: [...document.querySelectorAll<HTMLLinkElement>('link[data-asset="preload"]')].map(
+    (l) => l.getAttribute("href")!,
   ),
 };
 

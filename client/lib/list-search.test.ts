@@ -1,5 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { listApiQuery, listSearchValidator } from "./list-search";
+import {
+  listApiQuery,
+  listSearchValidator,
+  numberOrUndefined,
+  oneOfOrUndefined,
+  parseListSearch,
+  positiveIntOrUndefined,
+  shortStringOrUndefined,
+  stringOrUndefined,
+} from "./list-search";
 
 const columns = [
   { key: "company", sortable: true, filter: "text" as const },
@@ -84,5 +93,46 @@ describe("date-range and choice filters (the shipments list)", () => {
       filters: { status: "in transit" },
     });
     expect(validateShipments({ filters: { status: "'; drop" } })).toEqual({});
+  });
+});
+
+describe("list parameters are parsed without zod, malformed ones dropped", () => {
+  test("page: a whole number ≥ 1, as a number or as text; anything else is the first page", () => {
+    expect(parseListSearch({ page: 3 }).page).toBe(3);
+    expect(parseListSearch({ page: "4" }).page).toBe(4);
+    for (const page of [0, -1, 1.5, "", " ", "x", "2e400", null, true, {}, [2], Number.NaN]) {
+      expect(parseListSearch({ page }).page).toBeUndefined();
+    }
+  });
+
+  test("sortProp must be an identifier, sortDirection asc or desc, filters an object of strings", () => {
+    expect(parseListSearch({ sortProp: "company", sortDirection: "desc" })).toEqual({
+      sortProp: "company",
+      sortDirection: "desc",
+    });
+    expect(parseListSearch({ sortProp: "drop table", sortDirection: "up" })).toEqual({});
+    expect(parseListSearch({ sortProp: 7 })).toEqual({});
+    expect(parseListSearch({ filters: { company: "acme" } })).toEqual({ filters: { company: "acme" } });
+    expect(parseListSearch({ filters: { company: 1 } })).toEqual({});
+    expect(parseListSearch({ filters: ["acme"] })).toEqual({});
+    expect(parseListSearch({ filters: "acme" })).toEqual({});
+  });
+
+  test("other parameters are left out", () => {
+    expect(parseListSearch({ page: 2, evil: "<script>" })).toEqual({ page: 2 });
+  });
+
+  test("the small parsers other routes use", () => {
+    expect(positiveIntOrUndefined("12")).toBe(12);
+    expect(positiveIntOrUndefined("12abc")).toBeUndefined();
+    expect(numberOrUndefined("1")).toBe(1);
+    expect(numberOrUndefined(1)).toBe(1);
+    expect(numberOrUndefined("")).toBeUndefined();
+    expect(numberOrUndefined("one")).toBeUndefined();
+    expect(stringOrUndefined(5)).toBeUndefined();
+    expect(shortStringOrUndefined("abc", 2)).toBeUndefined();
+    expect(shortStringOrUndefined("ab", 2)).toBe("ab");
+    expect(oneOfOrUndefined("week", ["week", "month"] as const)).toBe("week");
+    expect(oneOfOrUndefined("day", ["week", "month"] as const)).toBeUndefined();
   });
 });

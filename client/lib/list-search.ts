@@ -1,22 +1,65 @@
-import { z } from "zod";
-
 /**
  * The query parameters every list screen takes (spec: page, sortProp, sortDirection, filters).
  * Malformed values fall back to the defaults instead of breaking the screen, so an old bookmark
  * still opens; listSearchFor then drops sorts and filters the screen's columns do not offer.
+ * Parsed by hand, not with zod: every list screen runs this, and zod stays out of their JavaScript.
  */
-export const ZListSearch = z.object({
-  page: z.coerce.number().int().min(1).optional().catch(undefined),
-  sortProp: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-    .optional()
-    .catch(undefined),
-  sortDirection: z.enum(["asc", "desc"]).optional().catch(undefined),
-  filters: z.record(z.string(), z.string()).optional().catch(undefined),
-});
+export type TListSearch = {
+  page?: number;
+  sortProp?: string;
+  sortDirection?: "asc" | "desc";
+  filters?: Record<string, string>;
+};
 
-export type TListSearch = z.infer<typeof ZListSearch>;
+const SORT_PROP = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A whole number ≥ 1 (a number, or text such as "2" from a hand-edited URL), else undefined. */
+export function positiveIntOrUndefined(value: unknown): number | undefined {
+  if (value === undefined || value === null || typeof value === "boolean" || typeof value === "object")
+    return undefined;
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && value.trim() !== ""
+        ? Number(value)
+        : Number.NaN;
+  return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+}
+
+/** A string, else undefined. */
+export function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** One of the allowed strings, else undefined. */
+export function oneOfOrUndefined<const T extends string>(
+  value: unknown,
+  allowed: readonly T[],
+): T | undefined {
+  return typeof value === "string" && (allowed as readonly string[]).includes(value)
+    ? (value as T)
+    : undefined;
+}
+
+function filtersOrUndefined(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value);
+  return entries.every(([, v]) => typeof v === "string") ? Object.fromEntries(entries) : undefined;
+}
+
+/** The spec's list parameters from a raw URL search, each malformed one dropped. */
+export function parseListSearch(raw: Record<string, unknown>): TListSearch {
+  const sortProp = stringOrUndefined(raw.sortProp);
+  const search: TListSearch = {};
+  const page = positiveIntOrUndefined(raw.page);
+  if (page !== undefined) search.page = page;
+  if (sortProp !== undefined && SORT_PROP.test(sortProp)) search.sortProp = sortProp;
+  const sortDirection = oneOfOrUndefined(raw.sortDirection, ["asc", "desc"]);
+  if (sortDirection) search.sortDirection = sortDirection;
+  const filters = filtersOrUndefined(raw.filters);
+  if (filters) search.filters = filters;
+  return search;
+}
 
 /** What a list screen declares about a column: its key, whether it sorts, how it filters. */
 export type TSearchColumn = { key: string; sortable?: boolean; filter?: TFilterKind };
@@ -67,7 +110,7 @@ export function listSearchFor(search: TListSearch, columns: readonly TSearchColu
 export const listSearchValidator =
   (columns: readonly TSearchColumn[]) =>
   (raw: Record<string, unknown>): TListSearch =>
-    listSearchFor(ZListSearch.parse(raw), columns);
+    listSearchFor(parseListSearch(raw), columns);
 
 export const PAGE_SIZE = 10;
 
@@ -91,3 +134,16 @@ export type TListPage<T> = {
   per_page: number;
   last_page: number;
 };
+
+/** A number (or numeric text, as z.coerce.number() took it), else undefined. */
+export function numberOrUndefined(value: unknown): number | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** A string of at most `max` characters, else undefined. */
+export function shortStringOrUndefined(value: unknown, max: number): string | undefined {
+  return typeof value === "string" && value.length <= max ? value : undefined;
+}

@@ -1,5 +1,5 @@
 import { revalidateLogic, useForm } from "@tanstack/react-form";
-import { createRoute, useRouter } from "@tanstack/react-router";
+import { useRouter } from "@tanstack/react-router";
 import { type ChangeEvent, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -19,8 +19,8 @@ import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { Label } from "../components/ui/label";
 import { Spinner } from "../components/ui/spinner";
+import { accountRoute } from "./account";
 import { hasServerMessage } from "./auth-routes";
-import { rootRoute } from "./root";
 
 /** The account form: profile, e-mail and an optional password change that needs both fields. */
 /** The account form's checks; changing the e-mail address or the password needs the current password. */
@@ -53,16 +53,7 @@ const EMAIL_NEEDS_PASSWORD = "Please input your current password to change your 
 
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 
-export const accountRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/user/account",
-  validateSearch: z.object({ verified: z.coerce.number().optional().catch(undefined) }),
-  staticData: { title: "User Profile" },
-  head: () => ({ meta: [{ title: "User Profile · Tradewinds" }] }),
-  component: AccountScreen,
-});
-
-function AccountScreen() {
+export function AccountScreen() {
   const { user, api, session } = accountRoute.useRouteContext();
   const { verified } = accountRoute.useSearch();
   const router = useRouter();

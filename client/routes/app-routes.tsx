@@ -1,7 +1,7 @@
 import { createRoute, Link, notFound, redirect } from "@tanstack/react-router";
 import { NotFoundScreen, PageHeader, PlannedScreen } from "../components/app/screens";
-import { accountRoute } from "./account-route";
-import { authRoutes } from "./auth-routes";
+import { accountRoute } from "./account";
+import { authRoutes } from "./auth";
 import { catalogueRoutes } from "./catalogue";
 import { contactRoutes } from "./contacts";
 import { homeRoute } from "./home";

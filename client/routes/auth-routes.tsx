@@ -1,5 +1,5 @@
 import { revalidateLogic, useForm } from "@tanstack/react-form";
-import { createRoute, Link, redirect, useNavigate, useRouter } from "@tanstack/react-router";
+import { Link, useNavigate, useRouter } from "@tanstack/react-router";
 import { useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -18,9 +18,10 @@ import { applyServerErrors } from "../components/kit/server-errors";
 import { Button } from "../components/ui/button";
 import { ApiError } from "../lib/api";
 import { clearSessionExpired, safeNext } from "../lib/session";
-import { rootRoute } from "./root";
+import { forgotRoute, loginRoute, registerRoute, resetRoute } from "./auth";
 
-const title = (text: string) => () => ({ meta: [{ title: `${text} · Tradewinds` }] });
+// The log in, register, forgot and reset password screens, in a chunk of their own: the form library
+// and the contracts load with them, not with every screen. Their routes are in ./auth.
 
 /**
  * True when the server answered with something the user can act on (a 4xx with its message). No
@@ -29,24 +30,7 @@ const title = (text: string) => () => ({ meta: [{ title: `${text} · Tradewinds`
 export const hasServerMessage = (error: unknown): error is ApiError =>
   error instanceof ApiError && error.status >= 400 && error.status < 500;
 
-const loginRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/auth/login",
-  validateSearch: z.object({
-    next: z.string().optional().catch(undefined),
-    // Set by the server when the no-JavaScript form post failed (server/features/auth/auth.forms.ts).
-    error: z.string().max(300).optional().catch(undefined),
-  }),
-  staticData: { title: "Log in" },
-  head: title("Log in"),
-  // A signed-in visitor goes straight on to `next` or the account page (spec section 2).
-  beforeLoad: ({ context, search }) => {
-    if (context.user) throw redirect({ href: safeNext(search.next) ?? "/user/account" });
-  },
-  component: LoginScreen,
-});
-
-function LoginScreen() {
+export function LoginScreen() {
   const { next, error: postedError } = loginRoute.useSearch();
   const { api, session } = loginRoute.useRouteContext();
   const router = useRouter();
@@ -124,36 +108,7 @@ function LoginScreen() {
   );
 }
 
-const logoutRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/auth/logout",
-  // Logs out on the server (200 or 401 both mean logged out), forgets the user, then goes to login.
-  // beforeLoad also runs when a link is preloaded on hover or focus (defaultPreload "intent"): that must
-  // not log anyone out. A direct visit never gets here: the server answers GET /auth/logout itself
-  // with a page that posts. Logging out is a POST, so no other site can force it.
-  beforeLoad: async ({ context, preload }) => {
-    if (preload) return;
-    await context.api.send("POST", "/logout").catch(() => undefined);
-    context.session.user = null;
-    throw redirect({ to: "/auth/login", search: { next: undefined } });
-  },
-});
-
-const registerRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/auth/register",
-  // Set by the server after a no-JavaScript form post (server/features/auth/auth.forms.ts).
-  validateSearch: z.object({
-    // The router reads `?registered=1` as the number 1.
-    registered: z.coerce.number().optional().catch(undefined),
-    error: z.string().max(300).optional().catch(undefined),
-  }),
-  staticData: { title: "Register" },
-  head: title("Register"),
-  component: RegisterScreen,
-});
-
-function RegisterScreen() {
+export function RegisterScreen() {
   const { api } = registerRoute.useRouteContext();
   const { registered, error: postedError } = registerRoute.useSearch();
   const [isDone, setIsDone] = useState(registered === 1);
@@ -256,15 +211,7 @@ function RegisterScreen() {
   );
 }
 
-const forgotRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/auth/forgot-password",
-  staticData: { title: "Forgot password" },
-  head: title("Forgot password"),
-  component: ForgotScreen,
-});
-
-function ForgotScreen() {
+export function ForgotScreen() {
   const { api } = forgotRoute.useRouteContext();
   const [isSent, setIsSent] = useState(false);
   const form = useForm({
@@ -312,19 +259,7 @@ function ForgotScreen() {
   );
 }
 
-const resetRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/auth/reset-password/$id",
-  validateSearch: z.object({
-    expires: z.coerce.number().optional().catch(undefined),
-    signature: z.string().optional().catch(undefined),
-  }),
-  staticData: { title: "Reset password" },
-  head: title("Reset password"),
-  component: ResetScreen,
-});
-
-function ResetScreen() {
+export function ResetScreen() {
   const { api } = resetRoute.useRouteContext();
   const { id } = resetRoute.useParams();
   const { expires, signature } = resetRoute.useSearch();
@@ -377,5 +312,3 @@ function ResetScreen() {
     </AuthCard>
   );
 }
-
-export const authRoutes = [loginRoute, logoutRoute, registerRoute, forgotRoute, resetRoute];

@@ -1,26 +1,19 @@
-import { createRoute, useLoaderData, useNavigate, useRouteContext } from "@tanstack/react-router";
-import { z } from "zod";
-import {
-  DEFAULT_PERIOD,
-  PERIODS,
-  type TCommonDestination,
-  type TMapAnswer,
-  type TPerformance,
-  type TRecentShipment,
-} from "../../db/contracts/home";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import type { TCommonDestination, TMapAnswer, TPerformance, TRecentShipment } from "../../db/contracts/home";
+import { DEFAULT_PERIOD, PERIODS, type TPeriod } from "../../db/contracts/periods";
 import { PageHeader } from "../components/app/screens";
-import { EntityTable, TableSkeleton } from "../components/kit/entity-table";
+import { TableSkeleton } from "../components/kit/entity-table";
 import { ErrorPanel } from "../components/kit/error-panel";
-import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
+import { recentScreen } from "../features/home/home-screen";
 import {
-  commonScreen,
-  HomeEmptyState,
-  PerformanceTiles,
-  PeriodSelector,
-  recentScreen,
-} from "../features/home/home-screen";
-import { MapPanel } from "../features/home/map-panel";
-import { listApiQuery, listSearchFor, type TListPage, ZListSearch } from "../lib/list-search";
+  listApiQuery,
+  listSearchFor,
+  oneOfOrUndefined,
+  parseListSearch,
+  positiveIntOrUndefined,
+  type TListPage,
+  type TListSearch,
+} from "../lib/list-search";
 import { rootRoute } from "./root";
 
 const RECENT_COLUMNS = recentScreen("all").columns;
@@ -29,15 +22,16 @@ const RECENT_COLUMNS = recentScreen("all").columns;
  * /home's search: the period (bookmarkable; absent means all), the recent table's page, sort and
  * filters under the list screens' usual names, and the destinations table's page as cpage.
  */
-const ZHomeSearch = ZListSearch.extend({
-  period: z.enum(PERIODS).optional().catch(undefined),
-  cpage: z.coerce.number().int().min(1).optional().catch(undefined),
-});
-type THomeSearch = z.infer<typeof ZHomeSearch>;
+export type THomeSearch = TListSearch & { period?: TPeriod; cpage?: number };
 
 const validateHomeSearch = (raw: Record<string, unknown>): THomeSearch => {
-  const search = ZHomeSearch.parse(raw);
-  return { ...search, ...listSearchFor(search, RECENT_COLUMNS) };
+  const search = parseListSearch(raw);
+  return {
+    ...search,
+    ...listSearchFor(search, RECENT_COLUMNS),
+    period: oneOfOrUndefined(raw.period, PERIODS),
+    cpage: positiveIntOrUndefined(raw.cpage),
+  };
 };
 
 type THomeData = {
@@ -87,89 +81,6 @@ export const homeRoute = createRoute({
       <ErrorPanel error={error} />
     </section>
   ),
-  component: HomeScreen,
+  // The dashboard (tiles, map panel, tables) loads with its own chunk, not with every screen.
+  component: lazyRouteComponent(() => import("./home-screen"), "HomeScreen"),
 });
-
-function HomeScreen() {
-  const { performance, recent, common, map } = useLoaderData({ from: "/home" });
-  const search = homeRoute.useSearch();
-  const navigate = useNavigate();
-  const { api } = useRouteContext({ from: "__root__" });
-  const period = search.period ?? DEFAULT_PERIOD;
-
-  if (!performance.has_shipments) {
-    return (
-      <section>
-        <PageHeader title="Dashboard" />
-        <HomeEmptyState />
-      </section>
-    );
-  }
-  return (
-    <section className="space-y-6">
-      <PageHeader title="Dashboard" />
-      <Card>
-        <CardHeader className="flex flex-wrap items-center justify-between gap-3">
-          <CardTitle>
-            <h2 className="text-lg font-semibold">Shipping Performance</h2>
-          </CardTitle>
-          <PeriodSelector period={period} />
-        </CardHeader>
-        <CardContent>
-          <PerformanceTiles performance={performance} />
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            <h2 className="text-lg font-semibold">Shipments Map</h2>
-          </CardTitle>
-        </CardHeader>
-        <CardContent>
-          <MapPanel map={map} period={period} api={api} />
-        </CardContent>
-      </Card>
-      <div className="grid gap-6 2xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <Card className="min-w-0">
-          <CardHeader>
-            <CardTitle>
-              <h2 className="text-lg font-semibold" id="recent-title">
-                Most Recent Shipments
-              </h2>
-            </CardTitle>
-          </CardHeader>
-          <CardContent>
-            <EntityTable
-              screen={recentScreen(period)}
-              page={recent}
-              search={search}
-              dictionaries={{}}
-              api={api}
-              label="Most Recent Shipments"
-            />
-          </CardContent>
-        </Card>
-        <Card className="min-w-0">
-          <CardHeader>
-            <CardTitle>
-              <h2 className="text-lg font-semibold">Most Common Shipments</h2>
-            </CardTitle>
-          </CardHeader>
-          <CardContent>
-            <EntityTable
-              screen={commonScreen(period)}
-              page={common}
-              search={{ page: search.cpage }}
-              dictionaries={{}}
-              api={api}
-              label="Most Common Shipments"
-              onSearch={(next) =>
-                navigate({ to: ".", search: (prev: THomeSearch) => ({ ...prev, cpage: next.page }) as never })
-              }
-            />
-          </CardContent>
-        </Card>
-      </div>
-    </section>
-  );
-}

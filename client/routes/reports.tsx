@@ -1,8 +1,7 @@
-import { createRoute } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import type { TReportAttribute } from "../../db/contracts/reports";
 import { PageHeader } from "../components/app/screens";
 import { ErrorPanel } from "../components/kit/error-panel";
-import { ReportsScreen } from "../features/reports/reports-screen";
 import { rootRoute } from "./root";
 
 /** /reports: the pivot. The column list comes from /reports-attributes (in-process during SSR). */
@@ -19,7 +18,12 @@ export const reportsRoute = createRoute({
       <ErrorPanel error={error} />
     </section>
   ),
-  component: function ReportsRouteScreen() {
-    return <ReportsScreen attributes={reportsRoute.useLoaderData()} />;
-  },
+  // The pivot's screen loads with its own chunk; the viewer itself loads later still (perspective-loader).
+  component: lazyRouteComponent(() =>
+    import("../features/reports/reports-screen").then(({ ReportsScreen }) => ({
+      default: function ReportsRouteScreen() {
+        return <ReportsScreen attributes={reportsRoute.useLoaderData()} />;
+      },
+    })),
+  ),
 });

@@ -1,36 +1,30 @@
 import {
   createRootRouteWithContext,
   HeadContent,
-  Link,
   Outlet,
   redirect,
   Scripts,
   useMatches,
   useRouterState,
 } from "@tanstack/react-router";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { preload } from "react-dom";
-import { DebugPanel, isDebugOn } from "../components/app/debug-panel";
+import { isDebugOn } from "../components/app/debug-flag";
 import { AppHeader } from "../components/app/header";
 import { Kept } from "../components/app/kept";
 import { isPublicPath } from "../components/app/nav";
 import { ErrorScreen, PageNotFound } from "../components/app/screens";
 import { MobileNav, Sidebar } from "../components/app/sidebar";
-import {
-  AlertDialog,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../components/ui/alert-dialog";
-import { Button } from "../components/ui/button";
 import { Toaster } from "../components/ui/sonner";
-import { TooltipProvider } from "../components/ui/tooltip";
 import { focusPageHeading } from "../lib/focus";
-import { clearSessionExpired, loadUser, useSessionExpired } from "../lib/session";
+import { loadUser, useSessionExpired } from "../lib/session";
 import { saveSidebarCollapsed } from "../lib/ui-prefs";
 import type { TRouterContext } from "../router-context";
+
+// Shown only with ?debug (client-side state): loads then.
+const DebugPanel = lazy(() =>
+  import("../components/app/debug-panel").then(({ DebugPanel }) => ({ default: DebugPanel })),
+);
 
 export type TStaticData = { title?: string };
 
@@ -92,9 +86,13 @@ function Document({ children }: { children: React.ReactNode }) {
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} data-asset="style" />
         ))}
+        {/* The entry's imports (React, the router, the app chunk) start downloading with the page. */}
+        {assets.preloads?.map((href) => (
+          <link key={href} rel="modulepreload" href={href} data-asset="preload" />
+        ))}
       </head>
       <body className="min-h-dvh bg-background text-foreground antialiased">
-        <TooltipProvider>{children}</TooltipProvider>
+        {children}
         <Toaster position="top-right" />
         {assets.scripts.map((src) => (
           <script key={src} type="module" src={src} data-asset="script" />
@@ -157,38 +155,30 @@ function Frame({ children }: { children: React.ReactNode }) {
           {children}
         </main>
       </div>
-      {showDebug && <DebugPanel />}
-      <SessionExpiredDialog />
+      {showDebug && (
+        <Suspense fallback={null}>
+          <DebugPanel />
+        </Suspense>
+      )}
+      <SessionExpired />
     </div>
   );
 }
 
-/** Spec: a 401 logs the user out and offers a Log in button. */
-function SessionExpiredDialog() {
-  const isExpired = useSessionExpired();
-  // Nothing to render until a session ends (never on the server): the closed dialog still cost a
-  // render of its parts on every page.
-  return isExpired ? <SessionExpiredAlert /> : null;
-}
+const SessionExpiredDialog = lazy(() =>
+  import("../components/app/session-expired").then(({ SessionExpiredDialog }) => ({
+    default: SessionExpiredDialog,
+  })),
+);
 
-function SessionExpiredAlert() {
-  const pathname = useRouterState({ select: (s) => s.location.href });
+/** Spec: a 401 logs the user out and offers a Log in button (the dialog loads when that happens). */
+function SessionExpired() {
+  const isExpired = useSessionExpired();
+  if (!isExpired) return null;
   return (
-    <AlertDialog open>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Authentication failed</AlertDialogTitle>
-          <AlertDialogDescription>Please log in to continue</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <Button asChild onClick={clearSessionExpired}>
-            <Link to="/auth/login" search={{ next: pathname }}>
-              Log in
-            </Link>
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <Suspense fallback={null}>
+      <SessionExpiredDialog />
+    </Suspense>
   );
 }
 

@@ -1,47 +1,59 @@
-import { createRoute, useRouteContext } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent, useRouteContext } from "@tanstack/react-router";
 import { DownloadIcon } from "lucide-react";
 import { useEffect, useState } from "react";
-import { z } from "zod";
 import type { TScreeningHistoryEntry } from "../../db/contracts/screening";
 import { Button } from "../components/ui/button";
 import { RescreenProgress } from "../features/screening/rescreen-progress";
-import { ListChanges, ScreeningHistory, type THistoryAnswer } from "../features/screening/screening-history";
-import { ScreeningSearch } from "../features/screening/screening-search";
+import { ListChanges, type THistoryAnswer } from "../features/screening/screening-history";
 import { screeningsScreen } from "../features/screening/screenings-screen";
+import { positiveIntOrUndefined, stringOrUndefined } from "../lib/list-search";
 import { rootRoute } from "./root";
 import { createSectionRoutes } from "./section-routes";
 
 const searchRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/restricted-party-screening/search",
-  validateSearch: z.object({
-    keywords: z.string().optional().catch(undefined),
-    name: z.string().optional().catch(undefined),
-    address: z.string().optional().catch(undefined),
+  validateSearch: (raw: Record<string, unknown>): { keywords?: string; name?: string; address?: string } => ({
+    keywords: stringOrUndefined(raw.keywords),
+    name: stringOrUndefined(raw.name),
+    address: stringOrUndefined(raw.address),
   }),
   staticData: { title: "Restricted Party Search" },
   head: () => ({ meta: [{ title: "Restricted Party Search · Tradewinds" }] }),
-  component: function SearchScreen() {
-    const initial = searchRoute.useSearch();
-    const { api } = useRouteContext({ from: "__root__" });
-    return <ScreeningSearch api={api} initial={initial} />;
-  },
+  // The search form loads with its own chunk (with zod), not with every screen.
+  component: lazyRouteComponent(() =>
+    import("../features/screening/screening-search").then(({ ScreeningSearch }) => ({
+      default: function SearchScreen() {
+        const initial = searchRoute.useSearch();
+        const { api } = useRouteContext({ from: "__root__" });
+        return <ScreeningSearch api={api} initial={initial} />;
+      },
+    })),
+  ),
 });
 
 const historyRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/restricted-party-screening/history/$contactId",
   params: {
-    parse: ({ contactId }) => ({ contactId: z.coerce.number().int().positive().parse(contactId) }),
+    parse: ({ contactId }) => {
+      const id = positiveIntOrUndefined(contactId);
+      if (id === undefined) throw new Error(`Not a contact id: ${JSON.stringify(contactId)}`);
+      return { contactId: id };
+    },
     stringify: ({ contactId }) => ({ contactId: String(contactId) }),
   },
   staticData: { title: "Screening history" },
   head: () => ({ meta: [{ title: "Screening history · Tradewinds" }] }),
   loader: ({ context, params }) =>
     context.api.get<THistoryAnswer>(`/screenings/contact/${params.contactId}/history`),
-  component: function HistoryScreen() {
-    return <ScreeningHistory answer={historyRoute.useLoaderData()} />;
-  },
+  component: lazyRouteComponent(() =>
+    import("../features/screening/screening-history").then(({ ScreeningHistory }) => ({
+      default: function HistoryScreen() {
+        return <ScreeningHistory answer={historyRoute.useLoaderData()} />;
+      },
+    })),
+  ),
 });
 
 function ListsAndProgress() {

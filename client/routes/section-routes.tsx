@@ -64,6 +64,10 @@ export function createSectionRoutes<
     formExtras?: (item: T) => ReactNode;
     /** Content between the edit page's heading and its form (e.g. a contact's screening status). */
     formIntro?: (item: T) => ReactNode;
+    /** Like formExtras, loaded with the edit screen's chunk (code only the edit page needs). */
+    loadFormExtras?: () => Promise<(item: T) => ReactNode>;
+    /** Like formIntro, loaded with the edit screen's chunk. */
+    loadFormIntro?: () => Promise<(item: T) => ReactNode>;
     /** Records the system writes (screenings) have only a list and a print page. */
     isReadOnly?: boolean;
     /** Content between the title and the table. */
@@ -74,6 +78,13 @@ export function createSectionRoutes<
     isListOnly?: boolean;
   } = {},
 ) {
+  /** The form screens' chunk and the entity's contract (zod), fetched together. */
+  const formScreens = () => {
+    const { loadSchema } = screen;
+    if (!loadSchema) throw new Error(`${screen.listTitle} has no form: its screen declares no contract`);
+    return Promise.all([sectionScreens(), loadSchema()]);
+  };
+
   const listRoute = createRoute({
     getParentRoute: () => rootRoute,
     path: `/${section}` as `/${TSection}`,
@@ -143,7 +154,9 @@ export function createSectionRoutes<
     errorComponent: ({ error }) => <ErrorPanel error={error} />,
     // Forms load with their own chunk: list screens never download the form machinery.
     component: lazyRouteComponent(() =>
-      sectionScreens().then(({ CreateScreen }) => ({ default: () => <CreateScreen screen={screen} /> })),
+      formScreens().then(([{ CreateScreen }, schema]) => ({
+        default: () => <CreateScreen screen={screen} schema={schema} />,
+      })),
     ),
   });
 
@@ -162,11 +175,18 @@ export function createSectionRoutes<
     notFoundComponent: NotFoundScreen,
     errorComponent: ({ error }) => <ErrorPanel error={error} />,
     component: lazyRouteComponent(() =>
-      sectionScreens().then(({ EditScreen }) => ({
-        default: () => (
-          <EditScreen screen={screen} formIntro={options.formIntro} formExtras={options.formExtras} />
-        ),
-      })),
+      Promise.all([formScreens(), options.loadFormIntro?.(), options.loadFormExtras?.()]).then(
+        ([[{ EditScreen }, schema], intro, extras]) => ({
+          default: () => (
+            <EditScreen
+              screen={screen}
+              schema={schema}
+              formIntro={intro ?? options.formIntro}
+              formExtras={extras ?? options.formExtras}
+            />
+          ),
+        }),
+      ),
     ),
   });
 

@@ -1,6 +1,7 @@
 import {
   createRoute,
   Link,
+  lazyRouteComponent,
   notFound,
   useLoaderData,
   useNavigate,
@@ -14,15 +15,10 @@ import type { TDictionary, TDictionaryName } from "../../db/contracts/dictionary
 import type { TShipment } from "../../db/contracts/shipments";
 import { PageHeader } from "../components/app/screens";
 import { ErrorPanel } from "../components/kit/error-panel";
-import { PrintPage } from "../components/kit/print-page";
 import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../components/ui/table";
-import { ShipmentForm } from "../features/shipments/shipment-form";
 import { shipmentsScreen } from "../features/shipments/shipments-screen";
 import { ApiError } from "../lib/api";
-import { labelOf } from "../lib/dictionaries";
-import { formatMoney, formatNumber } from "../lib/format";
 import { rootRoute } from "./root";
 import { createSectionRoutes } from "./section-routes";
 
@@ -116,23 +112,6 @@ type TFormData = {
   dictionaries: TDictionary;
 };
 
-function FormScreen() {
-  const data = useLoaderData({ strict: false }) as unknown as TFormData;
-  const { api, dictionaries: cache, user } = useRouteContext({ from: "__root__" });
-  return (
-    <ShipmentForm
-      // A reload after a conflict brings a new updated_at: the form starts over from the stored shipment.
-      key={`${data.item.id}:${data.item.updated_at}`}
-      api={api}
-      dictionaries={data.dictionaries}
-      dictionaryCache={cache}
-      user={user ?? null}
-      item={data.item}
-      unitValues={data.unitValues}
-    />
-  );
-}
-
 /**
  * /shipments/create-shipment (spec section 4, Shipment creation): the shipment is created as a draft
  * by a call (POST, no body), then the user goes on to its edit page. The call runs in the browser
@@ -196,10 +175,30 @@ const editShipmentRoute = createRoute({
   head: title("Edit Shipment"),
   notFoundComponent: ShipmentNotFound,
   errorComponent: ({ error }) => <ErrorPanel error={error} />,
-  component: FormScreen,
+  // The form (lines, parties, paperwork, autosave, zod) loads with its own chunk, not with the list.
+  component: lazyRouteComponent(() =>
+    import("../features/shipments/shipment-form").then(({ ShipmentForm }) => ({
+      default: function FormScreen() {
+        const data = useLoaderData({ strict: false }) as unknown as TFormData;
+        const { api, dictionaries: cache, user } = useRouteContext({ from: "__root__" });
+        return (
+          <ShipmentForm
+            // A reload after a conflict brings a new updated_at: the form starts over from the stored shipment.
+            key={`${data.item.id}:${data.item.updated_at}`}
+            api={api}
+            dictionaries={data.dictionaries}
+            dictionaryCache={cache}
+            user={user ?? null}
+            item={data.item}
+            unitValues={data.unitValues}
+          />
+        );
+      },
+    })),
+  ),
 });
 
-const printShipmentRoute = createRoute({
+export const printShipmentRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/shipments/print/$itemId",
   loader: async ({ context, params }) => {
@@ -219,103 +218,9 @@ const printShipmentRoute = createRoute({
   head: title("Print · My Shipments"),
   notFoundComponent: ShipmentNotFound,
   errorComponent: ({ error }) => <ErrorPanel error={error} />,
-  component: function PrintShipment() {
-    const { item, dictionaries } = printShipmentRoute.useLoaderData();
-    return (
-      <PrintPage screen={shipmentsScreen} item={item} dictionaries={dictionaries}>
-        <ShipmentLinesPrint item={item} dictionaries={dictionaries} />
-      </PrintPage>
-    );
-  },
+  // The print page (with its item and package tables) loads with its own chunk.
+  component: lazyRouteComponent(() => import("./shipment-print"), "PrintShipment"),
 });
-
-/** The print page's item and package tables. */
-function ShipmentLinesPrint({ item, dictionaries: _ }: { item: TShipment; dictionaries: TDictionary }) {
-  return (
-    <div className="mt-6 space-y-6">
-      <div>
-        <PageHeader title="Items" />
-        <div className="rounded-lg border bg-card">
-          <Table aria-label="Items">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Product</TableHead>
-                <TableHead>Product number</TableHead>
-                <TableHead>US ECCN</TableHead>
-                <TableHead>HTS</TableHead>
-                <TableHead className="text-right">Quantity</TableHead>
-                <TableHead className="text-right">Unit value</TableHead>
-                <TableHead className="text-right">Extended value</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {item.items.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={7} className="text-center text-muted-foreground">
-                    N/A
-                  </TableCell>
-                </TableRow>
-              ) : (
-                item.items.map((line) => (
-                  <TableRow key={line.id}>
-                    <TableCell>{line.product.name}</TableCell>
-                    <TableCell>{line.product.product_number}</TableCell>
-                    <TableCell>{line.product.US_ECCN || "N/A"}</TableCell>
-                    <TableCell>{line.product.HTS || "N/A"}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatNumber(line.quantity)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatMoney(line.unit_value)}</TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {formatMoney(line.extended_value)}
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </div>
-      </div>
-      <div>
-        <PageHeader title="Packages" />
-        <div className="rounded-lg border bg-card">
-          <Table aria-label="Packages">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Package type</TableHead>
-                <TableHead className="text-right">Quantity</TableHead>
-                <TableHead className="text-right">Net weight (kg)</TableHead>
-                <TableHead className="text-right">Gross weight (kg)</TableHead>
-                <TableHead className="text-right">L × W × H (in)</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {item.packages.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={5} className="text-center text-muted-foreground">
-                    N/A
-                  </TableCell>
-                </TableRow>
-              ) : (
-                item.packages.map((line) => (
-                  <TableRow key={line.id}>
-                    <TableCell>{line.package_name || labelOf(undefined, line.package_id)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatNumber(line.quantity)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatNumber(line.net_weight)}</TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {formatNumber(line.gross_weight)}
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {formatNumber(line.length)} × {formatNumber(line.width)} × {formatNumber(line.height)}
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </div>
-      </div>
-    </div>
-  );
-}
 
 /** /shipments, create-shipment, edit-shipment/{itemId}, print/{itemId} (spec section 2). */
 export const shipmentRoutes = [

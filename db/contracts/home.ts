@@ -1,9 +1,9 @@
 import { z } from "zod";
 
-/** The dashboard's periods (spec section 9); "all" is the default. */
-export const PERIODS = ["week", "month", "year", "all"] as const;
-export type TPeriod = (typeof PERIODS)[number];
-export const DEFAULT_PERIOD: TPeriod = "all";
+// The periods, without zod, so /home's route (in every screen's JavaScript) does not load zod.
+import { DEFAULT_PERIOD, PERIODS, type TPeriod } from "./periods";
+
+export { DEFAULT_PERIOD, PERIODS, type TPeriod } from "./periods";
 
 export const ZPeriod = z.enum(PERIODS, {
   error: (issue) => `Unknown filter ${JSON.stringify(issue.input)}; allowed: ${PERIODS.join(", ")}`,

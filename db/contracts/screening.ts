@@ -30,15 +30,17 @@ const isRealDay = (value: string) => {
   return DAY.test(value) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 };
 
-/** Today as YYYY-MM-DD in UTC, the day review dates are compared with. */
-export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
+// Without zod, so screens that only show review dates do not load zod with them.
+import { todayUtc } from "./review-dates";
 
-/**
- * A whitelisting (an override to passed with a review date) is due for review from that day on:
- * the contact still passes, but shows 'review due' until someone decides again.
- */
-export const isReviewDue = (reviewDate: string | null | undefined, today = todayUtc()) =>
-  Boolean(reviewDate) && (reviewDate as string) <= today;
+export {
+  CONTACT_SCREENING_LABELS,
+  CONTACT_SCREENING_STATES,
+  contactScreeningState,
+  isReviewDue,
+  type TContactScreeningState,
+  todayUtc,
+} from "./review-dates";
 
 export const REVIEW_DATE_ONLY_PASSED = "Only an override to PASSED can carry a review date.";
 
@@ -119,29 +121,3 @@ export type TScreeningHistoryEntry = {
   lists: { source: string; version_date: string }[];
   user: string;
 };
-
-/**
- * A contact's screening state as the address book shows and filters it: 'pending' (changed or never
- * screened: never shown as passed), 'failed', 'review_due' (a whitelisting past its review date: still
- * passed, due for a person's look) or 'passed'.
- */
-export const CONTACT_SCREENING_STATES = ["failed", "review_due", "pending", "passed"] as const;
-export type TContactScreeningState = (typeof CONTACT_SCREENING_STATES)[number];
-
-export const CONTACT_SCREENING_LABELS: Record<TContactScreeningState, string> = {
-  failed: "Failed",
-  review_due: "Review due",
-  pending: "Pending",
-  passed: "Passed",
-};
-
-/** The state from the contact's pending mark and its newest result (null: never screened). */
-export function contactScreeningState(
-  isPending: boolean,
-  latest: { status: string; review_date: string | null } | null,
-  today = todayUtc(),
-): TContactScreeningState {
-  if (isPending || !latest) return "pending";
-  if (latest.status === "failed") return "failed";
-  return isReviewDue(latest.review_date, today) ? "review_due" : "passed";
-}

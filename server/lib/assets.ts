@@ -9,7 +9,8 @@ export type TAssetStore = {
   read(urlPath: string): Promise<Blob | null>;
 };
 
-export type TPageAssets = { scripts: string[]; styles: string[] };
+/** `preloads`: the entry's static imports, as modulepreload links, fetched with the entry instead of after it. */
+export type TPageAssets = { scripts: string[]; styles: string[]; preloads?: string[] };
 
 type TViteManifest = Record<string, { file: string; css?: string[]; isEntry?: boolean; imports?: string[] }>;
 
@@ -21,15 +22,17 @@ export function pageAssetsFromManifest(manifest: TViteManifest): TPageAssets {
   if (!entry)
     throw new Error(`The client build has no entry for ${CLIENT_ENTRY}; rebuild it with npm run build`);
   const styles = new Set<string>();
+  const preloads = new Set<string>();
   const visit = (key: string, seen = new Set<string>()) => {
     if (seen.has(key)) return;
     seen.add(key);
     const chunk = manifest[key];
     for (const css of chunk?.css ?? []) styles.add(`/${css}`);
+    if (chunk && key !== CLIENT_ENTRY) preloads.add(`/${chunk.file}`);
     for (const imported of chunk?.imports ?? []) visit(imported, seen);
   };
   visit(CLIENT_ENTRY);
-  return { scripts: [`/${entry.file}`], styles: [...styles] };
+  return { scripts: [`/${entry.file}`], styles: [...styles], preloads: [...preloads] };
 }
 
 /** Serves the client build from a folder on disk (dist/client when running from source). */

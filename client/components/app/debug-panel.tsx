@@ -3,18 +3,7 @@ import { useState } from "react";
 import { Switch } from "../ui/switch";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../ui/tabs";
 
-export const DEBUG_STORAGE_KEY = "tradewinds-debug";
-
-/** True when `?debug=1` is in the URL or the flag is stored in the browser. */
-export function isDebugOn(search: Record<string, unknown>): boolean {
-  if (search.debug === 1 || search.debug === "1" || search.debug === true) return true;
-  if (typeof window === "undefined") return false;
-  try {
-    return window.localStorage.getItem(DEBUG_STORAGE_KEY) === "1";
-  } catch {
-    return false;
-  }
-}
+export { DEBUG_STORAGE_KEY, isDebugOn } from "./debug-flag";
 
 /** Developer panel with Debug, Store and Location tabs and a Verbose toggle. */
 export function DebugPanel() {

@@ -1,17 +1,7 @@
-import { Link } from "@tanstack/react-router";
-import { LogOutIcon, UserIcon } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ComponentProps, lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import type { TPublicUser } from "../../../db/contracts/auth";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "../ui/dropdown-menu";
 
 /** The header style changes once the page has scrolled past this many pixels (spec section 9). */
 export const HEADER_SCROLL_THRESHOLD = 77;
@@ -54,43 +44,48 @@ function initials(user: TPublicUser): string {
   return `${user.name.charAt(0)}${user.surname.charAt(0)}`.toUpperCase() || "?";
 }
 
-/** The signed-in name and avatar, holding User Profile and Logout. */
-function UserMenu({ user }: { user: TPublicUser }) {
+/** The account button: the signed-in name and avatar. */
+export function UserMenuButton({ user, ...props }: { user: TPublicUser } & ComponentProps<typeof Button>) {
   const fullName = `${user.name} ${user.surname}`.trim();
   return (
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="h-9 gap-2 px-2" aria-label={`Account menu for ${fullName}`}>
-          {user.image_url ? (
-            <img src={user.image_url} alt="" className="size-7 rounded-full object-cover" />
-          ) : (
-            <span
-              aria-hidden
-              className="flex size-7 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
-            >
-              {initials(user)}
-            </span>
-          )}
-          <span className="hidden max-w-40 truncate text-sm sm:inline">{fullName}</span>
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-56">
-        <DropdownMenuLabel className="truncate font-normal">
-          <span className="block truncate font-medium">{fullName}</span>
-          <span className="block truncate text-xs text-muted-foreground">{user.email}</span>
-        </DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link to="/user/account">
-            <UserIcon /> User Profile
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuItem asChild>
-          <Link to="/auth/logout" preload={false}>
-            <LogOutIcon /> Logout
-          </Link>
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Button variant="ghost" className="h-9 gap-2 px-2" aria-label={`Account menu for ${fullName}`} {...props}>
+      {user.image_url ? (
+        <img src={user.image_url} alt="" className="size-7 rounded-full object-cover" />
+      ) : (
+        <span
+          aria-hidden
+          className="flex size-7 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
+        >
+          {initials(user)}
+        </span>
+      )}
+      <span className="hidden max-w-40 truncate text-sm sm:inline">{fullName}</span>
+    </Button>
+  );
+}
+
+const loadUserMenu = () => import("./user-menu");
+const RealUserMenu = lazy(() => loadUserMenu().then(({ UserMenu }) => ({ default: UserMenu })));
+
+/**
+ * The signed-in name and avatar, holding User Profile and Logout. The menu (Radix dropdown) loads on
+ * the first open, not with every screen; the button is there, and works, from the first paint.
+ */
+function UserMenu({ user }: { user: TPublicUser }) {
+  const [isWanted, setIsWanted] = useState(false);
+  const closed = (
+    <UserMenuButton
+      user={user}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onPointerEnter={() => void loadUserMenu()}
+      onClick={() => setIsWanted(true)}
+    />
+  );
+  if (!isWanted) return closed;
+  return (
+    <Suspense fallback={closed}>
+      <RealUserMenu user={user} />
+    </Suspense>
   );
 }

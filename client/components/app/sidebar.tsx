@@ -17,11 +17,9 @@ import {
   ShipIcon,
   UserIcon,
 } from "lucide-react";
-import { type ComponentType, useState } from "react";
+import { type ComponentProps, type ComponentType, lazy, Suspense, useState } from "react";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
-import { Dialog, DialogTrigger } from "../ui/dialog";
-import { SheetContent } from "../ui/sheet";
 import { ALWAYS_LINKS, LOGGED_IN_LINKS, LOGGED_OUT_LINKS, PUBLIC_LINKS, type TNavLink } from "./nav";
 
 const ICONS: Record<string, ComponentType<{ className?: string }>> = {
@@ -40,7 +38,7 @@ const ICONS: Record<string, ComponentType<{ className?: string }>> = {
   "/auth/login": LogInIcon,
 };
 
-type TNavProps = { isPublic: boolean; isLoggedIn: boolean };
+export type TNavProps = { isPublic: boolean; isLoggedIn: boolean };
 type TSidebarProps = TNavProps & { isCollapsed: boolean; onToggle: () => void };
 
 function navGroups({ isPublic, isLoggedIn }: TNavProps): { label: string; links: TNavLink[] }[] {
@@ -53,7 +51,7 @@ function navGroups({ isPublic, isLoggedIn }: TNavProps): { label: string; links:
 }
 
 /** The logo to /home, then the links for the visitor's state; shared by the sidebar and the phone menu. */
-function NavBody({
+export function NavBody({
   isCollapsed,
   onNavigate,
   ...props
@@ -141,19 +139,40 @@ export function Sidebar({ isCollapsed, onToggle, ...props }: TSidebarProps) {
   );
 }
 
-/** Below 1024 px: a menu button in the header opens the same links as an off-canvas sheet. */
+/** The header's menu button (below 1024 px). */
+export function MenuButton(props: ComponentProps<typeof Button>) {
+  return (
+    <Button variant="ghost" size="icon" className="-ml-2 lg:hidden" aria-label="Open menu" {...props}>
+      <MenuIcon />
+    </Button>
+  );
+}
+
+const loadMobileSheet = () => import("./mobile-nav");
+const MobileSheet = lazy(() => loadMobileSheet().then(({ MobileSheet }) => ({ default: MobileSheet })));
+
+/**
+ * Below 1024 px: a menu button in the header opens the same links as an off-canvas sheet. The sheet
+ * (Radix dialog, focus trap, scroll lock) loads on the first open, not with every screen.
+ */
 export function MobileNav(props: TNavProps) {
   const [isOpen, setIsOpen] = useState(false);
+  const [isWanted, setIsWanted] = useState(false);
+  const closed = (
+    <MenuButton
+      aria-haspopup="dialog"
+      aria-expanded={false}
+      onPointerEnter={() => void loadMobileSheet()}
+      onClick={() => {
+        setIsWanted(true);
+        setIsOpen(true);
+      }}
+    />
+  );
+  if (!isWanted) return closed;
   return (
-    <Dialog open={isOpen} onOpenChange={setIsOpen}>
-      <DialogTrigger asChild>
-        <Button variant="ghost" size="icon" className="-ml-2 lg:hidden" aria-label="Open menu">
-          <MenuIcon />
-        </Button>
-      </DialogTrigger>
-      <SheetContent side="left" title="Menu" className="bg-sidebar text-sidebar-foreground">
-        <NavBody isCollapsed={false} onNavigate={() => setIsOpen(false)} {...props} />
-      </SheetContent>
-    </Dialog>
+    <Suspense fallback={closed}>
+      <MobileSheet isOpen={isOpen} onOpenChange={setIsOpen} {...props} />
+    </Suspense>
   );
 }

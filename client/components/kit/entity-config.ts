@@ -67,8 +67,11 @@ export type TEntityScreen<T extends { id: number }> = {
   dictionaries: readonly TDictionaryName[];
   columns: TColumn<T>[];
   fields: TFieldConfig[];
-  /** The zod contract shared with the server. */
-  schema: z.ZodType;
+  /**
+   * The zod contract shared with the server, loaded with the create and edit screens: list screens
+   * never download zod or the contracts (read-only records have none).
+   */
+  loadSchema?: () => Promise<z.ZodType>;
   /** Form values for a new record, given the server's create defaults (GET /{entity}/edit). */
   blank: (defaults: Record<string, unknown>) => Record<string, unknown>;
   /** Which row actions the table offers (default: edit, print, delete). */

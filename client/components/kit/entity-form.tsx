@@ -3,6 +3,7 @@ import { useNavigate, useRouter } from "@tanstack/react-router";
 import { ArrowLeftIcon } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { toast } from "sonner";
+import type { z } from "zod";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import type { TDocumentRef } from "../../../db/contracts/products";
 import type { TApi } from "../../lib/api";
@@ -27,6 +28,8 @@ type TProps<T extends { id: number }> = {
   defaults?: Record<string, unknown>;
   /** Shown between the heading and the form (e.g. a contact's screening status). */
   intro?: ReactNode;
+  /** The screen's contract (screen.loadSchema, loaded with the form's chunk). */
+  schema: z.ZodType;
 };
 
 /**
@@ -41,6 +44,7 @@ export function EntityForm<T extends { id: number }>({
   api,
   defaults,
   intro,
+  schema,
 }: TProps<T>) {
   const navigate = useNavigate();
   const router = useRouter();
@@ -52,7 +56,7 @@ export function EntityForm<T extends { id: number }>({
   const form = useForm({
     defaultValues: initial,
     validationLogic: revalidateLogic(),
-    validators: { onDynamic: screen.schema as never },
+    validators: { onDynamic: schema as never },
     onSubmit: async ({ value, formApi }) => {
       setFailure(null);
       try {

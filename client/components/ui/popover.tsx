@@ -1,52 +1,30 @@
-import { Popover as PopoverPrimitive } from "radix-ui";
 import type * as React from "react";
+import { createPendingContext, LazyPart, LazyRoot, LazyTrigger, lazyModule } from "./lazy-radix";
+import type * as Radix from "./popover-radix";
 
-import { cn } from "../../lib/utils";
+// The popover the screens use: Radix's (./popover-radix), loaded on the first open (./lazy-radix).
 
-function Popover({ ...props }: React.ComponentProps<typeof PopoverPrimitive.Root>) {
-  return <PopoverPrimitive.Root data-slot="popover" {...props} />;
+type M = typeof Radix;
+type P<K extends keyof M> = React.ComponentProps<M[K]>;
+const radix = lazyModule<M>(() => import("./popover-radix"));
+const Pending = createPendingContext();
+
+function Popover(props: P<"Popover">) {
+  return <LazyRoot lazy={radix} pending={Pending} real={(m) => m.Popover} props={props} />;
 }
 
-function PopoverTrigger({ ...props }: React.ComponentProps<typeof PopoverPrimitive.Trigger>) {
-  return <PopoverPrimitive.Trigger data-slot="popover-trigger" {...props} />;
-}
-
-function PopoverContent({
-  className,
-  align = "center",
-  sideOffset = 4,
-  onCloseAutoFocus,
-  ...props
-}: React.ComponentProps<typeof PopoverPrimitive.Content>) {
+function PopoverTrigger(props: P<"PopoverTrigger">) {
   return (
-    <PopoverPrimitive.Portal>
-      <PopoverPrimitive.Content
-        data-slot="popover-content"
-        align={align}
-        sideOffset={sideOffset}
-        className={cn(
-          "bg-popover text-popover-foreground data-[state=open]:animate-in data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=open]:fade-in-0 data-[state=closed]:zoom-out-95 data-[state=open]:zoom-in-95 data-[side=bottom]:slide-in-from-top-2 data-[side=left]:slide-in-from-right-2 data-[side=right]:slide-in-from-left-2 data-[side=top]:slide-in-from-bottom-2 z-50 w-72 origin-(--radix-popover-content-transform-origin) rounded-md border p-4 shadow-md outline-hidden",
-          className,
-        )}
-        onCloseAutoFocus={(event) => {
-          onCloseAutoFocus?.(event);
-          // Focus goes back to the trigger only when it has nowhere else to be: a user who opened
-          // another drop-down while this one was closing keeps their focus (and that drop-down).
-          if (!isFocusLost()) event.preventDefault();
-        }}
-        {...props}
-      />
-    </PopoverPrimitive.Portal>
+    <LazyTrigger lazy={radix} pending={Pending} real={(m) => m.PopoverTrigger} popup="dialog" props={props} />
   );
 }
 
-function isFocusLost(): boolean {
-  const active = document.activeElement;
-  return !active || active === document.body || !active.isConnected;
+function PopoverContent(props: P<"PopoverContent">) {
+  return <LazyPart lazy={radix} pending={Pending} real={(m) => m.PopoverContent} props={props} />;
 }
 
-function PopoverAnchor({ ...props }: React.ComponentProps<typeof PopoverPrimitive.Anchor>) {
-  return <PopoverPrimitive.Anchor data-slot="popover-anchor" {...props} />;
+function PopoverAnchor(props: P<"PopoverAnchor">) {
+  return <LazyPart lazy={radix} pending={Pending} real={(m) => m.PopoverAnchor} props={props} />;
 }
 
 export { Popover, PopoverAnchor, PopoverContent, PopoverTrigger };

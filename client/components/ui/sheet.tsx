@@ -2,7 +2,7 @@ import { XIcon } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import type * as React from "react";
 import { cn } from "../../lib/utils";
-import { DialogOverlay, DialogPortal } from "./dialog";
+import { DialogOverlay, DialogPortal } from "./dialog-radix";
 
 /** A dialog that slides in from a screen edge (shadcn's Sheet), for the phone menu. */
 function SheetContent({

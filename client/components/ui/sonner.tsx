@@ -1,9 +1,10 @@
 import type * as React from "react";
-import { Toaster as Sonner, type ToasterProps } from "sonner";
+import type { ToasterProps } from "sonner";
+import { Toaster as Sonner } from "../../lib/toast";
 
 /**
  * App-wide toast outlet. Light theme with rich (coloured) success/error toasts.
- * Use `toast` from "sonner" to show one.
+ * Use `toast` from "sonner" to show one (sonner loads with the first toast: client/lib/toast.tsx).
  */
 function Toaster({ ...props }: ToasterProps) {
   return (

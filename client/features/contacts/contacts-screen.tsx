@@ -1,7 +1,6 @@
 import { EyeIcon, LockIcon } from "lucide-react";
 import type { TContact } from "../../../db/contracts/contacts";
-import { ZContactInput } from "../../../db/contracts/contacts";
-import type { TContactScreeningState } from "../../../db/contracts/screening";
+import type { TContactScreeningState } from "../../../db/contracts/review-dates";
 import { type TEntityScreen, withoutServerFields } from "../../components/kit/entity-config";
 import { Badge } from "../../components/ui/badge";
 import { labelOf } from "../../lib/dictionaries";
@@ -145,7 +144,7 @@ export const contactsScreen: TEntityScreen<TContact & { screening_status?: TCont
       span: 2,
     },
   ],
-  schema: ZContactInput,
+  loadSchema: () => import("../../../db/contracts/contacts").then((contract) => contract.ZContactInput),
   toPayload: contactPayload,
   blank: () => ({
     company: "",

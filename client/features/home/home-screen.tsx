@@ -1,12 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { PackageIcon } from "lucide-react";
-import {
-  PERIODS,
-  type TCommonDestination,
-  type TPerformance,
-  type TPeriod,
-  type TRecentShipment,
-} from "../../../db/contracts/home";
+import type { TCommonDestination, TPerformance, TRecentShipment } from "../../../db/contracts/home";
+import { PERIODS, type TPeriod } from "../../../db/contracts/periods";
 import type { TTableScreen } from "../../components/kit/entity-table";
 import { Button } from "../../components/ui/button";
 import { formatDate } from "../../lib/format";

@@ -1,4 +1,4 @@
-import { type TLicense, ZLicenseInput } from "../../../db/contracts/licenses";
+import type { TLicense } from "../../../db/contracts/licenses";
 import type { TEntityScreen } from "../../components/kit/entity-config";
 import { Truncated } from "../../components/kit/truncated";
 import { Badge } from "../../components/ui/badge";
@@ -103,7 +103,7 @@ export const licensesScreen: TEntityScreen<TLicense> = {
     { name: "product_id", label: "Product", kind: "select", dictionary: "products" },
     { name: "product_note", label: "Product note", kind: "textarea" },
   ],
-  schema: ZLicenseInput,
+  loadSchema: () => import("../../../db/contracts/licenses").then((contract) => contract.ZLicenseInput),
   blank: (defaults) => ({
     licence_name: "",
     valid_date: defaults.valid_date ?? "",

@@ -1,4 +1,4 @@
-import { type TProduct, ZProductInput } from "../../../db/contracts/products";
+import type { TProduct } from "../../../db/contracts/products";
 import type { TEntityScreen } from "../../components/kit/entity-config";
 import { Badge } from "../../components/ui/badge";
 import { labelOf } from "../../lib/dictionaries";
@@ -109,7 +109,7 @@ export const productsScreen: TEntityScreen<TProduct> = {
       span: 2,
     },
   ],
-  schema: ZProductInput,
+  loadSchema: () => import("../../../db/contracts/products").then((contract) => contract.ZProductInput),
   blank: () => ({
     name: "",
     product_number: "",

@@ -3,7 +3,7 @@ import {
   CONTACT_SCREENING_LABELS,
   CONTACT_SCREENING_STATES,
   type TContactScreeningState,
-} from "../../../db/contracts/screening";
+} from "../../../db/contracts/review-dates";
 import { Badge } from "../../components/ui/badge";
 
 /** The address book's screening filter choices, in the order a person looks for them. */

@@ -1,10 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { PrinterIcon } from "lucide-react";
-import {
-  isReviewDue,
-  type TContactScreening,
-  type TScreeningHistoryEntry,
-} from "../../../db/contracts/screening";
+import { isReviewDue } from "../../../db/contracts/review-dates";
+import type { TContactScreening, TScreeningHistoryEntry } from "../../../db/contracts/screening";
 import { DateTime } from "../../components/app/date-time";
 import { PageHeader } from "../../components/app/screens";
 import { Badge } from "../../components/ui/badge";

@@ -1,5 +1,4 @@
 import { Link } from "@tanstack/react-router";
-import { z } from "zod";
 import type { TScreeningMatch } from "../../../db/contracts/screening";
 import { DateTime } from "../../components/app/date-time";
 import type { TEntityScreen } from "../../components/kit/entity-config";
@@ -159,7 +158,6 @@ export const screeningsScreen: TEntityScreen<TScreeningRow> = {
       format: (v) => listsText((v as TScreeningRow["results"])?.lists),
     },
   ],
-  schema: z.never(),
   blank: () => ({}),
   toForm: () => ({}),
 };

@@ -7,10 +7,8 @@ import {
   SHIPMENT_STATUS,
   SHIPMENT_STATUSES,
   shipmentStatusOf,
-  type TShipmentParty,
-  type TShipmentRow,
-  ZShipmentInput,
-} from "../../../db/contracts/shipments";
+} from "../../../db/contracts/shipment-status";
+import type { TShipmentParty, TShipmentRow } from "../../../db/contracts/shipments";
 import { DateTime } from "../../components/app/date-time";
 import type { TEntityScreen, TFieldConfig } from "../../components/kit/entity-config";
 import { StatusBadge } from "../../components/ui/badge";
@@ -360,7 +358,7 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     },
   ],
   fields: PRINT_FIELDS,
-  schema: ZShipmentInput,
+  loadSchema: () => import("../../../db/contracts/shipments").then((contract) => contract.ZShipmentInput),
   blank: () => ({}),
   toForm: (s) => ({ ...s }),
 };

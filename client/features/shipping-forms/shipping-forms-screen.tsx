@@ -1,4 +1,4 @@
-import { type TShippingForm, ZShippingFormInput } from "../../../db/contracts/wikis";
+import type { TShippingForm } from "../../../db/contracts/wikis";
 import type { TEntityScreen } from "../../components/kit/entity-config";
 import { formatDateTime } from "../../lib/format";
 
@@ -55,7 +55,7 @@ export const shippingFormsScreen: TEntityScreen<TShippingForm> = {
     { name: "name", label: "Form name", kind: "text", isRequired: true, span: 2 },
     { name: "description", label: "Description", kind: "textarea", span: 2 },
   ],
-  schema: ZShippingFormInput,
+  loadSchema: () => import("../../../db/contracts/wikis").then((contract) => contract.ZShippingFormInput),
   blank: () => ({ name: "", description: "", document_type: "other" }),
   toForm: (f) => ({ name: f.name, description: f.description, document_type: f.document_type }),
 };

@@ -1,4 +1,4 @@
-import { type TWiki, ZWikiInput } from "../../../db/contracts/wikis";
+import type { TWiki } from "../../../db/contracts/wikis";
 import type { TEntityScreen } from "../../components/kit/entity-config";
 
 /** The wiki of uploaded files on the shared kit. */
@@ -35,7 +35,7 @@ export const wikisScreen: TEntityScreen<TWiki> = {
     { name: "name", label: "Name", kind: "text", isRequired: true, span: 2 },
     { name: "description", label: "Description", kind: "textarea", isRequired: true, span: 2 },
   ],
-  schema: ZWikiInput,
+  loadSchema: () => import("../../../db/contracts/wikis").then((contract) => contract.ZWikiInput),
   blank: () => ({ name: "", description: "" }),
   toForm: (w) => ({ name: w.name, description: w.description }),
 };
