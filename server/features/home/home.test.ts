@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { openDatabase } from "../../../db/client";
 import type {
   TCommonDestination,
@@ -9,6 +10,7 @@ import type {
   TRecentShipment,
 } from "../../../db/contracts/home";
 import { largestRemainder } from "../../../db/contracts/home";
+import { readerOf } from "../../../db/reader";
 import { countries, shipments } from "../../../db/schema";
 import { parseListQuery } from "../../lib/entity/list-query";
 import { buildContact, call, signUp } from "../../test/factories";
@@ -459,9 +461,12 @@ describe("validation and access", () => {
 });
 
 describe("query plans (EXPLAIN QUERY PLAN)", () => {
+  // Through the read connection: an EXPLAIN run on the client's connection left a read transaction
+  // open there, and the next write on it after a commit elsewhere failed with SQLITE_BUSY_SNAPSHOT.
   const planOf = async (query: ReturnType<typeof sql>) => {
-    const rows = await ctx.database.db.all<{ detail: string }>(sql`explain query plan ${query}`);
-    return rows.map((r) => r.detail).join(" | ");
+    const { sql: text, params } = new SQLiteAsyncDialect().sqlToQuery(sql`explain query plan ${query}`);
+    const rows = await readerOf(ctx.database.db).rows(text, params);
+    return rows.map((r) => String(r[3])).join(" | ");
   };
 
   test("the aggregates read home_counts by primary-key ranges, never the shipments, for every period", async () => {
