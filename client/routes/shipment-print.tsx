@@ -1,4 +1,4 @@
-import type { TDictionary } from "../../db/contracts/dictionary";
+import type { ReactNode } from "react";
 import type { TShipment } from "../../db/contracts/shipments";
 import { PageHeader } from "../components/app/screens";
 import { PrintPage } from "../components/kit/print-page";
@@ -13,94 +13,108 @@ export function PrintShipment() {
   const { item, dictionaries } = printShipmentRoute.useLoaderData();
   return (
     <PrintPage screen={shipmentsScreen} item={item} dictionaries={dictionaries}>
-      <ShipmentLinesPrint item={item} dictionaries={dictionaries} />
+      <ShipmentLinesPrint item={item} />
     </PrintPage>
   );
 }
 
 /** The print page's item and package tables. */
-function ShipmentLinesPrint({ item, dictionaries: _ }: { item: TShipment; dictionaries: TDictionary }) {
+function ShipmentLinesPrint({ item }: { item: TShipment }) {
   return (
     <div className="mt-6 space-y-6">
-      <div>
-        <PageHeader title="Items" />
-        <div className="rounded-lg border bg-card">
-          <Table aria-label="Items">
-            <TableHeader>
+      <LinesTable
+        title="Items"
+        columns={[
+          { label: "Product" },
+          { label: "Product number" },
+          { label: "US ECCN" },
+          { label: "HTS" },
+          { label: "Quantity", isNumeric: true },
+          { label: "Unit value", isNumeric: true },
+          { label: "Extended value", isNumeric: true },
+        ]}
+        rows={item.items.map((line) => ({
+          id: line.id,
+          cells: [
+            line.product.name,
+            line.product.product_number,
+            line.product.US_ECCN || "N/A",
+            line.product.HTS || "N/A",
+            formatNumber(line.quantity),
+            formatMoney(line.unit_value),
+            formatMoney(line.extended_value),
+          ],
+        }))}
+      />
+      <LinesTable
+        title="Packages"
+        columns={[
+          { label: "Package type" },
+          { label: "Quantity", isNumeric: true },
+          { label: "Net weight (kg)", isNumeric: true },
+          { label: "Gross weight (kg)", isNumeric: true },
+          { label: "L × W × H (in)", isNumeric: true },
+        ]}
+        rows={item.packages.map((line) => ({
+          id: line.id,
+          cells: [
+            line.package_name || labelOf(undefined, line.package_id),
+            formatNumber(line.quantity),
+            formatNumber(line.net_weight),
+            formatNumber(line.gross_weight),
+            `${formatNumber(line.length)} × ${formatNumber(line.width)} × ${formatNumber(line.height)}`,
+          ],
+        }))}
+      />
+    </div>
+  );
+}
+
+/** One titled table of shipment lines; an empty one says N/A, as print pages do for empty values. */
+function LinesTable({
+  title,
+  columns,
+  rows,
+}: {
+  title: string;
+  columns: { label: string; isNumeric?: boolean }[];
+  rows: { id: number; cells: ReactNode[] }[];
+}) {
+  const alignOf = (index: number) => (columns[index].isNumeric ? "text-right tabular-nums" : undefined);
+  return (
+    <div>
+      <PageHeader title={title} />
+      <div className="rounded-lg border bg-card">
+        <Table aria-label={title}>
+          <TableHeader>
+            <TableRow>
+              {columns.map((column, index) => (
+                <TableHead key={column.label} className={alignOf(index)}>
+                  {column.label}
+                </TableHead>
+              ))}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.length === 0 ? (
               <TableRow>
-                <TableHead>Product</TableHead>
-                <TableHead>Product number</TableHead>
-                <TableHead>US ECCN</TableHead>
-                <TableHead>HTS</TableHead>
-                <TableHead className="text-right">Quantity</TableHead>
-                <TableHead className="text-right">Unit value</TableHead>
-                <TableHead className="text-right">Extended value</TableHead>
+                <TableCell colSpan={columns.length} className="text-center text-muted-foreground">
+                  N/A
+                </TableCell>
               </TableRow>
-            </TableHeader>
-            <TableBody>
-              {item.items.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={7} className="text-center text-muted-foreground">
-                    N/A
-                  </TableCell>
+            ) : (
+              rows.map((row) => (
+                <TableRow key={row.id}>
+                  {row.cells.map((cell, index) => (
+                    <TableCell key={columns[index].label} className={alignOf(index)}>
+                      {cell}
+                    </TableCell>
+                  ))}
                 </TableRow>
-              ) : (
-                item.items.map((line) => (
-                  <TableRow key={line.id}>
-                    <TableCell>{line.product.name}</TableCell>
-                    <TableCell>{line.product.product_number}</TableCell>
-                    <TableCell>{line.product.US_ECCN || "N/A"}</TableCell>
-                    <TableCell>{line.product.HTS || "N/A"}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatNumber(line.quantity)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatMoney(line.unit_value)}</TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {formatMoney(line.extended_value)}
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </div>
-      </div>
-      <div>
-        <PageHeader title="Packages" />
-        <div className="rounded-lg border bg-card">
-          <Table aria-label="Packages">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Package type</TableHead>
-                <TableHead className="text-right">Quantity</TableHead>
-                <TableHead className="text-right">Net weight (kg)</TableHead>
-                <TableHead className="text-right">Gross weight (kg)</TableHead>
-                <TableHead className="text-right">L × W × H (in)</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {item.packages.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={5} className="text-center text-muted-foreground">
-                    N/A
-                  </TableCell>
-                </TableRow>
-              ) : (
-                item.packages.map((line) => (
-                  <TableRow key={line.id}>
-                    <TableCell>{line.package_name || labelOf(undefined, line.package_id)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatNumber(line.quantity)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatNumber(line.net_weight)}</TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {formatNumber(line.gross_weight)}
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {formatNumber(line.length)} × {formatNumber(line.width)} × {formatNumber(line.height)}
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </div>
+              ))
+            )}
+          </TableBody>
+        </Table>
       </div>
     </div>
   );
