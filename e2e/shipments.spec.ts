@@ -266,7 +266,23 @@ test("save as template, then load it into a new shipment through the confirm", a
   await chooser.selectOption({ label: "Hamburg run" });
   const confirm = page.getByRole("dialog");
   await expect(confirm).toContainText("This operation might overwrite your data. Continue?");
+  // Reopen while the dialog is still closing, its backdrop's fade over and the box's held: the
+  // backdrop once came back on top of the box then and swallowed every click.
+  await page.evaluate(() => {
+    const hold = (event: AnimationEvent) => {
+      const part = event.target as HTMLElement;
+      if (part.dataset.state !== "closed") return;
+      for (const animation of part.getAnimations()) {
+        if (part.dataset.slot === "dialog-overlay") animation.finish();
+        if (part.dataset.slot === "dialog-content") animation.pause();
+      }
+      if (part.dataset.slot === "dialog-content") document.removeEventListener("animationstart", hold);
+    };
+    document.addEventListener("animationstart", hold);
+  });
   await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.locator('[data-slot="dialog-overlay"]')).toHaveCount(0);
+  await expect(page.locator('[data-slot="dialog-content"]')).toHaveCount(1);
   await expect(chooser).toHaveValue("");
   await expect(page.getByLabel("Shipper reference number")).toHaveValue("SR-NEW");
 
@@ -278,7 +294,7 @@ test("save as template, then load it into a new shipment through the confirm", a
       /\/api\/shipments\/\d+$/.test(res.url()) &&
       (res.request().postData() ?? "").includes("SR-1001"),
   );
-  await page.getByRole("dialog").getByRole("button", { name: "Ok." }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Ok." }).click({ timeout: 10_000 });
   await expect(page.getByText("Template loaded").first()).toBeVisible();
   await expect(page.getByLabel("Shipper reference number")).toHaveValue("SR-1001");
   await expect(page.locator('[data-party="Importer of record"]')).toContainText("Hanse Import GmbH");

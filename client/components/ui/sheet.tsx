@@ -2,7 +2,8 @@ import { XIcon } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import type * as React from "react";
 import { cn } from "../../lib/utils";
-import { DialogOverlay, DialogPortal } from "./dialog-radix";
+import { DialogOverlay } from "./dialog-radix";
+import { LayerPortal } from "./layer-portal";
 
 /** A dialog that slides in from a screen edge (shadcn's Sheet), for the phone menu. */
 function SheetContent({
@@ -13,7 +14,7 @@ function SheetContent({
   ...props
 }: React.ComponentProps<typeof DialogPrimitive.Content> & { side?: "left" | "right"; title: string }) {
   return (
-    <DialogPortal>
+    <LayerPortal>
       <DialogOverlay />
       <DialogPrimitive.Content
         data-slot="sheet-content"
@@ -34,7 +35,7 @@ function SheetContent({
           <span className="sr-only">Close menu</span>
         </DialogPrimitive.Close>
       </DialogPrimitive.Content>
-    </DialogPortal>
+    </LayerPortal>
   );
 }
 
