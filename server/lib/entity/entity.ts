@@ -98,8 +98,9 @@ export type TEntityDefinition<TValues extends Record<string, unknown> = Record<s
 /** Default API shape: flags as 1/0 (the spec's wire format), no workspace_id. */
 export function defaultToItem(row: TRow): Record<string, unknown> {
   const item: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
+  for (const key in row) {
     if (key === "workspace_id") continue;
+    const value = row[key];
     item[key] = typeof value === "boolean" ? (value ? 1 : 0) : value;
   }
   return item;
