@@ -536,6 +536,12 @@ export function listSql(db: TDb, def: TEntityDefinition, workspaceId: number, qu
   return { sql: page.sql, params: page.args };
 }
 
+/** Positions of the rows kept as marks of a list at its current kept version (tests check they are used). */
+export function listMarks(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
+  const key = `${getTableName(def.table)}|${workspaceId}|${JSON.stringify(query.filters)}|${query.sort.prop}|${query.sort.direction}`;
+  return (marksOf(db).get(key)?.marks ?? []).map((mark) => mark.position).sort((a, b) => a - b);
+}
+
 /** The SQL of the sort-order walk of a list (null when it does not apply), for EXPLAIN QUERY PLAN checks. */
 export function listWalkSql(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
   const statement = listStatements(db, def, workspaceId, query).walk?.(WALK_ROWS);
