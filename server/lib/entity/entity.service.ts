@@ -266,17 +266,44 @@ function listShape(db: TDb, def: TEntityDefinition, sort: TListQuery["sort"]): T
   return shape;
 }
 
+type TKeptWhere = { where: ReturnType<typeof listWhere>; all?: { sql: string; params: unknown[] } };
+/** WHERE clauses built and rendered for recent lists, per entity; the oldest goes first past this many. */
+const WHERES = new WeakMap<TEntityDefinition, Map<string, TKeptWhere>>();
+const WHERES_KEPT = 1_000;
+
+/**
+ * A list's WHERE clause (and its rendered text, once asked for), built once per workspace, sort
+ * column and filters: listWhere depends on nothing else (the list scope reads the filters only, and
+ * a clock-reading filter compares in SQL), and drizzle's building and rendering cost as much as
+ * SQLite's reading of a page.
+ */
+function keptWhere(def: TEntityDefinition, workspaceId: number, query: TListQuery): TKeptWhere {
+  let wheres = WHERES.get(def);
+  if (!wheres) {
+    wheres = new Map();
+    WHERES.set(def, wheres);
+  }
+  const key = `${workspaceId}|${query.sort.prop}|${JSON.stringify(query.filters)}`;
+  let kept = wheres.get(key);
+  if (!kept) {
+    kept = { where: listWhere(def, workspaceId, query) };
+    wheres.set(key, kept);
+    if (wheres.size > WHERES_KEPT) wheres.delete(wheres.keys().next().value as string);
+  }
+  return kept;
+}
+
 /**
  * The statements of a list query: the page, its count and, when it applies, the sort-order walk.
  * Each is rendered only when asked for (a kept total needs no count statement).
  */
 function listStatements(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
   const shape = listShape(db, def, query.sort);
-  const where = listWhere(def, workspaceId, query);
-  let all: { sql: string; params: unknown[] } | undefined;
+  const kept = keptWhere(def, workspaceId, query);
+  const where = kept.where;
   const rendered = () => {
-    all ??= render(db, where.all);
-    return all;
+    kept.all ??= render(db, where.all);
+    return kept.all;
   };
   const offset = (query.page - 1) * query.perPage;
   const countOf = (condition: SQL) => () => {
