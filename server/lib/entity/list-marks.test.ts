@@ -96,6 +96,12 @@ describe("pages served from kept marks are exactly the usual plan's pages", () =
     });
   }
 
+  test("marks kept from pages of one size serve pages of another", async () => {
+    await checkPages("sort_company=desc&per_page=7", [1, 2, 3, 4, 5, 6]);
+    await checkPages("sort_company=desc&per_page=10", [2, 4, 3]);
+    await checkPages("sort_company=desc&per_page=3", [9, 10, 13, 8]);
+  });
+
   test("a label sort and a column that may be NULL keep no marks (OFFSET as before)", async () => {
     for (const query of ["sort_partner_type_id=asc", "sort_last_shipment_date=desc"]) {
       await checkPages(query, [1, 2, 3, 2]);
