@@ -4,6 +4,7 @@ import {
   CONTACT_SCREENING_STATES,
   contactScreeningState,
   type TContactScreeningState,
+  todayUtc,
 } from "../../../db/contracts/screening";
 import { contacts, countries, licenses, partner_types, shipments } from "../../../db/schema";
 import { defaultToItem, type TDbOrTx, type TEntityDefinition, type TRow } from "../../lib/entity/entity";
@@ -92,14 +93,12 @@ export const contactsEntity: TEntityDefinition = {
   /** The API shape, plus screening_status: the state the address book shows (no extra query). */
   toItem: (row: TRow) => {
     const item = defaultToItem(row);
+    const reviewDate = (row.screening_review_date as string) ?? null;
     item.screening_status = contactScreeningState(
       Boolean(row.screening_pending),
-      row.screening_outcome
-        ? {
-            status: String(row.screening_outcome),
-            review_date: (row.screening_review_date as string) ?? null,
-          }
-        : null,
+      row.screening_outcome ? { status: String(row.screening_outcome), review_date: reviewDate } : null,
+      // Today matters only for a review date; most contacts have none (no clock read per row).
+      reviewDate ? todayUtc() : "",
     );
     return item;
   },

@@ -327,6 +327,44 @@ export function recentIndex(p: {
   return options.reduce((best, option) => (option[1] < best[1] ? option : best))[0];
 }
 
+/** Tracking-number suffixes kept in home_tracking_suffixes are at least this long (migration home_tracking_suffixes). */
+const SUFFIX_MIN = 3;
+
+/**
+ * The shipments of the period whose tracking numbers contain `value` (as the recent list's LIKE
+ * '%value%' on either number matches them), as a condition on home_tracking_suffixes, or null when
+ * that table cannot answer exactly: a value shorter than the kept suffixes, one with non-ASCII
+ * characters (LIKE's case variants are tried for those), or a workspace with a number too long to
+ * be kept (marked with an empty suffix). LIKE folds ASCII letters only, and so does upper(), with
+ * which the suffixes were kept: the value occurs in a number exactly when some kept suffix of it
+ * starts with the upper-cased value, i.e. lies in [value, value with its last character + 1).
+ * Each match may appear more than once (both numbers, or twice in one): count distinct shipments.
+ */
+async function trackingMatches(
+  db: TDb,
+  workspaceId: number,
+  range: TPeriodRange,
+  value: string,
+): Promise<SQL | null> {
+  if (value.length < SUFFIX_MIN || /[^\x20-\x7e]/.test(value)) return null;
+  const [marker] = await db.all<{ one: number }>(
+    sql`select 1 as one from home_tracking_suffixes where workspace_id = ${workspaceId} and suffix = '' limit 1`,
+  );
+  if (marker) return null;
+  const from = value.replace(/[a-z]/g, (letter) => letter.toUpperCase());
+  // Printable ASCII only, so the last character's successor is still one character.
+  const until = from.slice(0, -1) + String.fromCharCode(from.charCodeAt(from.length - 1) + 1);
+  const parts: SQL[] = [
+    sql`workspace_id = ${workspaceId}`,
+    sql`suffix >= ${from}`,
+    sql`suffix < ${until}`,
+    sql`shipping_status_id <> ${TEMPLATE_STATUS}`,
+  ];
+  if (range.from) parts.push(sql`effective_date >= ${range.from}`);
+  if (range.until) parts.push(sql`effective_date < ${range.until}`);
+  return sql.join(parts, sql` and `);
+}
+
 /**
  * One page of the period's shipments, newest first by default: date (ship date, else creation
  * day), addressee (the importer of record's company), destination (the consignee's country, else
@@ -344,6 +382,7 @@ export async function mostRecentShipments(
 ) {
   let range = periodRange(period, today);
   const texts: { prop: string; match: SQL; countries?: SQL }[] = [];
+  let trackingValue: string | undefined;
   for (const filter of query.filters) {
     if (filter.kind === "date") range = narrowed(range, filter);
     else if (filter.kind === "text") {
@@ -362,6 +401,7 @@ export async function mostRecentShipments(
           match: textMatch([sql`s.destination_name`], value),
           countries: textMatch([sql`name`], value),
         });
+      if (filter.prop === "tracking_number") trackingValue = value;
       if (filter.prop === "tracking_number")
         texts.push({
           prop: "tracking_number",
@@ -376,6 +416,10 @@ export async function mostRecentShipments(
                (select coalesce(sum(n), 0) from home_counts where workspace_id = ${workspaceId} and level = 0) as inWorkspace`,
   );
   let count = Number(inRange);
+  const tracked =
+    texts.length === 1 && texts[0].prop === "tracking_number" && count > 0
+      ? await trackingMatches(db, workspaceId, range, trackingValue!)
+      : null;
   /** With few matches, all their ids: the page is then read by id. */
   let ids: number[] | null = null;
   if (texts.length && count > 0) {
@@ -393,6 +437,18 @@ export async function mostRecentShipments(
             )}`,
       );
       count = Number(total);
+    } else if (tracked) {
+      // Only a tracking-number filter: its matches are one range of the suffix table.
+      const [{ total }] = await db.all<{ total: number }>(
+        sql`select count(distinct shipment_id) as total from home_tracking_suffixes where ${tracked}`,
+      );
+      count = Number(total);
+      if (count <= few) {
+        const found = await db.all<{ id: number }>(
+          sql`select distinct shipment_id as id from home_tracking_suffixes where ${tracked}`,
+        );
+        ids = found.map((r) => r.id);
+      }
     } else {
       // Found in a filter's index (the addressee's is sought by company, the tracking one read
       // whole in the index, not the rows), or in the period's range when that is smaller.

@@ -12,6 +12,7 @@ import type {
 import { largestRemainder } from "../../../db/contracts/home";
 import { readerOf } from "../../../db/reader";
 import { countries, shipments } from "../../../db/schema";
+import { caseVariants } from "../../lib/entity/entity.service";
 import { parseListQuery } from "../../lib/entity/list-query";
 import { buildContact, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
@@ -610,6 +611,133 @@ describe("the recent list's plans", () => {
   }, 120_000);
 });
 
+describe("the tracking-number filter counts from the suffix table", () => {
+  /** The ids a LIKE on either number finds in the period, newest first, straight in SQL. */
+  const plain = async (who: TWho, value: string, period: "all" | "year" | "week") => {
+    const range = periodRange(period);
+    // LIKE folds ASCII letters only; the list also tries a non-ASCII value's case variants.
+    const likes = caseVariants(value).flatMap((variant) => {
+      const pattern = `%${variant.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      return [
+        sql`tracking_number_1 like ${pattern} escape '\\'`,
+        sql`tracking_number_2 like ${pattern} escape '\\'`,
+      ];
+    });
+    const rows = await ctx.database.db.all<{ id: number }>(
+      sql`select id from shipments where workspace_id = ${who.user.workspace_id} and shipping_status_id <> 1
+            and (${range.from} is null or effective_date >= ${range.from}) and (${range.until} is null or effective_date < ${range.until})
+            and (${sql.join(likes, sql` or `)})
+          order by effective_date desc, id desc`,
+    );
+    return rows.map((r) => r.id);
+  };
+  const listed = async (who: TWho, value: string, period: "all" | "year" | "week", few?: number) => {
+    const result = await mostRecentShipments(
+      ctx.database.db,
+      who.user.workspace_id,
+      period,
+      parseListQuery(
+        new URLSearchParams({ "filters[tracking_number]": value, per_page: "4", page: "2" }),
+        RECENT_COLUMNS,
+        { prop: "date", direction: "desc" },
+      ),
+      undefined,
+      few,
+    );
+    return { total: result.total, ids: result.data.map((r) => r.id) };
+  };
+  const VALUES = [
+    "1z-",
+    "1Z-00",
+    "000",
+    "0001",
+    "abc",
+    "ABC",
+    "b-2",
+    "x%y",
+    "a_c",
+    "a\\b",
+    "-7",
+    "zz",
+    "~~~",
+    "mÜ",
+  ];
+
+  test("every value, period and plan gives LIKE's total and page, after every kind of write", async () => {
+    const who = await signUp(ctx);
+    const other = await signUp(ctx);
+    const { from } = periodRange("week");
+    const ids: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      ids.push(
+        await shipment(i % 9 === 0 ? other : who, {
+          ship_date: i % 5 === 0 ? null : shiftDay(from!, -((i * 13) % 500)),
+          created_at: `${shiftDay(from!, -(i % 4))}T08:00:00.000Z`,
+          tracking_number_1: [`1Z-${String(i).padStart(5, "0")}`, `abc-${i}`, "", `x%y_${i}`, `A_C\\B-${i}`][
+            i % 5
+          ],
+          tracking_number_2: i % 3 === 0 ? `aBc-2-${i}-mü` : i % 7 === 0 ? "~~~~" : "",
+          shipping_status_id: i % 8 === 0 ? 1 : 2 + (i % 5),
+        }),
+      );
+    }
+    const check = async (step: string) => {
+      for (const value of VALUES)
+        for (const period of ["all", "year", "week"] as const) {
+          const want = await plain(who, value, period);
+          for (const few of [2_000, 0]) {
+            const got = await listed(who, value, period, few);
+            expect(got.total, `${step}: ${value} ${period} few ${few}`).toBe(want.length);
+            expect(got.ids, `${step}: ${value} ${period} few ${few}`).toEqual(want.slice(4, 8));
+          }
+        }
+    };
+    await check("seeded");
+    await ctx.database.db
+      .update(shipments)
+      .set({ tracking_number_1: "NEW-ABC-0001", ship_date: shiftDay(from!, 1) })
+      .where(eq(shipments.id, ids[1]));
+    await ctx.database.db.update(shipments).set({ shipping_status_id: 1 }).where(eq(shipments.id, ids[2]));
+    await ctx.database.db.update(shipments).set({ tracking_number_2: "" }).where(eq(shipments.id, ids[3]));
+    await ctx.database.db.delete(shipments).where(eq(shipments.id, ids[4]));
+    await check("numbers, a date and a status changed; one deleted");
+    // Another process.
+    const second = await openDatabase(`file:${path.join(ctx.dataDir, "app.db")}`);
+    try {
+      await second.client.execute({
+        sql: "update shipments set tracking_number_1 = upper(tracking_number_1) || '-000' where workspace_id = ? and id % 2 = 1",
+        args: [who.user.workspace_id],
+      });
+      await second.client.execute({
+        sql: `insert into shipments (workspace_id, ship_date, shipping_status_id, tracking_number_1) values (?, ?, 3, '1z-abc-0001')`,
+        args: [who.user.workspace_id, from],
+      });
+    } finally {
+      second.close();
+    }
+    await check("another connection's update and insert");
+    // A number longer than the kept suffixes: the workspace scans instead, still exact.
+    const long = await shipment(who, { tracking_number_1: `${"9".repeat(1100)}abc-LONG` });
+    expect((await listed(who, "c-long", "all")).total).toBe(1);
+    await check("a number too long to keep");
+    await ctx.database.db.delete(shipments).where(eq(shipments.id, long));
+    await check("the long number deleted");
+  }, 120_000);
+
+  test("the total comes from the table: a shipment's suffixes removed by hand drop out of it", async () => {
+    const who = await signUp(ctx);
+    const a = await shipment(who, { tracking_number_1: "PROOF-123" });
+    await shipment(who, { tracking_number_1: "proof-456" });
+    expect((await listed(who, "proof", "all")).total).toBe(2);
+    await ctx.database.db.all(sql`delete from home_tracking_suffixes where shipment_id = ${a}`);
+    expect((await listed(who, "proof", "all")).total).toBe(1);
+    // Shorter values than the kept suffixes still scan the numbers.
+    expect((await listed(who, "pr", "all")).total).toBe(2);
+    // Leave the table exact for the other tests: the shipment goes with its (already removed) rows.
+    await ctx.database.db.delete(shipments).where(eq(shipments.id, a));
+  });
+});
+
 describe("home_counts: every day range is whole buckets", () => {
   const inRun = (d: string, run: ReturnType<typeof bucketRuns>[number]) => {
     const key = run.level === 0 ? "" : run.level === 1 ? d.slice(0, 4) : run.level === 2 ? d.slice(0, 7) : d;
@@ -654,6 +782,19 @@ describe("home_counts: every day range is whole buckets", () => {
   });
 });
 
+/** Every tracking-number suffix the triggers should keep, recomputed from the shipments (migration home_tracking_suffixes). */
+const suffixTruth = sql`with recursive pos(n) as (select 1 union all select n + 1 from pos where n < 1024)
+  select workspace_id, suffix, shipment_id, which, effective_date, shipping_status_id from (
+    select s.workspace_id, substr(upper(s.tracking_number_1), pos.n) as suffix, s.id as shipment_id, 1 as which, s.effective_date, s.shipping_status_id
+      from shipments s join pos on pos.n <= length(s.tracking_number_1) - 2
+    union all select s.workspace_id, substr(upper(s.tracking_number_2), pos.n), s.id, 2, s.effective_date, s.shipping_status_id
+      from shipments s join pos on pos.n <= length(s.tracking_number_2) - 2
+    union all select s.workspace_id, '', s.id, 1, s.effective_date, s.shipping_status_id from shipments s where length(s.tracking_number_1) > 1026
+    union all select s.workspace_id, '', s.id, 2, s.effective_date, s.shipping_status_id from shipments s where length(s.tracking_number_2) > 1026)
+  order by 1, 2, 3, 4`;
+const suffixesKept = sql`select workspace_id, suffix, shipment_id, which, effective_date, shipping_status_id
+  from home_tracking_suffixes order by 1, 2, 3, 4`;
+
 describe("home_counts and the sort keys stay exact on every write path", () => {
   /** Every workspace's counts recomputed from the shipments themselves, level by level. */
   const truth = sql`select workspace_id, level, bucket, status_id, destination_country_id, n from (
@@ -677,13 +818,16 @@ describe("home_counts and the sort keys stay exact on every write path", () => {
        or s.effective_date is not coalesce(s.ship_date, substr(s.created_at, 1, 10))`;
 
   const expectExact = async (step: string) => {
-    const [want, have, wrong] = await Promise.all([
+    const [want, have, wrong, suffixes, keptSuffixes] = await Promise.all([
       ctx.database.db.all(truth),
       ctx.database.db.all(kept),
       ctx.database.db.all(stale),
+      ctx.database.db.all(suffixTruth),
+      ctx.database.db.all(suffixesKept),
     ]);
     expect(have, step).toEqual(want);
     expect(wrong, step).toEqual([]);
+    expect(keptSuffixes, `${step}: tracking suffixes`).toEqual(suffixes);
   };
 
   test("API creates, saves, templates and deletes; contact edits and deletes; SQL from another connection", async () => {
@@ -714,8 +858,11 @@ describe("home_counts and the sort keys stay exact on every write path", () => {
     await save(a.id, { ship_date: "2025-12-31", importer_of_record_id: jp });
     await save(b.id, { ship_date: "2026-01-01", importer_of_record_id: jp, ultimate_consignee_id: de });
     await expectExact("dates and parties saved");
-    await save(a.id, { ship_date: null });
-    await save(b.id, { ultimate_consignee_id: nowhere });
+    await save(a.id, { tracking_number_1: "1z-Track-A", tracking_number_2: "alt-a" });
+    await save(b.id, { tracking_number_2: "Second-B" });
+    await expectExact("tracking numbers saved");
+    await save(a.id, { ship_date: null, tracking_number_1: "1Z-TRACK-A2" });
+    await save(b.id, { ultimate_consignee_id: nowhere, tracking_number_2: "" });
     await ctx.database.db.update(shipments).set({ shipping_status_id: 6 }).where(eq(shipments.id, b.id));
     await expectExact("ship date cleared; consignee without a country; a status changed");
     const template = await call(ctx, who.auth, "POST", `/api/shipments/${b.id}/template`, {
@@ -742,18 +889,24 @@ describe("home_counts and the sort keys stay exact on every write path", () => {
     try {
       for (let i = 0; i < 30; i++) {
         await second.client.execute({
-          sql: `insert into shipments (workspace_id, importer_of_record_id, ship_date, shipping_status_id)
-                values (?, ?, ?, ?)`,
+          sql: `insert into shipments (workspace_id, importer_of_record_id, ship_date, shipping_status_id, tracking_number_1, tracking_number_2)
+                values (?, ?, ?, ?, ?, ?)`,
           args: [
             i % 2 ? who.user.workspace_id : other.user.workspace_id,
             i % 2 ? jp : null,
             shiftDay("2025-11-20", i * 3),
             2 + (i % 5),
+            `1Z-${i}-other`,
+            i % 3 ? "" : `x${i}`,
           ],
         });
       }
       await second.client.execute({
         sql: "update shipments set ship_date = '2024-02-29', shipping_status_id = 4 where workspace_id = ? and id % 3 = 0",
+        args: [who.user.workspace_id],
+      });
+      await second.client.execute({
+        sql: "update shipments set tracking_number_2 = tracking_number_1 || '-b', tracking_number_1 = lower(tracking_number_1) where workspace_id = ? and id % 2 = 0",
         args: [who.user.workspace_id],
       });
       await second.client.execute({

@@ -1,6 +1,7 @@
 import {
   and,
   asc,
+  Column,
   desc,
   eq,
   getTableColumns,
@@ -170,6 +171,13 @@ type TListShape = {
   countHead: string;
   /** A row of the select as the object drizzle would give (columns decoded), without the version. */
   decode: (raw: unknown[]) => TRow;
+  /**
+   * For a sort on a NOT NULL column of the table: where the sort value and the id sit in a selected
+   * row, and ` and <sort> >= ? and (<sort>, <id>) >= (?, ?)` (<= descending), the rows from a known one on in sort
+   * order. Null otherwise (a label sort, or a column that may be NULL: NULLs fall outside these
+   * comparisons).
+   */
+  seek: { valueAt: number; idAt: number; condition: string } | null;
 };
 
 const SHAPES = new WeakMap<TEntityDefinition, Map<string, TListShape>>();
@@ -214,7 +222,25 @@ function listShape(db: TDb, def: TEntityDefinition, sort: TListQuery["sort"]): T
       } and `
     : `${table} where `;
   const keys = columns.map(([key]) => key);
-  const decoders = columns.map(([, column]) => column);
+  // Most columns (integers, text) hand the driver's value over as it is: those are not called.
+  const decoders = columns.map(([, column]) =>
+    column.mapFromDriverValue === Column.prototype.mapFromDriverValue ? null : column,
+  );
+  const spec = def.columns[sort.prop];
+  const valueAt = columns.findIndex(([, column]) => column === spec.column);
+  const idAt = columns.findIndex(([, column]) => column === def.table.id);
+  const sortKey = spec.isNocase ? sql`${spec.column} collate nocase` : sql`${spec.column}`;
+  const op = sort.direction === "desc" ? "<=" : ">=";
+  const seek =
+    !byLabel && spec.column.notNull && valueAt >= 0 && idAt >= 0
+      ? {
+          valueAt,
+          idAt,
+          // The single-column bound is what SQLite seeks the index with (it does not seek by a row
+          // value that ends in the rowid); the row value then drops the ties before the mark.
+          condition: ` and ${render(db, sortKey).sql} ${op} ? and (${render(db, sql`${sortKey}, ${def.table.id}`).sql}) ${op} (?, ?)`,
+        }
+      : null;
   shape = {
     head: `select ${select}, ${versionSql(def)} from ${from}`,
     select,
@@ -228,13 +254,43 @@ function listShape(db: TDb, def: TEntityDefinition, sort: TListQuery["sort"]): T
       const row: Record<string, unknown> = {};
       for (let i = 0; i < keys.length; i++) {
         const value = raw[i];
-        row[keys[i]] = value === null || value === undefined ? null : decoders[i].mapFromDriverValue(value);
+        const decoder = decoders[i];
+        row[keys[i]] =
+          value === null || value === undefined ? null : decoder ? decoder.mapFromDriverValue(value) : value;
       }
       return row as TRow;
     },
+    seek,
   };
   shapes.set(key, shape);
   return shape;
+}
+
+type TKeptWhere = { where: ReturnType<typeof listWhere>; all?: { sql: string; params: unknown[] } };
+/** WHERE clauses built and rendered for recent lists, per entity; the oldest goes first past this many. */
+const WHERES = new WeakMap<TEntityDefinition, Map<string, TKeptWhere>>();
+const WHERES_KEPT = 1_000;
+
+/**
+ * A list's WHERE clause (and its rendered text, once asked for), built once per workspace, sort
+ * column and filters: listWhere depends on nothing else (the list scope reads the filters only, and
+ * a clock-reading filter compares in SQL), and drizzle's building and rendering cost as much as
+ * SQLite's reading of a page.
+ */
+function keptWhere(def: TEntityDefinition, workspaceId: number, query: TListQuery): TKeptWhere {
+  let wheres = WHERES.get(def);
+  if (!wheres) {
+    wheres = new Map();
+    WHERES.set(def, wheres);
+  }
+  const key = `${workspaceId}|${query.sort.prop}|${JSON.stringify(query.filters)}`;
+  let kept = wheres.get(key);
+  if (!kept) {
+    kept = { where: listWhere(def, workspaceId, query) };
+    wheres.set(key, kept);
+    if (wheres.size > WHERES_KEPT) wheres.delete(wheres.keys().next().value as string);
+  }
+  return kept;
 }
 
 /**
@@ -243,11 +299,11 @@ function listShape(db: TDb, def: TEntityDefinition, sort: TListQuery["sort"]): T
  */
 function listStatements(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
   const shape = listShape(db, def, query.sort);
-  const where = listWhere(def, workspaceId, query);
-  let all: { sql: string; params: unknown[] } | undefined;
+  const kept = keptWhere(def, workspaceId, query);
+  const where = kept.where;
   const rendered = () => {
-    all ??= render(db, where.all);
-    return all;
+    kept.all ??= render(db, where.all);
+    return kept.all;
   };
   const offset = (query.page - 1) * query.perPage;
   const countOf = (condition: SQL) => () => {
@@ -260,6 +316,11 @@ function listStatements(db: TDb, def: TEntityDefinition, workspaceId: number, qu
     page: () => ({
       sql: `${shape.head}${rendered().sql}${shape.order} limit ? offset ?`,
       args: [...rendered().params, query.perPage, offset],
+    }),
+    /** The page from a known row on: the rows from `mark` in sort order, skipping `skip` of them. */
+    seekPage: (mark: TMark, skip: number) => ({
+      sql: `${shape.head}${rendered().sql}${shape.seek!.condition}${shape.order} limit ? offset ?`,
+      args: [...rendered().params, mark.value, mark.value, mark.id, query.perPage, skip],
     }),
     count: () => ({ sql: `${shape.countHead}${rendered().sql}`, args: rendered().params }),
     likeCount: where.likeAll ? countOf(where.likeAll) : null,
@@ -325,6 +386,67 @@ async function countAt(
     if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
   }
   return result;
+}
+
+/** A row of a list at a known position of its sort order (0 is the first): its sort value and id. */
+type TMark = { position: number; value: unknown; id: unknown };
+
+/**
+ * Rows seen at known positions of recent lists, per database, keyed by table, workspace, filters and
+ * sort, each list's valid for one version of its table like the kept totals. A deep page seeks its
+ * nearest mark at or before it through the sort index, (sort value, id) >= (mark's) (<= descending),
+ * and skips only the rows between, instead of an OFFSET walk over every row before it: the marks are
+ * the first and last rows of the pages served, so the same page again, or the next one, starts at
+ * one. The rows are used only when the statement that read them saw the marks' version.
+ */
+const MARKS = new WeakMap<TDb, Map<string, { version: number; marks: TMark[] }>>();
+/** Lists whose marks are kept per database (the oldest out first), and marks kept per list. */
+const MARKED_LISTS = 1_000;
+const MARKS_PER_LIST = 64;
+
+function marksOf(db: TDb) {
+  let marks = MARKS.get(db);
+  if (!marks) {
+    marks = new Map();
+    MARKS.set(db, marks);
+  }
+  return marks;
+}
+
+/** The kept mark nearest before (or at) `offset` at this version, or null. */
+function nearestMark(db: TDb, key: string, version: number | null, offset: number): TMark | null {
+  const kept = marksOf(db).get(key);
+  if (!kept || version === null || kept.version !== version) return null;
+  let best: TMark | null = null;
+  for (const mark of kept.marks) {
+    if (mark.position <= offset && mark.position > (best?.position ?? 0)) best = mark;
+  }
+  return best;
+}
+
+/** Keeps the first and last rows of a page read at `version` as marks of its list. */
+function keepMarks(
+  db: TDb,
+  key: string,
+  version: number,
+  offset: number,
+  rows: unknown[][],
+  seek: NonNullable<TListShape["seek"]>,
+) {
+  const lists = marksOf(db);
+  let kept = lists.get(key);
+  if (!kept || kept.version !== version) {
+    kept = { version, marks: [] };
+    lists.delete(key);
+    lists.set(key, kept);
+    if (lists.size > MARKED_LISTS) lists.delete(lists.keys().next().value as string);
+  }
+  for (const at of rows.length > 1 ? [0, rows.length - 1] : [0]) {
+    const position = offset + at;
+    if (position === 0 || kept.marks.some((mark) => mark.position === position)) continue;
+    kept.marks.push({ position, value: rows[at][seek.valueAt], id: rows[at][seek.idAt] });
+    if (kept.marks.length > MARKS_PER_LIST) kept.marks.shift();
+  }
 }
 
 /** The most rows a sort-order walk reads before the usual plan is used instead. */
@@ -399,13 +521,27 @@ export async function listRecords(
   let counted = await countAt(db, kept, versionOf(current), statements.count);
   let rows = readsClock ? null : await walkedPage(db, def, workspaceId, query, statements, counted, key);
   if (!rows) {
-    const page = statements.page();
-    rows = await reader.rows(page.sql, page.args);
+    const offset = (query.page - 1) * query.perPage;
+    // Marks are kept like totals: not for a filter that reads the clock, not without a version.
+    const marked = kept !== null && shape.seek ? `${key}|${query.sort.prop}|${query.sort.direction}` : null;
+    const mark = marked ? nearestMark(db, marked, counted.version, offset) : null;
+    if (mark) {
+      const page = statements.seekPage(mark, offset - mark.position);
+      rows = await reader.rows(page.sql, page.args);
+      // Exact only at the mark's version (a write since may have moved rows before the mark); an
+      // empty answer (past the end) cannot say its version. Either way the usual plan answers.
+      if (!rows.length || versionOf(rows[0][rows[0].length - 1]) !== counted.version) rows = null;
+    }
+    if (!rows) {
+      const page = statements.page();
+      rows = await reader.rows(page.sql, page.args);
+    }
     // The page's version comes from the same statement as its rows: if a write came between the
     // count and the page, count again so the total is at least as new as the rows. (A table without
     // a version was just counted: both are null.)
     const version = rows.length ? versionOf(rows[0][rows[0].length - 1]) : counted.version;
     if (version !== counted.version) counted = await countAt(db, kept, null, statements.count);
+    if (marked && version !== null && rows.length) keepMarks(db, marked, version, offset, rows, shape.seek!);
   }
   const total = counted.total;
   return {
@@ -425,6 +561,12 @@ export async function listRecords(
 export function listSql(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
   const page = listStatements(db, def, workspaceId, query).page();
   return { sql: page.sql, params: page.args };
+}
+
+/** Positions of the rows kept as marks of a list at its current kept version (tests check they are used). */
+export function listMarks(db: TDb, def: TEntityDefinition, workspaceId: number, query: TListQuery) {
+  const key = `${getTableName(def.table)}|${workspaceId}|${JSON.stringify(query.filters)}|${query.sort.prop}|${query.sort.direction}`;
+  return (marksOf(db).get(key)?.marks ?? []).map((mark) => mark.position).sort((a, b) => a - b);
 }
 
 /** The SQL of the sort-order walk of a list (null when it does not apply), for EXPLAIN QUERY PLAN checks. */

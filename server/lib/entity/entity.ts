@@ -80,7 +80,8 @@ export type TEntityDefinition<TValues extends Record<string, unknown> = Record<s
   forceDelete?: (tx: TDbOrTx, workspaceId: number, id: number) => Promise<void>;
   /**
    * A condition every list query gets on top of the workspace and the filters, given the parsed query
-   * (e.g. shipments leave templates out unless a status filter asks for them).
+   * (e.g. shipments leave templates out unless a status filter asks for them). It may read the
+   * filters only: the built clause is kept per workspace, sort column and filters.
    */
   listScope?: (query: TListQuery) => SQL | undefined;
   /** Adds related data to outgoing items in one query per page (e.g. attached documents). */
@@ -98,8 +99,9 @@ export type TEntityDefinition<TValues extends Record<string, unknown> = Record<s
 /** Default API shape: flags as 1/0 (the spec's wire format), no workspace_id. */
 export function defaultToItem(row: TRow): Record<string, unknown> {
   const item: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
+  for (const key in row) {
     if (key === "workspace_id") continue;
+    const value = row[key];
     item[key] = typeof value === "boolean" ? (value ? 1 : 0) : value;
   }
   return item;
