@@ -42,7 +42,14 @@ export interface IndexStats {
 /** Sorted (hash, id) pairs packed in doubles: a compact multimap from a 32-bit key hash to ids. */
 interface HashMultimap {
   packed: Float64Array;
+  /**
+   * Where the pairs of each top-16-bit hash prefix start (65,537 entries): a lookup searches one
+   * bucket of a few dozen pairs instead of the whole array, whose top levels miss the cache.
+   */
+  directory: Int32Array;
 }
+
+const DIRECTORY_SHIFT = 16;
 
 /** In-memory screening index built from list entries; immutable once built. */
 export interface ScreeningIndex {
@@ -204,7 +211,14 @@ class PairBuffer {
     for (let i = 0; i < sorted.length; i++) {
       if (size === 0 || sorted[i] !== sorted[size - 1]) sorted[size++] = sorted[i] as number;
     }
-    return { packed: sorted.slice(0, size) };
+    const packed = sorted.slice(0, size);
+    const directory = new Int32Array((1 << (32 - DIRECTORY_SHIFT)) + 1);
+    for (let i = 0; i < packed.length; i++) {
+      const hash = Math.floor((packed[i] as number) / ID_BITS);
+      directory[(hash >>> DIRECTORY_SHIFT) + 1]++;
+    }
+    for (let b = 1; b < directory.length; b++) directory[b] += directory[b - 1] as number;
+    return { packed, directory };
   }
 }
 
@@ -214,9 +228,10 @@ function lookupMultimap(map: HashMultimap, key: string, visit: (id: number) => v
 
 function lookupHash(map: HashMultimap, h: number, visit: (id: number) => void): void {
   const lo = h * ID_BITS;
-  const { packed } = map;
-  let a = 0;
-  let b = packed.length;
+  const { packed, directory } = map;
+  const bucket = h >>> DIRECTORY_SHIFT;
+  let a = directory[bucket] as number;
+  let b = directory[bucket + 1] as number;
   while (a < b) {
     const mid = (a + b) >>> 1;
     if ((packed[mid] as number) < lo) a = mid + 1;
