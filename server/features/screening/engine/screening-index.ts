@@ -310,11 +310,21 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
   // Every way the lists write each name, for its initials.
   const displaysOf: string[][] = [];
 
+  // Entries share a handful of country sets: one Set per distinct set, not one per entry.
+  const countrySets = new Map<string, Set<string>>();
+  // Likewise the weight patterns of the names ([1, 1], [1, 0.3, 1], ...).
+  const weightPatterns = new Map<string, number[]>();
   entries.forEach((entry, entryIdx) => {
-    const countries = new Set<string>();
+    const codes = new Set<string>();
     for (const c of entry.countries) {
       const code = toCountryCode(c);
-      if (code !== undefined) countries.add(code);
+      if (code !== undefined) codes.add(code);
+    }
+    const countryKey = [...codes].sort().join(" ");
+    let countries = countrySets.get(countryKey);
+    if (countries === undefined) {
+      countries = codes;
+      countrySets.set(countryKey, codes);
     }
     entryCountries.push(countries);
     const seen = new Set<number>();
@@ -329,7 +339,12 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
         nameIdByText.set(text, id);
         firstTokens.push(tokens);
         displaysOf.push([]);
-        names.push(prepareTokens(tokens, uniform));
+        const prepared = prepareTokens(tokens, uniform);
+        const pattern = prepared.weights.join(" ");
+        const shared = weightPatterns.get(pattern);
+        if (shared === undefined) weightPatterns.set(pattern, prepared.weights);
+        else prepared.weights = shared;
+        names.push(prepared);
         nameRefs.push([]);
         uniformFlags.push(uniform ? 1 : 0);
       }
