@@ -269,3 +269,26 @@ describe("acronyms of every spelling the list gives", () => {
     }
   });
 });
+
+describe("letters written apart are initials", () => {
+  const lettersIndex = buildIndex([
+    entry("L1", "B K SALES CORPORATION"),
+    entry("L2", "J M A SHIPPING INC."),
+    entry("L3", "BKS TRADING"),
+  ]);
+
+  test("the letters and the words' initials make the acronym, and the list name is named", () => {
+    const result = screen(lettersIndex, { name: "BKS" });
+    expect(result.status).toBe("failed");
+    const l1 = result.matches.find((m) => m.entry.sourceId === "L1");
+    expect(l1?.matchedName).toBe("B K SALES CORPORATION (initials BKS)");
+    expect(screen(lettersIndex, { name: "JMAS" }).matches[0]?.entry.sourceId).toBe("L2");
+    expect(screen(lettersIndex, { name: "JMAS" }).status).toBe("failed");
+  });
+
+  test("near misses stay below the threshold: other or missing letters", () => {
+    for (const name of ["BKX", "JMAX", "JAMS", "KBS Shipping"]) {
+      expect(screen(lettersIndex, { name }).status, name).toBe("passed");
+    }
+  });
+});

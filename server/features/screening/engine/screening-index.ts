@@ -364,10 +364,17 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     // Every way the list writes the name counts: "AKTSIONERNOE OBSHCHESTVO ZAVOD FIOLENT" and
     // "AO ZAVOD FIOLENT" share their words once the legal form is set aside, not their initials.
     for (const display of new Set(displaysOf[n])) {
-      for (const acronym of initialsOf(firstTokens[n] ?? [], wordsOf(display))) {
-        const ids = acronyms.get(acronym);
-        if (ids === undefined) acronyms.set(acronym, [{ name: n, display }]);
-        else if (!ids.some((id) => id.name === n)) ids.push({ name: n, display });
+      // Letters written apart are initials already ("B K SALES CORPORATION" is "BKS", "J M A
+      // SHIPPING" is "JMAS"), though wordsOf reads them as one word ("bk").
+      const words = wordsOf(display);
+      const apart = wordsOf(display, true);
+      const spellings = apart.length === words.length ? [words] : [words, apart];
+      for (const written of spellings) {
+        for (const acronym of initialsOf(firstTokens[n] ?? [], written)) {
+          const ids = acronyms.get(acronym);
+          if (ids === undefined) acronyms.set(acronym, [{ name: n, display }]);
+          else if (!ids.some((id) => id.name === n)) ids.push({ name: n, display });
+        }
       }
     }
   });
