@@ -292,3 +292,26 @@ describe("letters written apart are initials", () => {
     }
   });
 });
+
+describe("legal forms of several words leave the initials whole", () => {
+  const formIndex = buildIndex([
+    entry("T1", "BASLAM PETROL SANAYI VE TICARET ANONIM SIRKETI"),
+    entry("T2", "OZ RULMAN TICARET VE SANAYI LIMITED SIRKETI"),
+  ]);
+
+  test("initials without 'Anonim Sirketi' or 'Limited Sirketi' name the listed spelling", () => {
+    const result = screen(formIndex, { name: "BPSVT" });
+    expect(result.status).toBe("failed");
+    expect(result.matches[0]?.matchedName).toBe(
+      "BASLAM PETROL SANAYI VE TICARET ANONIM SIRKETI (initials BPSVT)",
+    );
+    expect(screen(formIndex, { name: "ORTVS" }).matches[0]?.entry.sourceId).toBe("T2");
+    expect(screen(formIndex, { name: "ORTVS" }).status).toBe("failed");
+  });
+
+  test("near misses stay below the threshold: other or missing letters", () => {
+    for (const name of ["BPSVX", "ORTSV", "PSVT"]) {
+      expect(screen(formIndex, { name }).status, name).toBe("passed");
+    }
+  });
+});

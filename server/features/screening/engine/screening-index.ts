@@ -1,5 +1,5 @@
 import { toCountryCode } from "./countries";
-import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS } from "./lexicon";
+import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS, MULTI_WORD_LEGAL_FORMS } from "./lexicon";
 import { addressWords, normalizeName, phoneticKey, wordsOf } from "./normalize";
 import {
   CONTAINED_NAME_DISCOUNT,
@@ -130,6 +130,21 @@ function isTrailingFormWord(word: string): boolean {
   return EDGE_LEGAL_FORMS.has(word) || FORM_FRAGMENTS.has(word);
 }
 
+/** The words of the legal forms written in several words ("anonim sirketi"), longest first. */
+const MULTI_WORD_FORMS = MULTI_WORD_LEGAL_FORMS.map(([form]) => form.split(" ")).sort(
+  (a, b) => b.length - a.length,
+);
+
+/** How many words at the end of `words` are a legal form of several words (0: none). */
+function trailingMultiWordForm(words: readonly string[]): number {
+  for (const form of MULTI_WORD_FORMS) {
+    if (form.length > words.length) continue;
+    const at = words.length - form.length;
+    if (form.every((w, i) => words[at + i] === w)) return form.length;
+  }
+  return 0;
+}
+
 /**
  * Initials a name of three or more words is abbreviated to: of every word, and without particles
  * ("al", "de") when that still leaves three, since both are written.
@@ -146,8 +161,13 @@ export function initialsOf(
   if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
   // Trailing legal forms go a word at a time ("S.C. de R.L. de C.V.", "S. en C.A.", "LLC"), and each
   // stage is written: people drop all of the form, or keep its first letter ("UAJS").
-  while (written.length > 0 && isTrailingFormWord(written[written.length - 1] as string)) {
-    written.pop();
+  // A legal form of several words that are not forms on their own ("Anonim Sirketi", "Limited
+  // Sirketi") goes as a whole: "BASLAM PETROL SANAYI VE TICARET ANONIM SIRKETI" is "BPSVT".
+  for (;;) {
+    const form = trailingMultiWordForm(written);
+    if (form > 0) written.splice(written.length - form, form);
+    else if (written.length > 0 && isTrailingFormWord(written[written.length - 1] as string)) written.pop();
+    else break;
     if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
   }
   while (written.length > 0 && LEADING_LEGAL_FORMS.has(written[0] as string)) written.shift();
