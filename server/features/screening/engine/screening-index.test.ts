@@ -297,6 +297,7 @@ describe("legal forms of several words leave the initials whole", () => {
   const formIndex = buildIndex([
     entry("T1", "BASLAM PETROL SANAYI VE TICARET ANONIM SIRKETI"),
     entry("T2", "OZ RULMAN TICARET VE SANAYI LIMITED SIRKETI"),
+    entry("T3", "JOINT STOCK COMPANY 81 ARMORED FIGHTING VEHICLE REPAIR PLANT"),
   ]);
 
   test("initials without 'Anonim Sirketi' or 'Limited Sirketi' name the listed spelling", () => {
@@ -309,8 +310,16 @@ describe("legal forms of several words leave the initials whole", () => {
     expect(screen(formIndex, { name: "ORTVS" }).status).toBe("failed");
   });
 
+  test("a leading form of several words too ('Joint Stock Company ...')", () => {
+    const result = screen(formIndex, { name: "AFVRP" });
+    expect(result.status).toBe("failed");
+    expect(result.matches[0]?.matchedName).toBe(
+      "JOINT STOCK COMPANY 81 ARMORED FIGHTING VEHICLE REPAIR PLANT (initials AFVRP)",
+    );
+  });
+
   test("near misses stay below the threshold: other or missing letters", () => {
-    for (const name of ["BPSVX", "ORTSV", "PSVT"]) {
+    for (const name of ["BPSVX", "ORTSV", "PSVT", "AFVRX", "SCAFVRP"]) {
       expect(screen(formIndex, { name }).status, name).toBe("passed");
     }
   });

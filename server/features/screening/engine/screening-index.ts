@@ -145,6 +145,14 @@ function trailingMultiWordForm(words: readonly string[]): number {
   return 0;
 }
 
+/** How many words at the start of `words` are a legal form of several words (0: none). */
+function leadingMultiWordForm(words: readonly string[]): number {
+  for (const form of MULTI_WORD_FORMS) {
+    if (form.length <= words.length && form.every((w, i) => words[i] === w)) return form.length;
+  }
+  return 0;
+}
+
 /**
  * Initials a name of three or more words is abbreviated to: of every word, and without particles
  * ("al", "de") when that still leaves three, since both are written.
@@ -170,7 +178,14 @@ export function initialsOf(
     else break;
     if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
   }
-  while (written.length > 0 && LEADING_LEGAL_FORMS.has(written[0] as string)) written.shift();
+  // Leading forms likewise, one word ("AO") or several ("JOINT STOCK COMPANY 81 ARMORED FIGHTING
+  // VEHICLE REPAIR PLANT" is "AFVRP").
+  for (;;) {
+    const form = leadingMultiWordForm(written);
+    if (form > 0) written.splice(0, form);
+    else if (written.length > 0 && LEADING_LEGAL_FORMS.has(written[0] as string)) written.shift();
+    else break;
+  }
   if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
   if (tokens.length < MIN_ACRONYM_LENGTH) return [...out];
   const all = tokens.map((t) => t.text[0]).join("");
