@@ -145,6 +145,9 @@ function trailingMultiWordForm(words: readonly string[]): number {
   return 0;
 }
 
+/** A letter standing alone ("B K SALES", "S.A."): only such names have letters to set apart. */
+const SINGLE_LETTER = /(^|[^\p{L}\p{N}'’])\p{L}($|[^\p{L}\p{N}'’])/u;
+
 /** How many words at the start of `words` are a legal form of several words (0: none). */
 function leadingMultiWordForm(words: readonly string[]): number {
   for (const form of MULTI_WORD_FORMS) {
@@ -402,7 +405,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
       // Letters written apart are initials already ("B K SALES CORPORATION" is "BKS", "J M A
       // SHIPPING" is "JMAS"), though wordsOf reads them as one word ("bk").
       const words = wordsOf(display);
-      const apart = wordsOf(display, true);
+      const apart = SINGLE_LETTER.test(display) ? wordsOf(display, true) : words;
       const spellings = apart.length === words.length ? [words] : [words, apart];
       for (const written of spellings) {
         for (const acronym of initialsOf(firstTokens[n] ?? [], written)) {
