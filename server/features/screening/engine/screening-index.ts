@@ -148,6 +148,30 @@ function trailingMultiWordForm(words: readonly string[]): number {
 /** A letter standing alone ("B K SALES", "S.A."): only such names have letters to set apart. */
 const SINGLE_LETTER = /(^|[^\p{L}\p{N}'’])\p{L}($|[^\p{L}\p{N}'’])/u;
 
+/**
+ * Words as wordsOf writes them, except that a run of single letters followed by a word of the name
+ * stays letters ("b k sales" -> b, k, sales); a run before a legal form or at the end is joined as
+ * usual ("I.C.I.C. LTD." is "icic ltd", not four initials of which "C" could pass for a form).
+ */
+function lettersApart(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  for (const word of raw) {
+    if (word.length === 1 && word >= "a" && word <= "z") {
+      run.push(word);
+      continue;
+    }
+    if (run.length > 0) {
+      if (isTrailingFormWord(word) || LEADING_LEGAL_FORMS.has(word)) out.push(run.join(""));
+      else out.push(...run);
+      run = [];
+    }
+    out.push(word);
+  }
+  if (run.length > 0) out.push(run.join(""));
+  return out;
+}
+
 /** How many words at the start of `words` are a legal form of several words (0: none). */
 function leadingMultiWordForm(words: readonly string[]): number {
   for (const form of MULTI_WORD_FORMS) {
@@ -405,7 +429,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
       // Letters written apart are initials already ("B K SALES CORPORATION" is "BKS", "J M A
       // SHIPPING" is "JMAS"), though wordsOf reads them as one word ("bk").
       const words = wordsOf(display);
-      const apart = SINGLE_LETTER.test(display) ? wordsOf(display, true) : words;
+      const apart = SINGLE_LETTER.test(display) ? lettersApart(wordsOf(display, true)) : words;
       const spellings = apart.length === words.length ? [words] : [words, apart];
       for (const written of spellings) {
         for (const acronym of initialsOf(firstTokens[n] ?? [], written)) {
