@@ -374,13 +374,7 @@ export class ScreeningRegistry {
     const key = lists.map((l) => `${l.source}:${l.checksum}`).join("|");
     let built = BUILT_INDEXES.get(key);
     if (!built) {
-      built = loadActiveEntries(this.db).then((entries) => {
-        const index = buildIndex(entries);
-        // Parsing the lists and building the index leave ~50-60 MB of garbage (row objects, key
-        // strings, growth buffers) that a lazy collector keeps resident at idle: collect it now.
-        if (typeof Bun !== "undefined") Bun.gc(true);
-        return index;
-      });
+      built = loadActiveEntries(this.db).then(buildIndex);
       BUILT_INDEXES.clear();
       BUILT_INDEXES.set(key, built);
     }
