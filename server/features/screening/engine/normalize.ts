@@ -191,8 +191,11 @@ export function foldText(input: string): string {
   return mapChars(text, LATIN_SPECIAL);
 }
 
-/** Splits folded text into lowercase ASCII words: "&" becomes "and", apostrophes join, other punctuation splits. */
-export function wordsOf(input: string): string[] {
+/**
+ * Splits folded text into lowercase ASCII words: "&" becomes "and", apostrophes join, other
+ * punctuation splits. Runs of single letters are joined ("S.A." -> "sa") unless `lettersApart`.
+ */
+export function wordsOf(input: string, lettersApart = false): string[] {
   const text = foldText(input)
     .replace(/[&+]/g, " and ")
     .replace(/['`´ʼʻ’‘]/g, "")
@@ -200,6 +203,7 @@ export function wordsOf(input: string): string[] {
     .trim();
   if (text === "") return [];
   const raw = text.split(" ");
+  if (lettersApart) return raw;
   // Runs of single letters are initialisms written with dots or spaces: "S.A." / "L L C" -> "sa" / "llc".
   const words: string[] = [];
   let run = "";

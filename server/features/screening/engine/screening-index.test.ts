@@ -269,3 +269,60 @@ describe("acronyms of every spelling the list gives", () => {
     }
   });
 });
+
+describe("letters written apart are initials", () => {
+  const lettersIndex = buildIndex([
+    entry("L1", "B K SALES CORPORATION"),
+    entry("L2", "J M A SHIPPING INC."),
+    entry("L3", "BKS TRADING"),
+    entry("L4", "I.C.I.C. LTD."),
+  ]);
+
+  test("the letters and the words' initials make the acronym, and the list name is named", () => {
+    const result = screen(lettersIndex, { name: "BKS" });
+    expect(result.status).toBe("failed");
+    const l1 = result.matches.find((m) => m.entry.sourceId === "L1");
+    expect(l1?.matchedName).toBe("B K SALES CORPORATION (initials BKS)");
+    expect(screen(lettersIndex, { name: "JMAS" }).matches[0]?.entry.sourceId).toBe("L2");
+    expect(screen(lettersIndex, { name: "JMAS" }).status).toBe("failed");
+  });
+
+  test("near misses stay below the threshold: other or missing letters", () => {
+    // "I.C.I.C. LTD." is ICIC: its last "C" is not a legal form's letter.
+    for (const name of ["BKX", "JMAX", "JAMS", "KBS Shipping", "ICI"]) {
+      expect(screen(lettersIndex, { name }).status, name).toBe("passed");
+    }
+  });
+});
+
+describe("legal forms of several words leave the initials whole", () => {
+  const formIndex = buildIndex([
+    entry("T1", "BASLAM PETROL SANAYI VE TICARET ANONIM SIRKETI"),
+    entry("T2", "OZ RULMAN TICARET VE SANAYI LIMITED SIRKETI"),
+    entry("T3", "JOINT STOCK COMPANY 81 ARMORED FIGHTING VEHICLE REPAIR PLANT"),
+  ]);
+
+  test("initials without 'Anonim Sirketi' or 'Limited Sirketi' name the listed spelling", () => {
+    const result = screen(formIndex, { name: "BPSVT" });
+    expect(result.status).toBe("failed");
+    expect(result.matches[0]?.matchedName).toBe(
+      "BASLAM PETROL SANAYI VE TICARET ANONIM SIRKETI (initials BPSVT)",
+    );
+    expect(screen(formIndex, { name: "ORTVS" }).matches[0]?.entry.sourceId).toBe("T2");
+    expect(screen(formIndex, { name: "ORTVS" }).status).toBe("failed");
+  });
+
+  test("a leading form of several words too ('Joint Stock Company ...')", () => {
+    const result = screen(formIndex, { name: "AFVRP" });
+    expect(result.status).toBe("failed");
+    expect(result.matches[0]?.matchedName).toBe(
+      "JOINT STOCK COMPANY 81 ARMORED FIGHTING VEHICLE REPAIR PLANT (initials AFVRP)",
+    );
+  });
+
+  test("near misses stay below the threshold: other or missing letters", () => {
+    for (const name of ["BPSVX", "ORTSV", "PSVT", "AFVRX", "SCAFVRP"]) {
+      expect(screen(formIndex, { name }).status, name).toBe("passed");
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { toCountryCode } from "./countries";
-import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS } from "./lexicon";
+import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS, MULTI_WORD_LEGAL_FORMS } from "./lexicon";
 import { addressWords, normalizeName, phoneticKey, wordsOf } from "./normalize";
 import {
   CONTAINED_NAME_DISCOUNT,
@@ -42,7 +42,14 @@ export interface IndexStats {
 /** Sorted (hash, id) pairs packed in doubles: a compact multimap from a 32-bit key hash to ids. */
 interface HashMultimap {
   packed: Float64Array;
+  /**
+   * Where the pairs of each top-16-bit hash prefix start (65,537 entries): a lookup searches one
+   * bucket of a few dozen pairs instead of the whole array, whose top levels miss the cache.
+   */
+  directory: Int32Array;
 }
+
+const DIRECTORY_SHIFT = 16;
 
 /** In-memory screening index built from list entries; immutable once built. */
 export interface ScreeningIndex {
@@ -123,6 +130,56 @@ function isTrailingFormWord(word: string): boolean {
   return EDGE_LEGAL_FORMS.has(word) || FORM_FRAGMENTS.has(word);
 }
 
+/** The words of the legal forms written in several words ("anonim sirketi"), longest first. */
+const MULTI_WORD_FORMS = MULTI_WORD_LEGAL_FORMS.map(([form]) => form.split(" ")).sort(
+  (a, b) => b.length - a.length,
+);
+
+/** How many words at the end of `words` are a legal form of several words (0: none). */
+function trailingMultiWordForm(words: readonly string[]): number {
+  for (const form of MULTI_WORD_FORMS) {
+    if (form.length > words.length) continue;
+    const at = words.length - form.length;
+    if (form.every((w, i) => words[at + i] === w)) return form.length;
+  }
+  return 0;
+}
+
+/** A letter standing alone ("B K SALES", "S.A."): only such names have letters to set apart. */
+const SINGLE_LETTER = /(^|[^\p{L}\p{N}'’])\p{L}($|[^\p{L}\p{N}'’])/u;
+
+/**
+ * Words as wordsOf writes them, except that a run of single letters followed by a word of the name
+ * stays letters ("b k sales" -> b, k, sales); a run before a legal form or at the end is joined as
+ * usual ("I.C.I.C. LTD." is "icic ltd", not four initials of which "C" could pass for a form).
+ */
+function lettersApart(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  for (const word of raw) {
+    if (word.length === 1 && word >= "a" && word <= "z") {
+      run.push(word);
+      continue;
+    }
+    if (run.length > 0) {
+      if (isTrailingFormWord(word) || LEADING_LEGAL_FORMS.has(word)) out.push(run.join(""));
+      else out.push(...run);
+      run = [];
+    }
+    out.push(word);
+  }
+  if (run.length > 0) out.push(run.join(""));
+  return out;
+}
+
+/** How many words at the start of `words` are a legal form of several words (0: none). */
+function leadingMultiWordForm(words: readonly string[]): number {
+  for (const form of MULTI_WORD_FORMS) {
+    if (form.length <= words.length && form.every((w, i) => words[i] === w)) return form.length;
+  }
+  return 0;
+}
+
 /**
  * Initials a name of three or more words is abbreviated to: of every word, and without particles
  * ("al", "de") when that still leaves three, since both are written.
@@ -139,11 +196,23 @@ export function initialsOf(
   if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
   // Trailing legal forms go a word at a time ("S.C. de R.L. de C.V.", "S. en C.A.", "LLC"), and each
   // stage is written: people drop all of the form, or keep its first letter ("UAJS").
-  while (written.length > 0 && isTrailingFormWord(written[written.length - 1] as string)) {
-    written.pop();
+  // A legal form of several words that are not forms on their own ("Anonim Sirketi", "Limited
+  // Sirketi") goes as a whole: "BASLAM PETROL SANAYI VE TICARET ANONIM SIRKETI" is "BPSVT".
+  for (;;) {
+    const form = trailingMultiWordForm(written);
+    if (form > 0) written.splice(written.length - form, form);
+    else if (written.length > 0 && isTrailingFormWord(written[written.length - 1] as string)) written.pop();
+    else break;
     if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
   }
-  while (written.length > 0 && LEADING_LEGAL_FORMS.has(written[0] as string)) written.shift();
+  // Leading forms likewise, one word ("AO") or several ("JOINT STOCK COMPANY 81 ARMORED FIGHTING
+  // VEHICLE REPAIR PLANT" is "AFVRP").
+  for (;;) {
+    const form = leadingMultiWordForm(written);
+    if (form > 0) written.splice(0, form);
+    else if (written.length > 0 && LEADING_LEGAL_FORMS.has(written[0] as string)) written.shift();
+    else break;
+  }
   if (written.length >= MIN_ACRONYM_LENGTH) out.add(written.map((w) => w[0]).join(""));
   if (tokens.length < MIN_ACRONYM_LENGTH) return [...out];
   const all = tokens.map((t) => t.text[0]).join("");
@@ -204,7 +273,14 @@ class PairBuffer {
     for (let i = 0; i < sorted.length; i++) {
       if (size === 0 || sorted[i] !== sorted[size - 1]) sorted[size++] = sorted[i] as number;
     }
-    return { packed: sorted.slice(0, size) };
+    const packed = sorted.slice(0, size);
+    const directory = new Int32Array((1 << (32 - DIRECTORY_SHIFT)) + 1);
+    for (let i = 0; i < packed.length; i++) {
+      const hash = Math.floor((packed[i] as number) / ID_BITS);
+      directory[(hash >>> DIRECTORY_SHIFT) + 1]++;
+    }
+    for (let b = 1; b < directory.length; b++) directory[b] += directory[b - 1] as number;
+    return { packed, directory };
   }
 }
 
@@ -214,9 +290,10 @@ function lookupMultimap(map: HashMultimap, key: string, visit: (id: number) => v
 
 function lookupHash(map: HashMultimap, h: number, visit: (id: number) => void): void {
   const lo = h * ID_BITS;
-  const { packed } = map;
-  let a = 0;
-  let b = packed.length;
+  const { packed, directory } = map;
+  const bucket = h >>> DIRECTORY_SHIFT;
+  let a = directory[bucket] as number;
+  let b = directory[bucket + 1] as number;
   while (a < b) {
     const mid = (a + b) >>> 1;
     if ((packed[mid] as number) < lo) a = mid + 1;
@@ -295,11 +372,21 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
   // Every way the lists write each name, for its initials.
   const displaysOf: string[][] = [];
 
+  // Entries share a handful of country sets: one Set per distinct set, not one per entry.
+  const countrySets = new Map<string, Set<string>>();
+  // Likewise the weight patterns of the names ([1, 1], [1, 0.3, 1], ...).
+  const weightPatterns = new Map<string, number[]>();
   entries.forEach((entry, entryIdx) => {
-    const countries = new Set<string>();
+    const codes = new Set<string>();
     for (const c of entry.countries) {
       const code = toCountryCode(c);
-      if (code !== undefined) countries.add(code);
+      if (code !== undefined) codes.add(code);
+    }
+    const countryKey = [...codes].sort().join(" ");
+    let countries = countrySets.get(countryKey);
+    if (countries === undefined) {
+      countries = codes;
+      countrySets.set(countryKey, codes);
     }
     entryCountries.push(countries);
     const seen = new Set<number>();
@@ -314,7 +401,12 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
         nameIdByText.set(text, id);
         firstTokens.push(tokens);
         displaysOf.push([]);
-        names.push(prepareTokens(tokens, uniform));
+        const prepared = prepareTokens(tokens, uniform);
+        const pattern = prepared.weights.join(" ");
+        const shared = weightPatterns.get(pattern);
+        if (shared === undefined) weightPatterns.set(pattern, prepared.weights);
+        else prepared.weights = shared;
+        names.push(prepared);
         nameRefs.push([]);
         uniformFlags.push(uniform ? 1 : 0);
       }
@@ -334,10 +426,17 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     // Every way the list writes the name counts: "AKTSIONERNOE OBSHCHESTVO ZAVOD FIOLENT" and
     // "AO ZAVOD FIOLENT" share their words once the legal form is set aside, not their initials.
     for (const display of new Set(displaysOf[n])) {
-      for (const acronym of initialsOf(firstTokens[n] ?? [], wordsOf(display))) {
-        const ids = acronyms.get(acronym);
-        if (ids === undefined) acronyms.set(acronym, [{ name: n, display }]);
-        else if (!ids.some((id) => id.name === n)) ids.push({ name: n, display });
+      // Letters written apart are initials already ("B K SALES CORPORATION" is "BKS", "J M A
+      // SHIPPING" is "JMAS"), though wordsOf reads them as one word ("bk").
+      const words = wordsOf(display);
+      const apart = SINGLE_LETTER.test(display) ? lettersApart(wordsOf(display, true)) : words;
+      const spellings = apart.length === words.length ? [words] : [words, apart];
+      for (const written of spellings) {
+        for (const acronym of initialsOf(firstTokens[n] ?? [], written)) {
+          const ids = acronyms.get(acronym);
+          if (ids === undefined) acronyms.set(acronym, [{ name: n, display }]);
+          else if (!ids.some((id) => id.name === n)) ids.push({ name: n, display });
+        }
       }
     }
   });
