@@ -22,6 +22,7 @@ import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/scre
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
 import { startPendingSweep } from "./features/screening/pending-sweep";
 import { RescreenJob, staleContactIds } from "./features/screening/rescreen";
+import { ScreeningWorker } from "./features/screening/screening-worker";
 import { SEED_DEMO_HELP, seedDemoCommand } from "./features/shipments/seed-demo.cli";
 import type { TAssetStore } from "./lib/assets";
 import { serverBodyCap } from "./lib/limits";
@@ -115,6 +116,8 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
         db: database.db,
         logger: createLogger(env.logLevel === "info" ? "warn" : env.logLevel),
         threshold: env.screeningThreshold,
+        url: env.databaseUrl,
+        authToken: env.databaseAuthToken,
       });
     } finally {
       database.close();
@@ -339,15 +342,21 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
       }
     }
     const stream = Bun.file(file).stream() as unknown as AsyncIterable<Uint8Array>;
+    // The new and changed contacts are screened on a worker: it builds its index of the lists on the
+    // other core while this thread imports, and scores each batch's names as soon as they are written.
+    const worker = dryRun
+      ? null
+      : ScreeningWorker.start(env.databaseUrl, env.databaseAuthToken, env.screeningThreshold);
     let report: TImportReport;
     try {
       report = await importContacts(
         database.db,
         { workspaceId: user.workspaceId, userId: user.id },
         decodeUtf8(counted(stream)),
-        { dryRun, onProgress: progress.update },
+        { dryRun, onProgress: progress.update, onWritten: (names) => worker?.prime(names) },
       );
     } catch (error) {
+      worker?.stop();
       progress.clear();
       if (error instanceof ImportFileError) {
         console.error(`Import failed: ${error.message}`);
@@ -365,8 +374,12 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
     }
     progress.clear();
     printReport(report, progress.seconds());
-    if (!report.dry_run && (report.created || report.updated))
-      await screenImported(database.db, env, user.workspaceId);
+    try {
+      if (!report.dry_run && (report.created || report.updated))
+        await screenImported(database.db, env, user.workspaceId, worker);
+    } finally {
+      worker?.stop();
+    }
     return 0;
   } finally {
     database.close();
@@ -374,17 +387,19 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
 }
 
 /** Screens the contacts an import created or changed, as saving them in the app would. */
-async function screenImported(db: TDb, env: TEnv, workspaceId: number) {
+async function screenImported(db: TDb, env: TEnv, workspaceId: number, worker: ScreeningWorker | null) {
   const logger = createLogger("warn");
   const registry = new ScreeningRegistry(db);
   const ids = await staleContactIds(db, workspaceId);
-  if (!(await registry.get()).lists.length) {
+  // The worker's index holds the active lists; without a worker this thread builds its own.
+  const lists = (await worker?.ready.catch(() => null)) ?? (await registry.get()).lists;
+  if (!lists.length) {
     console.log("No restricted-party lists are loaded: the imported contacts were not screened.");
     return;
   }
   console.log(`Screening ${ids.length} new or changed contacts…`);
   const job = new RescreenJob({ db, registry, threshold: env.screeningThreshold }, logger);
-  const state = await job.run(ids, "contact import", progressLine());
+  const state = await job.run(ids, "contact import", progressLine(), { worker: worker ?? undefined });
   console.log(`Screened ${state.done}: ${state.failed} failed.`);
 }
 

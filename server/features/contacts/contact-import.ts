@@ -158,7 +158,12 @@ export async function importContacts(
   db: TDb,
   target: { workspaceId: number; userId: number },
   chunks: AsyncIterable<string> | Iterable<string>,
-  options: { dryRun?: boolean; onProgress?: (rows: number) => void } = {},
+  options: {
+    dryRun?: boolean;
+    onProgress?: (rows: number) => void;
+    /** The company names of each batch's new and changed contacts, once written (to screen them early). */
+    onWritten?: (companies: string[]) => void;
+  } = {},
 ): Promise<TImportReport> {
   const report: TImportReport = {
     created: 0,
@@ -274,6 +279,8 @@ export async function importContacts(
         const rows = [...updates].map((entry) => [entry.id, ...COMPARED.map((f) => toCell(entry[f]))]);
         await tx.run(updateStatement(target.workspaceId, new Date().toISOString(), rows));
       }
+      if (options.onWritten && (inserts.length || updates.size))
+        options.onWritten([...inserts, ...updates].map((values) => values.company));
     };
 
     const drain = async (all: boolean) => {

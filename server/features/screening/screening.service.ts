@@ -13,6 +13,7 @@ import { timeSlicer, yieldToLoop } from "../../lib/limits";
 
 import { type NameHit, type ScreenResult, scoreName, screen, screenWithHits } from "./engine";
 import type { ScreeningRegistry, TListVersion } from "./lists.service";
+import { compactMatches, type TOutcome } from "./screening-worker";
 
 export const NO_LISTS =
   "No restricted-party lists are loaded, so nothing can be screened. Load them with: tradewinds screening-lists import <file>";
@@ -21,19 +22,6 @@ export type TScreeningDeps = { db: TDb; registry: ScreeningRegistry; threshold: 
 export type TActor = { workspaceId: number; userId: number | null; userEmail: string | null };
 
 type TContactRow = typeof contacts.$inferSelect;
-
-const compactMatches = (result: ScreenResult): TScreeningMatch[] =>
-  result.matches.map((m) => ({
-    source_list: m.entry.sourceList,
-    source_id: m.entry.sourceId,
-    entity_type: m.entry.entityType,
-    name: m.entry.name,
-    matched_name: m.matchedName,
-    score: Math.round(m.score * 1000) / 1000,
-    programs: m.entry.programs,
-    countries: m.entry.countries,
-    addresses: m.entry.addresses.slice(0, 3),
-  }));
 
 const listsUsed = (lists: TListVersion[]) =>
   lists.map((l) => ({ source: l.source, version_date: l.version_date, checksum: l.checksum }));
@@ -85,6 +73,11 @@ export type TScreenBatchOptions = {
   changeReason?: TChangeReason;
   /** Runs inside each chunk's write transaction, e.g. to clear a "needs screening" flag. */
   inTransaction?: (tx: TDb, contactIds: number[]) => Promise<void>;
+  /**
+   * Each item's outcome, already screened (by the screening worker) against `lists`: this thread
+   * then only records them and never touches its own index.
+   */
+  screened?: { outcomes: TOutcome[]; lists: TListVersion[] };
 };
 
 export type TScreenBatchResult = {
@@ -100,7 +93,7 @@ type TScreened = {
   item: TScreenItem;
   address: string;
   query: { name: string; address: string; country: string | undefined };
-  result: ScreenResult;
+  result: Pick<ScreenResult, "status" | "multiple" | "bestScore">;
   matches: TScreeningMatch[];
 };
 
@@ -123,29 +116,44 @@ export async function screenContacts(
   options: TScreenBatchOptions = {},
 ): Promise<TScreenBatchResult> {
   if (!items.length) return { results: [], changed: [] };
-  const { index, lists } = await deps.registry.get();
-  // Without a list nothing can pass: an empty index would clear every party.
-  if (!lists.length) throw new AppError("CONFLICT", NO_LISTS);
-  const used = listsUsed(lists);
-  const screenOptions = { threshold: deps.threshold, top: 5 };
-  const cache = options.nameCache ?? new Map<string, NameHit[]>();
-  // Yields between slices of the work and between the chunk's statements: a chunk of hundreds of
-  // contacts, done in one go, held other requests for a fifth of a second on a busy machine.
-  const slice = timeSlicer(SLICE_MS);
   const screened: TScreened[] = [];
-  for (const item of items) {
-    await slice();
-    const address = contactAddress(item.contact, item.country?.name);
-    const query = { name: item.contact.company, address, country: item.country?.code_iso_2 };
-    let hits = cache.get(query.name);
-    if (!hits) {
-      if (cache.size >= NAME_CACHE_LIMIT) cache.clear();
-      hits = scoreName(index, query.name, screenOptions);
-      cache.set(query.name, hits);
+  let lists: TListVersion[];
+  if (options.screened) {
+    lists = options.screened.lists;
+    if (!lists.length) throw new AppError("CONFLICT", NO_LISTS);
+    const { outcomes } = options.screened;
+    items.forEach((item, i) => {
+      const outcome = outcomes[i] as TOutcome;
+      const address = contactAddress(item.contact, item.country?.name);
+      const query = { name: item.contact.company, address, country: item.country?.code_iso_2 };
+      screened.push({ item, address, query, result: outcome, matches: outcome.matches });
+    });
+  } else {
+    const registered = await deps.registry.get();
+    lists = registered.lists;
+    // Without a list nothing can pass: an empty index would clear every party.
+    if (!lists.length) throw new AppError("CONFLICT", NO_LISTS);
+    const { index } = registered;
+    const screenOptions = { threshold: deps.threshold, top: 5 };
+    const cache = options.nameCache ?? new Map<string, NameHit[]>();
+    // Yields between slices of the work and between the chunk's statements: a chunk of hundreds of
+    // contacts, done in one go, held other requests for a fifth of a second on a busy machine.
+    const slice = timeSlicer(SLICE_MS);
+    for (const item of items) {
+      await slice();
+      const address = contactAddress(item.contact, item.country?.name);
+      const query = { name: item.contact.company, address, country: item.country?.code_iso_2 };
+      let hits = cache.get(query.name);
+      if (!hits) {
+        if (cache.size >= NAME_CACHE_LIMIT) cache.clear();
+        hits = scoreName(index, query.name, screenOptions);
+        cache.set(query.name, hits);
+      }
+      const result = screenWithHits(index, hits, query, screenOptions);
+      screened.push({ item, address, query, result, matches: compactMatches(result) });
     }
-    const result = screenWithHits(index, hits, query, screenOptions);
-    screened.push({ item, address, query, result, matches: compactMatches(result) });
   }
+  const used = listsUsed(lists);
   const ids = screened.map((s) => s.item.contact.id);
   return deps.db.transaction(async (tx) => {
     const previousRows = await tx.all<{ id: number; contact_id: number; status: string; results: string }>(
