@@ -10,10 +10,8 @@ import { RescreenJob, staleContactIds } from "./rescreen";
 import { ScreeningWorker } from "./screening-worker";
 
 let ctx: TTestContext;
-let who: Awaited<ReturnType<typeof signUp>>;
 beforeAll(async () => {
   ctx = await createTestContext();
-  who = await signUp(ctx);
 });
 afterAll(() => ctx.database.close());
 
