@@ -154,17 +154,33 @@ export class RescreenJob {
 
   /** The contacts of these ids with their owner's e-mail and their country, as screening wants them. */
   private async readItems(ids: number[]): Promise<TScreenItem[]> {
+    // Only what a screening reads: the full rows of thousands of contacts cost more to read than to record.
     const rows = await this.deps.db
-      .select({ contact: contacts, email: users.email, country: countries })
+      .select({
+        id: contacts.id,
+        workspace_id: contacts.workspace_id,
+        company: contacts.company,
+        street: contacts.street,
+        city: contacts.city,
+        state_province: contacts.state_province,
+        postal_code: contacts.postal_code,
+        country_id: contacts.country_id,
+        email: users.email,
+        countryName: countries.name,
+        countryCode: countries.code_iso_2,
+      })
       .from(contacts)
       .leftJoin(users, eq(users.id, contacts.user_id))
       .leftJoin(countries, eq(countries.id, contacts.country_id))
       .where(inArray(contacts.id, ids));
-    return rows.map(({ contact, email, country }) => ({
+    return rows.map(({ email, countryName, countryCode, ...contact }) => ({
       contact,
       // System screenings name the contact's owner, so the audit log says whose contact it was.
       actor: { workspaceId: contact.workspace_id, userId: null, userEmail: email ?? null },
-      country: country ?? undefined,
+      country:
+        countryName !== null && countryCode !== null
+          ? { name: countryName, code_iso_2: countryCode }
+          : undefined,
     }));
   }
 

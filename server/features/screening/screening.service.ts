@@ -27,7 +27,7 @@ const listsUsed = (lists: TListVersion[]) =>
   lists.map((l) => ({ source: l.source, version_date: l.version_date, checksum: l.checksum }));
 
 /** The street-to-country address of a contact as one line. */
-export function contactAddress(contact: TContactRow, countryName?: string): string {
+export function contactAddress(contact: TScreenedFields, countryName?: string): string {
   return [contact.street, contact.city, contact.state_province, contact.postal_code, countryName]
     .filter((part) => part?.trim())
     .join(", ");
@@ -50,9 +50,15 @@ export async function screenParty(
   return { result: screen(index, query, { threshold: deps.threshold, top: 5 }), lists };
 }
 
+/** What a screening reads of a contact: its name and address, and what identifies it. */
+export type TScreenedFields = Pick<
+  TContactRow,
+  "id" | "workspace_id" | "company" | "street" | "city" | "state_province" | "postal_code" | "country_id"
+>;
+
 /** A contact to screen, who it is screened for, and its country (looked up by the caller). */
 export type TScreenItem = {
-  contact: TContactRow;
+  contact: TScreenedFields;
   actor: TActor;
   country?: { name: string; code_iso_2: string };
 };
@@ -154,6 +160,18 @@ export async function screenContacts(
     }
   }
   const used = listsUsed(lists);
+  const usedJson = JSON.stringify(used);
+  // Most contacts match nothing: their matches are "[]", serialised once per contact at most.
+  const matchesJsonCache = new Map<TScreened, string>();
+  const matchesJsonOf = (s: TScreened) => {
+    if (!s.matches.length) return "[]";
+    let json = matchesJsonCache.get(s);
+    if (json === undefined) {
+      json = JSON.stringify(s.matches);
+      matchesJsonCache.set(s, json);
+    }
+    return json;
+  };
   const ids = screened.map((s) => s.item.contact.id);
   return deps.db.transaction(async (tx) => {
     const previousRows = await tx.all<{ id: number; contact_id: number; status: string; results: string }>(
@@ -171,8 +189,8 @@ export async function screenContacts(
           s.item.contact.company,
           s.address,
           s.result.bestScore,
-          JSON.stringify(s.matches),
-          JSON.stringify(used),
+          matchesJsonOf(s),
+          usedJson,
           s.item.actor.userId,
         ]),
       )}) as j order by j.key returning id, contact_id, created_at`,
@@ -185,6 +203,7 @@ export async function screenContacts(
     const creates: unknown[][] = [];
     for (const s of screened) {
       const contactId = s.item.contact.id;
+      const matchesJson = matchesJsonOf(s);
       const before = previous.get(contactId);
       const kind = options.kind === "auto" || !options.kind ? (before ? "rescreen" : "screen") : options.kind;
       const hasChanged = kind === "rescreen" && before !== undefined && before.status !== s.result.status;
@@ -208,20 +227,15 @@ export async function screenContacts(
         kind,
         contactId,
         JSON.stringify(s.query),
-        JSON.stringify(used),
-        JSON.stringify(s.matches),
+        usedJson,
+        matchesJson,
         s.result.status,
         before?.status ?? null,
         reason,
       ]);
-      const results = JSON.stringify({
-        best_score: s.result.bestScore,
-        multiple: s.result.multiple,
-        matches: s.matches,
-        lists: used,
-        result_id: resultByContact.get(contactId)?.id,
-        ...(reason ? { change_reason: reason } : {}),
-      });
+      // The same text JSON.stringify gives the object, without serialising the lists once per contact.
+      const resultId = resultByContact.get(contactId)?.id;
+      const results = `{"best_score":${JSON.stringify(s.result.bestScore)},"multiple":${s.result.multiple},"matches":${matchesJson},"lists":${usedJson}${resultId === undefined ? "" : `,"result_id":${resultId}`}${reason ? `,"change_reason":${JSON.stringify(reason)}` : ""}}`;
       const row = [s.item.contact.company, JSON.stringify(s.query), results, s.result.status];
       if (before) updates.push([before.id, ...row, hasChanged ? 1 : 0]);
       else creates.push([s.item.actor.workspaceId, s.item.actor.userId, contactId, ...row]);
