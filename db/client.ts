@@ -15,6 +15,13 @@ export type TDatabase = { db: TDb; client: Client; close: () => void };
  */
 export const BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * Page cache, in KiB, that bulk writes (a contacts import, the recording of its screenings) give
+ * their connection; SQLite allocates it only as pages are used. The default 2,000 pages made a big
+ * import read and write the same index pages again for every batch.
+ */
+export const BULK_WRITE_CACHE_KIB = 131_072;
+
 /** Opens the database: an embedded file by default, a libSQL server when the URL says so. */
 export async function openDatabase(url: string, authToken?: string): Promise<TDatabase> {
   if (url.startsWith("file:")) {

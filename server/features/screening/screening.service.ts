@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, notInArray, sql } from "drizzle-orm";
-import type { TDb } from "../../../db/client";
+import { BULK_WRITE_CACHE_KIB, type TDb } from "../../../db/client";
 import type { TContactScreening, TScreeningMatch } from "../../../db/contracts/screening";
 import {
   contact_screening_results,
@@ -10,7 +10,6 @@ import {
 } from "../../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
 import { timeSlicer, yieldToLoop } from "../../lib/limits";
-
 import { type NameHit, type ScreenResult, scoreName, screen, screenWithHits } from "./engine";
 import type { ScreeningRegistry, TListVersion } from "./lists.service";
 import { compactMatches, type TOutcome } from "./screening-worker";
@@ -174,6 +173,9 @@ export async function screenContacts(
   };
   const ids = screened.map((s) => s.item.contact.id);
   return deps.db.transaction(async (tx) => {
+    // The import's page cache (see contact-import.ts) for the chunks that follow it; the setting
+    // belongs to the pooled connection, so it costs nothing when it is already set.
+    if (items.length > 100) await tx.run(sql.raw(`PRAGMA cache_size = -${BULK_WRITE_CACHE_KIB}`));
     const previousRows = await tx.all<{ id: number; contact_id: number; status: string; results: string }>(
       sql`select id, contact_id, status, results from ${rpscreenings} where contact_id in (select value from json_each(${JSON.stringify(ids)}))`,
     );
