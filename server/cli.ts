@@ -398,7 +398,14 @@ async function screenImported(db: TDb, env: TEnv, workspaceId: number, worker: S
     return;
   }
   console.log(`Screening ${ids.length} new or changed contacts…`);
-  const job = new RescreenJob({ db, registry, threshold: env.screeningThreshold }, logger);
+  // Nothing else is served here: big chunks, fewer commits.
+  const job = new RescreenJob(
+    { db, registry, threshold: env.screeningThreshold },
+    logger,
+    undefined,
+    undefined,
+    2_000,
+  );
   const state = await job.run(ids, "contact import", progressLine(), { worker: worker ?? undefined });
   console.log(`Screened ${state.done}: ${state.failed} failed.`);
 }

@@ -31,8 +31,12 @@ export type TRescreenState = {
 const CHUNK = 500;
 /** Longest stretch of screening between two yields to the event loop. */
 const SLICE_MS = 10;
-/** Contacts per write transaction when a worker screens: this thread only reads and writes. */
-const WORKER_CHUNK = 1_000;
+/**
+ * Contacts per write transaction when a worker screens (this thread only reads and writes): small
+ * in a server, where each chunk's statements hold the event loop while they run; a CLI, which serves
+ * nobody, passes a bigger one (fewer commits).
+ */
+const WORKER_CHUNK = 250;
 /** Runs over at least this many contacts screen on a worker of their own (when the job can start one). */
 export const WORKER_MIN_CONTACTS = 2_000;
 
@@ -104,6 +108,8 @@ export class RescreenJob {
     private readonly inTransaction?: TScreenBatchOptions["inTransaction"],
     /** Starts a screening worker for a run of WORKER_MIN_CONTACTS or more (stopped when the run ends). */
     private readonly startWorker?: () => ScreeningWorker | null,
+    /** Contacts per write transaction when screening on a worker. */
+    private readonly workerChunk = WORKER_CHUNK,
   ) {}
 
   /** Queues a run over these contacts; resolves when it has finished. */
@@ -242,8 +248,8 @@ export class RescreenJob {
         onProgress,
       );
     let previous: TInFlight | null = null;
-    for (let i = 0; i < ids.length; i += WORKER_CHUNK) {
-      const chunk = ids.slice(i, i + WORKER_CHUNK);
+    for (let i = 0; i < ids.length; i += this.workerChunk) {
+      const chunk = ids.slice(i, i + this.workerChunk);
       const items = await this.readItems(chunk);
       const queries = items.map(
         ({ contact, country }): TQuery => [
