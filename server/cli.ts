@@ -342,21 +342,28 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
       }
     }
     const stream = Bun.file(file).stream() as unknown as AsyncIterable<Uint8Array>;
-    // The new and changed contacts are screened on a worker: it builds its index of the lists on the
-    // other core while this thread imports, and scores each batch's names as soon as they are written.
-    const worker = dryRun
-      ? null
-      : ScreeningWorker.start(env.databaseUrl, env.databaseAuthToken, env.screeningThreshold);
+    // The new and changed contacts are screened on a worker, started when the first batch writes
+    // something (an unchanged file needs none): it builds its index of the lists on the other core
+    // while this thread imports, and scores each batch's names as soon as they are written.
+    const screening: { worker: ScreeningWorker | null } = { worker: null };
+    const workerForNames = () => {
+      screening.worker ??= ScreeningWorker.start(
+        env.databaseUrl,
+        env.databaseAuthToken,
+        env.screeningThreshold,
+      );
+      return screening.worker;
+    };
     let report: TImportReport;
     try {
       report = await importContacts(
         database.db,
         { workspaceId: user.workspaceId, userId: user.id },
         decodeUtf8(counted(stream)),
-        { dryRun, onProgress: progress.update, onWritten: (names) => worker?.prime(names) },
+        { dryRun, onProgress: progress.update, onWritten: (names) => workerForNames()?.prime(names) },
       );
     } catch (error) {
-      worker?.stop();
+      screening.worker?.stop();
       progress.clear();
       if (error instanceof ImportFileError) {
         console.error(`Import failed: ${error.message}`);
@@ -376,9 +383,9 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
     printReport(report, progress.seconds());
     try {
       if (!report.dry_run && (report.created || report.updated))
-        await screenImported(database.db, env, user.workspaceId, worker);
+        await screenImported(database.db, env, user.workspaceId, screening.worker);
     } finally {
-      worker?.stop();
+      screening.worker?.stop();
     }
     return 0;
   } finally {

@@ -12,10 +12,12 @@ export type TImportWorkerRequest = {
   bytes: Uint8Array;
 };
 
-export type TImportWorkerReply =
+type TImportWorkerResult =
   | { type: "done"; report: TImportReport }
   | { type: "file-error"; message: string }
   | { type: "error"; message: string; code?: string };
+
+export type TImportWorkerReply = { type: "started" } | TImportWorkerResult;
 
 /** Smaller files import on the main thread: starting a worker costs more than their import. */
 export const OFF_THREAD_MIN_BYTES = 256 * 1024;
@@ -39,14 +41,23 @@ export async function importOffThread(
   }
   const release = await holdWriteLock(db);
   try {
-    const reply = await new Promise<TImportWorkerReply>((resolve, reject) => {
-      worker.onmessage = (event: MessageEvent<TImportWorkerReply>) => resolve(event.data);
-      worker.onerror = (event) => reject(new Error(event.message || "the import worker stopped"));
+    let hasStarted = false;
+    const reply = await new Promise<TImportWorkerResult | null>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<TImportWorkerReply>) => {
+        const data = event.data;
+        if (data.type === "started") hasStarted = true;
+        else resolve(data);
+      };
+      // A worker that could not even load (a missing file in an unusual build) leaves the import
+      // to this thread; one that failed while importing is the import's failure.
+      worker.onerror = (event) =>
+        hasStarted ? reject(new Error(event.message || "the import worker stopped")) : resolve(null);
       const copy = bytes.slice();
       worker.postMessage({ ...database, target, bytes: copy } satisfies TImportWorkerRequest, [
         copy.buffer as ArrayBuffer,
       ]);
     });
+    if (!reply) return null;
     if (reply.type === "done") return reply.report;
     if (reply.type === "file-error") throw new ImportFileError(reply.message);
     throw Object.assign(new Error(reply.message), { code: reply.code });

@@ -14,6 +14,8 @@ async function* slices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 
 self.onmessage = async (event: MessageEvent<TImportWorkerRequest>) => {
   const { url, authToken, target, bytes } = event.data;
+  // From here on a failure is the import's own; before it, the caller may import on its thread instead.
+  self.postMessage({ type: "started" } satisfies TImportWorkerReply);
   let reply: TImportWorkerReply;
   try {
     const database = await openDatabase(url, authToken);
