@@ -4,7 +4,7 @@ import { type Client, createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { attachReader } from "./reader";
 import * as schema from "./schema";
-import { withWriteLock } from "./write-lock";
+import { HOLD_WRITE_LOCK, withWriteLock } from "./write-lock";
 
 export type TDb = ReturnType<typeof drizzle<typeof schema>>;
 export type TDatabase = { db: TDb; client: Client; close: () => void };
@@ -14,6 +14,22 @@ export type TDatabase = { db: TDb; client: Client; close: () => void };
  * SQLITE_BUSY. Within this process writes queue on withWriteLock instead.
  */
 export const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Page cache, in KiB, that bulk writes (a contacts import, the recording of its screenings) give
+ * their connection; SQLite allocates it only as pages are used. The default 2,000 pages made a big
+ * import read and write the same index pages again for every batch.
+ */
+export const BULK_WRITE_CACHE_KIB = 131_072;
+
+/**
+ * Holds this process's write lock until the returned function is called: this process's writes
+ * queue behind work another thread does on its own connection (a web import's transaction).
+ */
+export async function holdWriteLock(db: TDb): Promise<() => void> {
+  const hold = (db.$client as unknown as { [HOLD_WRITE_LOCK]?: () => Promise<() => void> })[HOLD_WRITE_LOCK];
+  return hold ? hold() : () => {};
+}
 
 /** Opens the database: an embedded file by default, a libSQL server when the URL says so. */
 export async function openDatabase(url: string, authToken?: string): Promise<TDatabase> {

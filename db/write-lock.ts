@@ -16,6 +16,9 @@ class Mutex {
 }
 
 const READ_ONLY = /^\s*(select|explain)\b/i;
+
+/** Takes a client's in-process write lock for work done elsewhere (another thread's connection). */
+export const HOLD_WRITE_LOCK = Symbol("holdWriteLock");
 const sqlOf = (stmt: InStatement | string) => (typeof stmt === "string" ? stmt : stmt.sql);
 
 /**
@@ -71,6 +74,7 @@ export function withWriteLock(client: Client): Client {
   };
   return new Proxy(client, {
     get(target, prop, receiver) {
+      if (prop === HOLD_WRITE_LOCK) return () => mutex.lock();
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== "function") return value;
       if (prop === "execute") {

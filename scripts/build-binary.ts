@@ -129,9 +129,15 @@ function browserOnlyPlugin(): BunPlugin {
 
 const started = performance.now();
 const result = await Bun.build({
-  // The paperwork worker is its own entry point so the executable carries it (server/features/paperwork/render-pool.ts
-  // falls back to drawing on the main thread if it still cannot start).
-  entrypoints: [entry, path.join(ROOT, "server", "features", "paperwork", "render.worker.ts")],
+  // The paperwork, screening and import workers are entry points of their own so the executable carries them
+  // (render-pool.ts draws on the main thread and screening-worker.ts's callers screen there if one
+  // still cannot start).
+  entrypoints: [
+    entry,
+    path.join(ROOT, "server", "features", "paperwork", "render.worker.ts"),
+    path.join(ROOT, "server", "features", "screening", "screening.worker.ts"),
+    path.join(ROOT, "server", "features", "contacts", "contact-import.worker.ts"),
+  ],
   compile: { outfile: OUTFILE, autoloadDotenv: false, autoloadBunfig: false },
   target: "bun",
   minify: true,

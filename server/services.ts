@@ -3,6 +3,7 @@ import type { TDb } from "../db/client";
 import type { TEnv } from "./env";
 import { ScreeningRegistry } from "./features/screening/lists.service";
 import { RescreenJob } from "./features/screening/rescreen";
+import { ScreeningWorker } from "./features/screening/screening-worker";
 import type { TLogger } from "./lib/logger";
 import { createMailer } from "./lib/mailer";
 import { loadAppSecret } from "./lib/secret";
@@ -16,6 +17,15 @@ export function createServices(env: TEnv, logger: TLogger, db: TDb) {
     mailer: createMailer(env, logger),
     storage: localDiskStorage(path.join(env.dataDir, "uploads")),
     secret: loadAppSecret(env),
-    screening: { registry, threshold, rescreen: new RescreenJob({ db, registry, threshold }, logger) },
+    screening: {
+      registry,
+      threshold,
+      // Big runs (a large import, a list update) screen on a worker of their own, on the other core.
+      rescreen: new RescreenJob({ db, registry, threshold }, logger, undefined, () =>
+        env.databaseUrl.includes(":memory:")
+          ? null
+          : ScreeningWorker.start(env.databaseUrl, env.databaseAuthToken, threshold),
+      ),
+    },
   };
 }

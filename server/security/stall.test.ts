@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 /** Runs `heavy` while polling /api/health; returns its response and the worst health latency. */
-async function whileHealthPolled(heavy: () => Promise<Response>) {
+async function whileHealthPolled(heavy: () => Promise<Response>, after?: () => Promise<void>) {
   let isDone = false;
   let worst = 0;
   let polls = 0;
@@ -61,9 +61,26 @@ async function whileHealthPolled(heavy: () => Promise<Response>) {
   const res = await heavy();
   const body = await res.text();
   const took = performance.now() - started;
+  const worstDuring = worst;
+  // What the request left running in the background (an import's screening) is polled through too.
+  worst = 0;
+  await after?.();
+  const afterTook = performance.now() - started - took;
   isDone = true;
   await poller;
-  return { status: res.status, body, took, worst, polls };
+  return { status: res.status, body, took, worst: worstDuring, afterTook, worstAfter: worst, polls };
+}
+
+/** Resolves once the server's re-screen job has screened every contact of the import. */
+async function screeningFinished(contacts: number) {
+  for (;;) {
+    const res = await fetch(`${server.url}/api/screenings/lists`, { headers: auth });
+    const { rescreen } = (await res.json()) as {
+      rescreen: { isRunning: boolean; done: number; total: number };
+    };
+    if (!rescreen.isRunning && rescreen.total === contacts && rescreen.done === contacts) return rescreen;
+    await Bun.sleep(200);
+  }
 }
 
 describe("no request holds the event loop", () => {
@@ -96,20 +113,25 @@ describe("no request holds the event loop", () => {
     }
     const form = new FormData();
     form.append("csv_upload", new File([lines.join("\n")], "big.csv", { type: "text/csv" }));
-    const run = await whileHealthPolled(() =>
-      fetch(`${server.url}/api/contacts/upload`, {
-        method: "POST",
-        headers: { cookie, origin: server.url },
-        body: form,
-      }),
+    const run = await whileHealthPolled(
+      () =>
+        fetch(`${server.url}/api/contacts/upload`, {
+          method: "POST",
+          headers: { cookie, origin: server.url },
+          body: form,
+        }),
+      async () => {
+        await screeningFinished(100_000);
+      },
     );
     console.log(
-      `100,000-row import: ${run.status} in ${Math.round(run.took)} ms; worst /api/health ${Math.round(run.worst)} ms over ${run.polls} polls`,
+      `100,000-row import: ${run.status} in ${Math.round(run.took)} ms; worst /api/health ${Math.round(run.worst)} ms; then its screening in ${Math.round(run.afterTook)} ms, worst /api/health ${Math.round(run.worstAfter)} ms; ${run.polls} polls (target ~50 ms)`,
     );
     expect(run.status).toBe(200);
     expect(JSON.parse(run.body).created).toBe(100_000);
     expect(run.worst).toBeLessThan(STALL_BOUND_MS);
-  }, 300_000);
+    expect(run.worstAfter).toBeLessThan(STALL_BOUND_MS);
+  }, 600_000);
 });
 
 describe("server-rendered pages with hostile input", () => {

@@ -7,6 +7,7 @@ import { yieldToLoop } from "../../lib/limits";
 import { readMultipart } from "../../lib/multipart";
 import { authOf } from "../auth/auth.middleware";
 import { decodeUtf8, ImportFileError, importContacts } from "./contact-import";
+import { importOffThread } from "./contact-import-off-thread";
 import { contactsEntity } from "./contacts.entity";
 
 /** How much CSV is parsed between two yields (about 150 rows: a millisecond or two). */
@@ -35,7 +36,7 @@ function fileTooLarge(maxBytes: number): AppError {
  * URL. The request limit leaves room for base64 and multipart framing, so the file itself is
  * checked against UPLOAD_MAX_MB here.
  */
-async function uploadedCsv(c: Context<TAppEnv>): Promise<AsyncIterable<Uint8Array>> {
+async function uploadedCsv(c: Context<TAppEnv>): Promise<Uint8Array> {
   const maxBytes = c.var.env.uploadMaxBytes;
   const type = c.req.header("content-type") ?? "";
   if (type.startsWith("multipart/form-data")) {
@@ -52,7 +53,7 @@ async function uploadedCsv(c: Context<TAppEnv>): Promise<AsyncIterable<Uint8Arra
     if (!(file instanceof File)) throw new ImportFileError('Choose one CSV file (form field "csv_upload").');
     if (file.size > maxBytes) throw fileTooLarge(maxBytes);
     if (file.size === 0) throw new ImportFileError("The file is empty.");
-    return inSlices(new Uint8Array(await file.arrayBuffer()));
+    return new Uint8Array(await file.arrayBuffer());
   }
   const json = (await readJson(c)) as { csv_upload?: unknown };
   const url = typeof json?.csv_upload === "string" ? json.csv_upload : "";
@@ -64,7 +65,7 @@ async function uploadedCsv(c: Context<TAppEnv>): Promise<AsyncIterable<Uint8Arra
     : new TextEncoder().encode(percentDecoded(payload));
   if (bytes.length > maxBytes) throw fileTooLarge(maxBytes);
   if (!bytes.length) throw new ImportFileError("The file is empty.");
-  return inSlices(bytes);
+  return bytes;
 }
 
 function percentDecoded(payload: string): string {
@@ -97,8 +98,16 @@ export const createContactRoutes = (hooks: THooks = {}) =>
     async (c) => {
       const { workspaceId, user } = authOf(c);
       try {
-        const stream = await uploadedCsv(c);
-        const report = await importContacts(c.var.db, { workspaceId, userId: user.id }, decodeUtf8(stream));
+        const bytes = await uploadedCsv(c);
+        const target = { workspaceId, userId: user.id };
+        // A big file imports on a worker thread, its transaction and commit off the event loop.
+        const report =
+          (await importOffThread(
+            c.var.db,
+            { url: c.var.env.databaseUrl, authToken: c.var.env.databaseAuthToken },
+            target,
+            bytes,
+          )) ?? (await importContacts(c.var.db, target, decodeUtf8(inSlices(bytes))));
         if (report.created || report.updated) hooks.afterImport?.(c);
         return c.json({ message: "Import completed", ...report });
       } catch (error) {

@@ -14,6 +14,7 @@ import {
   type TListFormat,
 } from "./lists.service";
 import { allContactIds, RescreenJob, type TRescreenState } from "./rescreen";
+import { ScreeningWorker } from "./screening-worker";
 
 export const LISTS_HELP = `Usage:
   tradewinds screening-lists import <file> [<file> …] [--format csl|ofac-sdn|dpl]
@@ -30,7 +31,14 @@ status   Lists the loaded lists: source, publication date, rows, checksum and wh
 /** `tradewinds screening-lists …`; returns the exit code. */
 export async function screeningListsCommand(
   args: string[],
-  deps: { db: TDb; logger: TLogger; threshold: number },
+  deps: {
+    db: TDb;
+    logger: TLogger;
+    threshold: number;
+    /** The database's URL, for a screening worker's own connection (re-screens of many contacts). */
+    url?: string;
+    authToken?: string;
+  },
 ): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "status") {
@@ -97,7 +105,12 @@ export async function screeningListsCommand(
   );
   // Every contact is screened against the new version; running servers pick the lists up by themselves.
   const registry = new ScreeningRegistry(deps.db);
-  const job = new RescreenJob({ db: deps.db, registry, threshold: deps.threshold }, deps.logger);
+  const job = new RescreenJob(
+    { db: deps.db, registry, threshold: deps.threshold },
+    deps.logger,
+    undefined,
+    () => (deps.url ? ScreeningWorker.start(deps.url, deps.authToken, deps.threshold) : null),
+  );
   const ids = await allContactIds(deps.db);
   console.log(`Screening ${ids.length} contacts again…`);
   const state = await job.run(ids, "list import", progressLine(), {

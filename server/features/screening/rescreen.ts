@@ -4,7 +4,9 @@ import { contacts, countries, users } from "../../../db/schema";
 import { yieldToLoop } from "../../lib/limits";
 import type { TLogger } from "../../lib/logger";
 import { type NameHit, scoreName } from "./engine";
+import type { TListVersion } from "./lists.service";
 import {
+  contactAddress,
   screenContacts,
   type TChangeReason,
   type TScreenBatchOptions,
@@ -12,6 +14,7 @@ import {
   type TScreenItem,
   type TScreeningDeps,
 } from "./screening.service";
+import type { ScreeningWorker, TOutcome, TQuery } from "./screening-worker";
 
 export type TRescreenState = {
   isRunning: boolean;
@@ -28,10 +31,20 @@ export type TRescreenState = {
 const CHUNK = 500;
 /** Longest stretch of screening between two yields to the event loop. */
 const SLICE_MS = 10;
+/**
+ * Contacts per write transaction when a worker screens (this thread only reads and writes): small
+ * in a server, where each chunk's statements hold the event loop while they run; a CLI, which serves
+ * nobody, passes a bigger one (fewer commits).
+ */
+const WORKER_CHUNK = 250;
+/** Runs over at least this many contacts screen on a worker of their own (when the job can start one). */
+export const WORKER_MIN_CONTACTS = 2_000;
 
 export type TRescreenOptions = {
   /** Explains each changed outcome (list re-imports: new entry, removed entry, changed alias). */
   changeReason?: TChangeReason;
+  /** Screens on this worker (the caller's, left running) instead of this thread's index. */
+  worker?: ScreeningWorker;
 };
 
 /** Contacts whose newest screening is older than their last change (or who have none), by id. */
@@ -86,12 +99,17 @@ export class RescreenJob {
   changes: TScreenBatchResult["changed"] = [];
   private queue: Promise<void> = Promise.resolve();
   private options: TScreenBatchOptions = {};
+  private worker: ScreeningWorker | undefined;
 
   constructor(
     private readonly deps: TScreeningDeps,
     private readonly logger: TLogger,
     /** Runs in each chunk's write transaction with the chunk's contact ids (e.g. clears a pending flag). */
     private readonly inTransaction?: TScreenBatchOptions["inTransaction"],
+    /** Starts a screening worker for a run of WORKER_MIN_CONTACTS or more (stopped when the run ends). */
+    private readonly startWorker?: () => ScreeningWorker | null,
+    /** Contacts per write transaction when screening on a worker. */
+    private readonly workerChunk = WORKER_CHUNK,
   ) {}
 
   /** Queues a run over these contacts; resolves when it has finished. */
@@ -108,6 +126,7 @@ export class RescreenJob {
         inTransaction: this.inTransaction,
       };
       this.changes = [];
+      this.worker = options.worker;
       return this.execute(contactIds, reason, onProgress);
     });
     this.queue = run.then(
@@ -139,6 +158,115 @@ export class RescreenJob {
     return screenContacts(this.deps, items, { ...options, nameCache });
   }
 
+  /** The contacts of these ids with their owner's e-mail and their country, as screening wants them. */
+  private async readItems(ids: number[]): Promise<TScreenItem[]> {
+    // Only what a screening reads: the full rows of thousands of contacts cost more to read than to record.
+    const rows = await this.deps.db
+      .select({
+        id: contacts.id,
+        workspace_id: contacts.workspace_id,
+        company: contacts.company,
+        street: contacts.street,
+        city: contacts.city,
+        state_province: contacts.state_province,
+        postal_code: contacts.postal_code,
+        country_id: contacts.country_id,
+        email: users.email,
+        countryName: countries.name,
+        countryCode: countries.code_iso_2,
+      })
+      .from(contacts)
+      .leftJoin(users, eq(users.id, contacts.user_id))
+      .leftJoin(countries, eq(countries.id, contacts.country_id))
+      .where(inArray(contacts.id, ids));
+    return rows.map(({ email, countryName, countryCode, ...contact }) => ({
+      contact,
+      // System screenings name the contact's owner, so the audit log says whose contact it was.
+      actor: { workspaceId: contact.workspace_id, userId: null, userEmail: email ?? null },
+      country:
+        countryName !== null && countryCode !== null
+          ? { name: countryName, code_iso_2: countryCode }
+          : undefined,
+    }));
+  }
+
+  /** Records one chunk's outcomes (a failure is counted and logged, the run goes on). */
+  private async record(
+    chunk: number[],
+    screen: () => Promise<TScreenBatchResult>,
+    onProgress?: (state: TRescreenState) => void,
+  ) {
+    try {
+      const batch = await screen();
+      this.state.changed += batch.changed.length;
+      for (const change of batch.changed) this.changes.push(change);
+    } catch (error) {
+      this.state.failed += chunk.length;
+      this.logger.error("screening contacts failed", {
+        contacts: `${chunk[0]}…${chunk[chunk.length - 1]}`,
+        error: String(error),
+      });
+    }
+    this.state.done += chunk.length;
+    onProgress?.(this.state);
+    await Bun.sleep(0);
+  }
+
+  /** Screens on this thread's index, in slices that yield to the event loop. */
+  private async executeHere(ids: number[], onProgress?: (state: TRescreenState) => void) {
+    // One cache for the whole run: a name repeated across the contacts is scored once.
+    const nameCache = new Map<string, NameHit[]>();
+    const options = this.options;
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = ids.slice(i, i + CHUNK);
+      const items = await this.readItems(chunk);
+      // Screening is CPU work: slices of it yield to the event loop so requests keep being served.
+      await this.record(chunk, () => this.screenInSlices(items, nameCache, options), onProgress);
+    }
+  }
+
+  /**
+   * Screens on the worker: while it screens one chunk, this thread records the one before, so the
+   * two cores work side by side; each chunk is still recorded in one transaction.
+   */
+  private async executeOnWorker(
+    ids: number[],
+    worker: ScreeningWorker,
+    lists: TListVersion[],
+    onProgress?: (state: TRescreenState) => void,
+  ) {
+    const options = this.options;
+    type TInFlight = { chunk: number[]; items: TScreenItem[]; outcomes: Promise<TOutcome[]> };
+    const recordChunk = (flight: TInFlight) =>
+      this.record(
+        flight.chunk,
+        async () =>
+          screenContacts(this.deps, flight.items, {
+            ...options,
+            screened: { outcomes: await flight.outcomes, lists },
+          }),
+        onProgress,
+      );
+    let previous: TInFlight | null = null;
+    for (let i = 0; i < ids.length; i += this.workerChunk) {
+      const chunk = ids.slice(i, i + this.workerChunk);
+      const items = await this.readItems(chunk);
+      const queries = items.map(
+        ({ contact, country }): TQuery => [
+          contact.company,
+          contactAddress(contact, country?.name),
+          country?.code_iso_2,
+        ],
+      );
+      const outcomes = worker.screen(queries);
+      // Awaited when the chunk is recorded; until then a failure must not count as unhandled.
+      outcomes.catch(() => {});
+      if (previous) await recordChunk(previous);
+      previous = { chunk, items, outcomes };
+    }
+    if (previous) await recordChunk(previous);
+  }
+
   private async execute(ids: number[], reason: string, onProgress?: (state: TRescreenState) => void) {
     this.state = {
       isRunning: true,
@@ -150,39 +278,15 @@ export class RescreenJob {
       started_at: new Date().toISOString(),
       finished_at: null,
     };
-    const { db } = this.deps;
-    // One cache for the whole run: a name repeated across the contacts is scored once.
-    const nameCache = new Map<string, NameHit[]>();
-    const options = this.options;
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const chunk = ids.slice(i, i + CHUNK);
-      const rows = await db
-        .select({ contact: contacts, email: users.email, country: countries })
-        .from(contacts)
-        .leftJoin(users, eq(users.id, contacts.user_id))
-        .leftJoin(countries, eq(countries.id, contacts.country_id))
-        .where(inArray(contacts.id, chunk));
-      const items: TScreenItem[] = rows.map(({ contact, email, country }) => ({
-        contact,
-        // System screenings name the contact's owner, so the audit log says whose contact it was.
-        actor: { workspaceId: contact.workspace_id, userId: null, userEmail: email ?? null },
-        country: country ?? undefined,
-      }));
-      try {
-        // Screening is CPU work: slices of it yield to the event loop so requests keep being served.
-        const batch = await this.screenInSlices(items, nameCache, options);
-        this.state.changed += batch.changed.length;
-        for (const change of batch.changed) this.changes.push(change);
-      } catch (error) {
-        this.state.failed += items.length;
-        this.logger.error("screening contacts failed", {
-          contacts: `${chunk[0]}…${chunk[chunk.length - 1]}`,
-          error: String(error),
-        });
-      }
-      this.state.done += chunk.length;
-      onProgress?.(this.state);
-      await Bun.sleep(0);
+    const ownWorker =
+      !this.worker && ids.length >= WORKER_MIN_CONTACTS ? (this.startWorker?.() ?? undefined) : undefined;
+    const worker = this.worker ?? ownWorker;
+    try {
+      const lists = worker ? await worker.ready.catch(() => null) : null;
+      if (worker && lists) await this.executeOnWorker(ids, worker, lists, onProgress);
+      else await this.executeHere(ids, onProgress);
+    } finally {
+      ownWorker?.stop();
     }
     this.state = { ...this.state, isRunning: false, finished_at: new Date().toISOString() };
     onProgress?.(this.state);

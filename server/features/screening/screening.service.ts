@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, notInArray, sql } from "drizzle-orm";
-import type { TDb } from "../../../db/client";
+import { BULK_WRITE_CACHE_KIB, type TDb } from "../../../db/client";
 import type { TContactScreening, TScreeningMatch } from "../../../db/contracts/screening";
 import {
   contact_screening_results,
@@ -10,9 +10,9 @@ import {
 } from "../../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
 import { timeSlicer, yieldToLoop } from "../../lib/limits";
-
 import { type NameHit, type ScreenResult, scoreName, screen, screenWithHits } from "./engine";
 import type { ScreeningRegistry, TListVersion } from "./lists.service";
+import { compactMatches, type TOutcome } from "./screening-worker";
 
 export const NO_LISTS =
   "No restricted-party lists are loaded, so nothing can be screened. Load them with: tradewinds screening-lists import <file>";
@@ -22,24 +22,11 @@ export type TActor = { workspaceId: number; userId: number | null; userEmail: st
 
 type TContactRow = typeof contacts.$inferSelect;
 
-const compactMatches = (result: ScreenResult): TScreeningMatch[] =>
-  result.matches.map((m) => ({
-    source_list: m.entry.sourceList,
-    source_id: m.entry.sourceId,
-    entity_type: m.entry.entityType,
-    name: m.entry.name,
-    matched_name: m.matchedName,
-    score: Math.round(m.score * 1000) / 1000,
-    programs: m.entry.programs,
-    countries: m.entry.countries,
-    addresses: m.entry.addresses.slice(0, 3),
-  }));
-
 const listsUsed = (lists: TListVersion[]) =>
   lists.map((l) => ({ source: l.source, version_date: l.version_date, checksum: l.checksum }));
 
 /** The street-to-country address of a contact as one line. */
-export function contactAddress(contact: TContactRow, countryName?: string): string {
+export function contactAddress(contact: TScreenedFields, countryName?: string): string {
   return [contact.street, contact.city, contact.state_province, contact.postal_code, countryName]
     .filter((part) => part?.trim())
     .join(", ");
@@ -62,9 +49,15 @@ export async function screenParty(
   return { result: screen(index, query, { threshold: deps.threshold, top: 5 }), lists };
 }
 
+/** What a screening reads of a contact: its name and address, and what identifies it. */
+export type TScreenedFields = Pick<
+  TContactRow,
+  "id" | "workspace_id" | "company" | "street" | "city" | "state_province" | "postal_code" | "country_id"
+>;
+
 /** A contact to screen, who it is screened for, and its country (looked up by the caller). */
 export type TScreenItem = {
-  contact: TContactRow;
+  contact: TScreenedFields;
   actor: TActor;
   country?: { name: string; code_iso_2: string };
 };
@@ -85,6 +78,11 @@ export type TScreenBatchOptions = {
   changeReason?: TChangeReason;
   /** Runs inside each chunk's write transaction, e.g. to clear a "needs screening" flag. */
   inTransaction?: (tx: TDb, contactIds: number[]) => Promise<void>;
+  /**
+   * Each item's outcome, already screened (by the screening worker) against `lists`: this thread
+   * then only records them and never touches its own index.
+   */
+  screened?: { outcomes: TOutcome[]; lists: TListVersion[] };
 };
 
 export type TScreenBatchResult = {
@@ -100,7 +98,7 @@ type TScreened = {
   item: TScreenItem;
   address: string;
   query: { name: string; address: string; country: string | undefined };
-  result: ScreenResult;
+  result: Pick<ScreenResult, "status" | "multiple" | "bestScore">;
   matches: TScreeningMatch[];
 };
 
@@ -123,31 +121,61 @@ export async function screenContacts(
   options: TScreenBatchOptions = {},
 ): Promise<TScreenBatchResult> {
   if (!items.length) return { results: [], changed: [] };
-  const { index, lists } = await deps.registry.get();
-  // Without a list nothing can pass: an empty index would clear every party.
-  if (!lists.length) throw new AppError("CONFLICT", NO_LISTS);
-  const used = listsUsed(lists);
-  const screenOptions = { threshold: deps.threshold, top: 5 };
-  const cache = options.nameCache ?? new Map<string, NameHit[]>();
-  // Yields between slices of the work and between the chunk's statements: a chunk of hundreds of
-  // contacts, done in one go, held other requests for a fifth of a second on a busy machine.
-  const slice = timeSlicer(SLICE_MS);
   const screened: TScreened[] = [];
-  for (const item of items) {
-    await slice();
-    const address = contactAddress(item.contact, item.country?.name);
-    const query = { name: item.contact.company, address, country: item.country?.code_iso_2 };
-    let hits = cache.get(query.name);
-    if (!hits) {
-      if (cache.size >= NAME_CACHE_LIMIT) cache.clear();
-      hits = scoreName(index, query.name, screenOptions);
-      cache.set(query.name, hits);
+  let lists: TListVersion[];
+  if (options.screened) {
+    lists = options.screened.lists;
+    if (!lists.length) throw new AppError("CONFLICT", NO_LISTS);
+    const { outcomes } = options.screened;
+    items.forEach((item, i) => {
+      const outcome = outcomes[i] as TOutcome;
+      const address = contactAddress(item.contact, item.country?.name);
+      const query = { name: item.contact.company, address, country: item.country?.code_iso_2 };
+      screened.push({ item, address, query, result: outcome, matches: outcome.matches });
+    });
+  } else {
+    const registered = await deps.registry.get();
+    lists = registered.lists;
+    // Without a list nothing can pass: an empty index would clear every party.
+    if (!lists.length) throw new AppError("CONFLICT", NO_LISTS);
+    const { index } = registered;
+    const screenOptions = { threshold: deps.threshold, top: 5 };
+    const cache = options.nameCache ?? new Map<string, NameHit[]>();
+    // Yields between slices of the work and between the chunk's statements: a chunk of hundreds of
+    // contacts, done in one go, held other requests for a fifth of a second on a busy machine.
+    const slice = timeSlicer(SLICE_MS);
+    for (const item of items) {
+      await slice();
+      const address = contactAddress(item.contact, item.country?.name);
+      const query = { name: item.contact.company, address, country: item.country?.code_iso_2 };
+      let hits = cache.get(query.name);
+      if (!hits) {
+        if (cache.size >= NAME_CACHE_LIMIT) cache.clear();
+        hits = scoreName(index, query.name, screenOptions);
+        cache.set(query.name, hits);
+      }
+      const result = screenWithHits(index, hits, query, screenOptions);
+      screened.push({ item, address, query, result, matches: compactMatches(result) });
     }
-    const result = screenWithHits(index, hits, query, screenOptions);
-    screened.push({ item, address, query, result, matches: compactMatches(result) });
   }
+  const used = listsUsed(lists);
+  const usedJson = JSON.stringify(used);
+  // Most contacts match nothing: their matches are "[]", serialised once per contact at most.
+  const matchesJsonCache = new Map<TScreened, string>();
+  const matchesJsonOf = (s: TScreened) => {
+    if (!s.matches.length) return "[]";
+    let json = matchesJsonCache.get(s);
+    if (json === undefined) {
+      json = JSON.stringify(s.matches);
+      matchesJsonCache.set(s, json);
+    }
+    return json;
+  };
   const ids = screened.map((s) => s.item.contact.id);
   return deps.db.transaction(async (tx) => {
+    // The import's page cache (see contact-import.ts) for the chunks that follow it; the setting
+    // belongs to the pooled connection, so it costs nothing when it is already set.
+    if (items.length > 100) await tx.run(sql.raw(`PRAGMA cache_size = -${BULK_WRITE_CACHE_KIB}`));
     const previousRows = await tx.all<{ id: number; contact_id: number; status: string; results: string }>(
       sql`select id, contact_id, status, results from ${rpscreenings} where contact_id in (select value from json_each(${JSON.stringify(ids)}))`,
     );
@@ -163,8 +191,8 @@ export async function screenContacts(
           s.item.contact.company,
           s.address,
           s.result.bestScore,
-          JSON.stringify(s.matches),
-          JSON.stringify(used),
+          matchesJsonOf(s),
+          usedJson,
           s.item.actor.userId,
         ]),
       )}) as j order by j.key returning id, contact_id, created_at`,
@@ -177,6 +205,7 @@ export async function screenContacts(
     const creates: unknown[][] = [];
     for (const s of screened) {
       const contactId = s.item.contact.id;
+      const matchesJson = matchesJsonOf(s);
       const before = previous.get(contactId);
       const kind = options.kind === "auto" || !options.kind ? (before ? "rescreen" : "screen") : options.kind;
       const hasChanged = kind === "rescreen" && before !== undefined && before.status !== s.result.status;
@@ -200,20 +229,15 @@ export async function screenContacts(
         kind,
         contactId,
         JSON.stringify(s.query),
-        JSON.stringify(used),
-        JSON.stringify(s.matches),
+        usedJson,
+        matchesJson,
         s.result.status,
         before?.status ?? null,
         reason,
       ]);
-      const results = JSON.stringify({
-        best_score: s.result.bestScore,
-        multiple: s.result.multiple,
-        matches: s.matches,
-        lists: used,
-        result_id: resultByContact.get(contactId)?.id,
-        ...(reason ? { change_reason: reason } : {}),
-      });
+      // The same text JSON.stringify gives the object, without serialising the lists once per contact.
+      const resultId = resultByContact.get(contactId)?.id;
+      const results = `{"best_score":${JSON.stringify(s.result.bestScore)},"multiple":${s.result.multiple},"matches":${matchesJson},"lists":${usedJson}${resultId === undefined ? "" : `,"result_id":${resultId}`}${reason ? `,"change_reason":${JSON.stringify(reason)}` : ""}}`;
       const row = [s.item.contact.company, JSON.stringify(s.query), results, s.result.status];
       if (before) updates.push([before.id, ...row, hasChanged ? 1 : 0]);
       else creates.push([s.item.actor.workspaceId, s.item.actor.userId, contactId, ...row]);

@@ -1,0 +1,119 @@
+// The main thread's side of screening.worker.ts: starts the worker, hands it batches of names and
+// resolves each with its outcomes. Used by big jobs only (an import, a re-screen of many contacts):
+// the worker builds its own index, which costs a few seconds of CPU on the other core and its own
+// memory, so a single contact's save keeps screening on the main thread's index.
+import type { TScreeningMatch } from "../../../db/contracts/screening";
+import type { ScreenResult } from "./engine";
+import type { TListVersion } from "./lists.service";
+
+/** One contact's outcome, as recorded (matches in their stored form). */
+export type TOutcome = Pick<ScreenResult, "status" | "multiple" | "bestScore"> & {
+  matches: TScreeningMatch[];
+};
+
+/** What a passed name with nothing near it is recorded as (the worker sends such outcomes as null). */
+export const CLEAN_OUTCOME: TOutcome = { status: "passed", multiple: false, bestScore: 0, matches: [] };
+
+/** [name, address, country code]. */
+export type TQuery = [name: string, address: string, country: string | undefined];
+
+export type TWorkerRequest =
+  | { type: "init"; url: string; authToken?: string; threshold: number }
+  | { type: "prime"; names: string[] }
+  | { type: "screen"; id: number; queries: TQuery[] };
+
+export type TWorkerReply =
+  | { type: "ready"; lists: TListVersion[] }
+  | { type: "failed"; error: string }
+  | { type: "screened"; id: number; outcomes?: (TOutcome | null)[]; error?: string };
+
+export const compactMatches = (result: ScreenResult): TScreeningMatch[] =>
+  result.matches.map((m) => ({
+    source_list: m.entry.sourceList,
+    source_id: m.entry.sourceId,
+    entity_type: m.entry.entityType,
+    name: m.entry.name,
+    matched_name: m.matchedName,
+    score: Math.round(m.score * 1000) / 1000,
+    programs: m.entry.programs,
+    countries: m.entry.countries,
+    addresses: m.entry.addresses.slice(0, 3),
+  }));
+
+/** A screening worker over the database at `url`; `ready` resolves with the lists it screens against. */
+export class ScreeningWorker {
+  /** The active lists the worker's index holds (empty: nothing can be screened). */
+  readonly ready: Promise<TListVersion[]>;
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly waiting = new Map<
+    number,
+    { resolve: (o: TOutcome[]) => void; reject: (e: Error) => void }
+  >();
+  private failure: Error | null = null;
+
+  private constructor(url: string, authToken: string | undefined, threshold: number) {
+    this.worker = new Worker(new URL("./screening.worker.ts", import.meta.url).href);
+    let settle!: { resolve: (lists: TListVersion[]) => void; reject: (e: Error) => void };
+    this.ready = new Promise((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    // Nobody may be waiting on it yet; a failure still reaches every caller of screen().
+    this.ready.catch(() => {});
+    this.worker.onmessage = (event: MessageEvent<TWorkerReply>) => {
+      const reply = event.data;
+      if (reply.type === "ready") settle.resolve(reply.lists);
+      else if (reply.type === "failed") this.fail(new Error(reply.error), settle.reject);
+      else {
+        const job = this.waiting.get(reply.id);
+        if (!job) return;
+        this.waiting.delete(reply.id);
+        if (reply.outcomes) job.resolve(reply.outcomes.map((o) => o ?? CLEAN_OUTCOME));
+        else job.reject(new Error(reply.error ?? "screening failed"));
+      }
+    };
+    this.worker.onerror = (event) =>
+      this.fail(new Error(event.message || "the screening worker stopped"), settle.reject);
+    this.worker.postMessage({ type: "init", url, authToken, threshold } satisfies TWorkerRequest);
+  }
+
+  /** Starts a worker, or null when this runtime cannot (the caller screens on its own thread). */
+  static start(url: string, authToken: string | undefined, threshold: number): ScreeningWorker | null {
+    try {
+      return new ScreeningWorker(url, authToken, threshold);
+    } catch {
+      return null;
+    }
+  }
+
+  private fail(error: Error, rejectReady: (e: Error) => void) {
+    this.failure = error;
+    rejectReady(error);
+    for (const job of this.waiting.values()) job.reject(error);
+    this.waiting.clear();
+    this.worker.terminate();
+  }
+
+  /** Scores these names ahead of time (while the main thread is busy elsewhere, e.g. importing). */
+  prime(names: string[]): void {
+    if (!this.failure && names.length)
+      this.worker.postMessage({ type: "prime", names } satisfies TWorkerRequest);
+  }
+
+  /** The outcome of each query, in order. */
+  screen(queries: TQuery[]): Promise<TOutcome[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ type: "screen", id, queries } satisfies TWorkerRequest);
+    });
+  }
+
+  stop(): void {
+    this.worker.terminate();
+    const error = new Error("the screening worker was stopped");
+    for (const job of this.waiting.values()) job.reject(error);
+    this.waiting.clear();
+  }
+}
