@@ -854,8 +854,14 @@ export async function reportArrowStream(
   const writer = new RecordBatchStreamWriter();
   writer.reset(sink, schema);
   const pages = readLinePages(rows, workspaceId, lookups, options.pageSize);
+  let isFirst = true;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      // A page is synchronous work (bun:sqlite) and a fast reader pulls the next one at once, in
+      // the same turn: without a turn of the event loop between pages, a million-line stream kept
+      // every other request (the page's own scripts and WASM among them) waiting until its end.
+      if (!isFirst) await new Promise<void>((resolve) => setImmediate(resolve));
+      isFirst = false;
       const next = await pages.next();
       if (next.done) {
         // reset() above already wrote the schema, so an empty workspace is still a valid stream.

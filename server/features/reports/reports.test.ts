@@ -330,6 +330,23 @@ describe("GET /api/reports-data", () => {
     }
   });
 
+  test("the stream lets other work run between its pages (a fast reader does not hold the server)", async () => {
+    const client = ctx.database.client;
+    const rows = reportRowSource(client, ctx.env.databaseUrl);
+    const stream = await reportArrowStream(client, rows, owner.user.workspace_id, { pageSize: 1 });
+    // A request arriving mid-stream is a macrotask, like this timer: it must run before the last page.
+    let pagesBeforeTimer = -1;
+    let pages = 0;
+    setTimeout(() => {
+      pagesBeforeTimer = pages;
+    }, 0);
+    const reader = stream.getReader();
+    while (!(await reader.read()).done) pages++;
+    expect(pages).toBeGreaterThan(3);
+    expect(pagesBeforeTimer).toBeGreaterThanOrEqual(0);
+    expect(pagesBeforeTimer).toBeLessThan(pages);
+  });
+
   test("ship months are right whether the dates span a few years or centuries (months by range or by name)", async () => {
     for (const dates of [
       ["2024-11-30", "2026-02-01", null],
