@@ -131,17 +131,24 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       const first = initialConfig(attributes, window.location.search);
       const firstKeys = firstColumns(first, attributes);
       const firstUrl = reportDataUrl(firstKeys);
-      const [client, data] = await Promise.all([
-        import("./perspective-loader")
-          .then((m) => m.perspectiveClient())
-          .finally(() => performance.mark("reports:perspective-ready")),
-        (takeEarly(firstUrl) ?? fetchReportData(firstUrl)).finally(() =>
-          performance.mark("reports:data-received"),
-        ),
-      ]);
+      const data = (takeEarly(firstUrl) ?? fetchReportData(firstUrl)).finally(() =>
+        performance.mark("reports:data-received"),
+      );
+      data.catch(() => undefined);
+      const client = await import("./perspective-loader")
+        .then((m) => m.perspectiveClient())
+        .finally(() => performance.mark("reports:perspective-ready"));
       if (isCancelled) return;
-      table = (await client.table(data)) as unknown as TTable;
-      performance.mark("reports:table-loaded");
+      // The viewer is created as soon as Perspective is up, and given the table as a promise: its
+      // own first-time setup (plugins, styles, grid) overlaps the download and the table load.
+      const loading = data
+        .then((bytes) => client.table(bytes) as unknown as Promise<TTable>)
+        .then((loaded) => {
+          performance.mark("reports:table-loaded");
+          if (isCancelled) void loaded.delete().catch(() => undefined);
+          else table = loaded;
+          return loaded;
+        });
       viewer = document.createElement("perspective-viewer") as unknown as TViewer;
       viewer.setAttribute("theme", "Pro Light");
       viewer.className = "block h-full w-full";
@@ -152,12 +159,13 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       });
       containerRef.current?.replaceChildren(viewer);
       viewerRef.current = viewer;
-      tableRef.current = table;
+      const firstLabels = new Set(
+        attributes.filter((a) => !firstKeys || firstKeys.includes(a.name)).map((a) => a.label),
+      );
       // Started together: awaiting load() before restore() can leave stale duplicate columns.
-      await Promise.all([
-        viewer.load(table),
-        viewer.restore(configFor(first, new Set(await table.columns()))),
-      ]);
+      await Promise.all([viewer.load(loading), viewer.restore(configFor(first, firstLabels))]);
+      table = await loading;
+      tableRef.current = table;
       performance.mark("reports:first-pivot");
       if (isCancelled) return;
       if (firstKeys) {
