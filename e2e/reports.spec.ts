@@ -91,6 +91,8 @@ async function openReports(page: Page) {
   await page.goto("/reports");
   await waitForHydration(page);
   await expect(page.getByText("Loading report data…")).toHaveCount(0, { timeout: 60_000 });
+  // The first pivot shows from the columns it needs; the setup tools wait for every column.
+  await expect(page.locator("[data-testid=reports-viewer][data-lines]")).toHaveCount(1, { timeout: 60_000 });
 }
 
 /** Axe over the page chrome; the viewer's shadow DOM is Perspective's own markup, out of our hands. */
@@ -121,6 +123,53 @@ test("the viewer renders the seeded lines: value per month by status", async ({ 
   await page.screenshot({ path: "test-results/reports-1440.png" });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: "test-results/reports-390.png" });
+  expect(problems.filter((p) => !/favicon/.test(p))).toEqual([]);
+});
+
+test("a link opens its pivot: the view's columns first, then every column, same numbers", async ({
+  page,
+  user,
+}) => {
+  const problems = watchConsole(page);
+  await seedReport(user);
+  const dataRequests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/api/reports-data")) dataRequests.push(new URL(request.url()).search);
+  });
+  await page.goto("/reports?group_by=Destination%20country&split_by=Status&columns=Extended%20value");
+  await expect(page.locator("[data-testid=reports-viewer][data-first-pivot]")).toHaveCount(1, {
+    timeout: 60_000,
+  });
+  const first = await viewerConfig(page);
+  expect(first.group_by).toEqual(["Destination country"]);
+  expect(first.split_by).toEqual(["Status"]);
+  expect(first.columns).toEqual(["Extended value"]);
+  // Every line is in the first table: 2,000.30 in transit, 1,000.00 delivered, 5,001.00 in customs.
+  await expect(viewer(page)).toContainText("2,000.30");
+  await expect(viewer(page)).toContainText("5,001.00");
+  await expect(viewer(page)).toContainText("1,000.00");
+  await expect(page.locator("[data-testid=reports-viewer][data-lines='5']")).toHaveCount(1, {
+    timeout: 60_000,
+  });
+  await expect(page.getByText("Loading the other columns…")).toHaveCount(0);
+  // The view's own columns (the server render preloaded that request), then all of them: no more.
+  expect(dataRequests).toEqual([
+    "?format=arrow&names=labels&columns=status,destination_country,extended_value",
+    "?format=arrow&names=labels",
+  ]);
+  const after = await viewerConfig(page);
+  expect(after.group_by).toEqual(["Destination country"]);
+  expect(after.split_by).toEqual(["Status"]);
+  await expect(viewer(page)).toContainText("1,000.00");
+  // Columns the first view did not need are there now.
+  await page.evaluate(async () => {
+    const el = document.querySelector("perspective-viewer") as unknown as {
+      restore(c: unknown): Promise<void>;
+    };
+    await el.restore({ group_by: ["Product"], split_by: [], columns: ["Quantity"] });
+  });
+  await expect(viewer(page)).toContainText("Oscilloscope");
+  await expect(viewer(page)).toContainText("21");
   expect(problems.filter((p) => !/favicon/.test(p))).toEqual([]);
 });
 

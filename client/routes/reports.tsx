@@ -1,7 +1,9 @@
-import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent, useRouterState } from "@tanstack/react-router";
+import { preload, preloadModule } from "react-dom";
 import type { TReportAttribute } from "../../db/contracts/reports";
 import { PageHeader } from "../components/app/screens";
 import { ErrorPanel } from "../components/kit/error-panel";
+import { firstColumns, initialConfig, reportDataUrl } from "../features/reports/report-view";
 import { rootRoute } from "./root";
 
 /** /reports: the pivot. The column list comes from /reports-attributes (in-process during SSR). */
@@ -22,7 +24,23 @@ export const reportsRoute = createRoute({
   component: lazyRouteComponent(() =>
     import("../features/reports/reports-screen").then(({ ReportsScreen }) => ({
       default: function ReportsRouteScreen() {
-        return <ReportsScreen attributes={reportsRoute.useLoaderData()} />;
+        // Server render only (the browser's context has no `reports` list): the page's first bytes ask
+        // for Perspective's chunk and both WebAssembly files, so they download while the app's own
+        // JavaScript loads and hydrates instead of after it.
+        // The first view's columns too: the screen's own fetch of that URL takes this response over.
+        const { reports } = reportsRoute.useRouteContext().assets;
+        const attributes = reportsRoute.useLoaderData();
+        const search = useRouterState({ select: (s) => s.location.searchStr });
+        if (reports) {
+          preload(reportDataUrl(firstColumns(initialConfig(attributes, search), attributes)), {
+            as: "fetch",
+            crossOrigin: "anonymous",
+          });
+          for (const href of reports.modules) preloadModule(href);
+          for (const href of reports.styles) preload(href, { as: "style", crossOrigin: "anonymous" });
+          for (const href of reports.files) preload(href, { as: "fetch", crossOrigin: "anonymous" });
+        }
+        return <ReportsScreen attributes={attributes} />;
       },
     })),
   ),

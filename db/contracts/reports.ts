@@ -114,6 +114,31 @@ export const ZReportDataQuery = z.object({
    * the default is the keys (`extended_value`). JSON records are always keyed by name.
    */
   names: z.enum(["keys", "labels"], { error: "names must be keys or labels" }).optional(),
+  /**
+   * Only these columns, by key, comma-separated (`?columns=destination_country,status,extended_value`):
+   * still one record per line, so every aggregate of those columns is the same as over all of them.
+   * The screen loads the columns its first view needs this way, then the rest.
+   */
+  columns: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const keys = value
+        .split(",")
+        .map((k) => k.trim())
+        .filter(Boolean);
+      const known = new Set<string>(REPORT_ATTRIBUTES.map((a) => a.name));
+      const unknown = keys.filter((k) => !known.has(k));
+      if (keys.length === 0 || unknown.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${keys.length === 0 ? "columns is empty" : `Unknown report column ${unknown.join(", ")}`}: give column keys from /api/reports-attributes, comma-separated (e.g. columns=status,extended_value)`,
+        });
+        return z.NEVER;
+      }
+      return keys as TReportColumn[];
+    }),
 });
 
 /** Screening outcomes as report values. */

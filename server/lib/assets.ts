@@ -9,12 +9,32 @@ export type TAssetStore = {
   read(urlPath: string): Promise<Blob | null>;
 };
 
-/** `preloads`: the entry's static imports, as modulepreload links, fetched with the entry instead of after it. */
-export type TPageAssets = { scripts: string[]; styles: string[]; preloads?: string[] };
+/**
+ * `preloads`: the entry's static imports, as modulepreload links, fetched with the entry instead of after it.
+ * `reports`: what the /reports screen loads lazily (its chunk, Perspective's chunk, stylesheet and
+ * WebAssembly), so the server render of /reports can ask for them with the page's first bytes.
+ */
+export type TPageAssets = {
+  scripts: string[];
+  styles: string[];
+  preloads?: string[];
+  reports?: TLazyAssets;
+};
 
-type TViteManifest = Record<string, { file: string; css?: string[]; isEntry?: boolean; imports?: string[] }>;
+/** A lazy part of the client: its module chunks (not already preloaded), stylesheets and other files. */
+export type TLazyAssets = { modules: string[]; styles: string[]; files: string[] };
+
+type TViteManifest = Record<
+  string,
+  { file: string; css?: string[]; isEntry?: boolean; imports?: string[]; assets?: string[] }
+>;
 
 export const CLIENT_ENTRY = "client/entry-client.tsx";
+/** The reports screen's chunk and the one module that imports Perspective (with its WASM). */
+export const REPORTS_CHUNKS = [
+  "client/features/reports/reports-screen.tsx",
+  "client/features/reports/perspective-loader.ts",
+];
 
 /** Reads Vite's manifest to find the entry chunk and every stylesheet it pulls in. */
 export function pageAssetsFromManifest(manifest: TViteManifest): TPageAssets {
@@ -32,7 +52,27 @@ export function pageAssetsFromManifest(manifest: TViteManifest): TPageAssets {
     for (const imported of chunk?.imports ?? []) visit(imported, seen);
   };
   visit(CLIENT_ENTRY);
-  return { scripts: [`/${entry.file}`], styles: [...styles], preloads: [...preloads] };
+  const page: TPageAssets = { scripts: [`/${entry.file}`], styles: [...styles], preloads: [...preloads] };
+  if (REPORTS_CHUNKS.every((key) => manifest[key])) {
+    const lazy: TLazyAssets = { modules: [], styles: [], files: [] };
+    const seen = new Set([
+      CLIENT_ENTRY,
+      ...Object.keys(manifest).filter((k) => preloads.has(`/${manifest[k].file}`)),
+    ]);
+    const walk = (key: string) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      const chunk = manifest[key];
+      if (!chunk) return;
+      lazy.modules.push(`/${chunk.file}`);
+      for (const css of chunk.css ?? []) if (!styles.has(`/${css}`)) lazy.styles.push(`/${css}`);
+      for (const file of chunk.assets ?? []) if (file.endsWith(".wasm")) lazy.files.push(`/${file}`);
+      for (const imported of chunk.imports ?? []) walk(imported);
+    };
+    for (const key of REPORTS_CHUNKS) walk(key);
+    page.reports = lazy;
+  }
+  return page;
 }
 
 /** Serves the client build from a folder on disk (dist/client when running from source). */

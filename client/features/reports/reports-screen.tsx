@@ -2,13 +2,14 @@ import { Link } from "@tanstack/react-router";
 import { DownloadIcon, ImageIcon, RefreshCwIcon, Settings2Icon } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { ARROW_STREAM_TYPE, type TReportAttribute } from "../../../db/contracts/reports";
+import { REPORT_ATTRIBUTES, type TReportAttribute } from "../../../db/contracts/reports";
 import { PageHeader } from "../../components/app/screens";
 import { Button } from "../../components/ui/button";
 import { Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { Switch } from "../../components/ui/switch";
 import { ReportTools } from "./report-tools";
+import { configFor, defaultConfig, firstColumns, initialConfig, reportDataUrl } from "./report-view";
 import { isConfigured, type TViewerConfig } from "./saved-setups";
 
 /** The advanced UI flag: a visible switch on this screen, remembered in this browser. */
@@ -24,31 +25,29 @@ type TViewer = HTMLElement & {
   toggleConfig(force?: boolean): Promise<void>;
   delete(): Promise<void>;
 };
-type TTable = { replace(data: ArrayBuffer): Promise<void>; size(): Promise<number>; delete(): Promise<void> };
+type TTable = {
+  replace(data: ArrayBuffer): Promise<void>;
+  size(): Promise<number>;
+  columns(): Promise<string[]>;
+  delete(): Promise<void>;
+};
 
-type TPhase = { kind: "loading" } | { kind: "ready"; lines: number } | { kind: "error"; message: string };
+/**
+ * loading: nothing shown yet; partial: the first pivot is up from the columns it needs, the rest are
+ * still loading (the setup tools wait for them); ready: every column is in.
+ */
+type TPhase =
+  | { kind: "loading" }
+  | { kind: "partial" }
+  | { kind: "ready"; lines: number }
+  | { kind: "error"; message: string };
 
-/** The first-open view: value shipped per month by status, every column's default aggregate set. */
-export function defaultConfig(attributes: TReportAttribute[]): TViewerConfig {
-  const label = (name: string) => attributes.find((a) => a.name === name)?.label ?? name;
-  return {
-    plugin: "Datagrid",
-    group_by: [label("ship_month")],
-    split_by: [label("status")],
-    columns: [label("extended_value")],
-    aggregates: Object.fromEntries(attributes.map((a) => [a.label, a.aggregate])),
-    filter: [],
-    sort: [],
-  };
-}
-
-/** The workspace's report lines as Arrow, named by label (what the pivot shows). */
-async function fetchReportData(): Promise<ArrayBuffer> {
+/** The workspace's report lines as Arrow, named by label (what the pivot shows); `url` from reportDataUrl. */
+async function fetchReportData(url = reportDataUrl(null)): Promise<ArrayBuffer> {
   let response: Response;
   try {
-    response = await fetch("/api/reports-data?format=arrow&names=labels", {
-      headers: { accept: ARROW_STREAM_TYPE },
-    });
+    // No extra headers: the same request as the page's early start below, so that one is reused.
+    response = await fetch(url);
   } catch {
     throw new Error("No response received");
   }
@@ -73,6 +72,28 @@ function download(blob: Blob, name: string) {
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * Early start, when this chunk first runs on a /reports page (before hydration): Perspective's
+ * worker and WebAssembly (whose files the server render already asked for) and the columns of the
+ * first view. The screen's first load takes them over; any later load fetches afresh.
+ */
+let early: { url: string; data: Promise<ArrayBuffer> } | null = null;
+if (typeof window !== "undefined" && window.location.pathname === "/reports") {
+  const url = reportDataUrl(
+    firstColumns(initialConfig(REPORT_ATTRIBUTES, window.location.search), REPORT_ATTRIBUTES),
+  );
+  early = { url, data: fetchReportData(url) };
+  early.data.catch(() => undefined);
+  void import("./perspective-loader").then((m) => m.perspectiveClient()).catch(() => undefined);
+}
+
+/** The early download of `url`, once; null when there is none (or it was for another view). */
+function takeEarly(url: string): Promise<ArrayBuffer> | null {
+  const taken = early?.url === url ? early.data : null;
+  early = null;
+  return taken;
+}
 
 /**
  * /reports: a Perspective pivot over the workspace's shipment lines. Perspective, its plugins and its
@@ -101,19 +122,33 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
     let isCancelled = false;
     let viewer: TViewer | null = null;
     let table: TTable | null = null;
+    let full: TTable | null = null;
     setPhase({ kind: "loading" });
     (async () => {
-      // The data downloads while the Perspective chunk loads and compiles its WebAssembly.
+      // The first view's columns download while the Perspective chunk loads and compiles its
+      // WebAssembly; the other columns follow, and the same lines with every column replace them.
       // Performance marks (reports:*) let the benchmark say where the time to the first pivot goes.
-      const [client, data] = await Promise.all([
-        import("./perspective-loader")
-          .then((m) => m.perspectiveClient())
-          .finally(() => performance.mark("reports:perspective-ready")),
-        fetchReportData().finally(() => performance.mark("reports:data-received")),
-      ]);
+      const first = initialConfig(attributes, window.location.search);
+      const firstKeys = firstColumns(first, attributes);
+      const firstUrl = reportDataUrl(firstKeys);
+      const data = (takeEarly(firstUrl) ?? fetchReportData(firstUrl)).finally(() =>
+        performance.mark("reports:data-received"),
+      );
+      data.catch(() => undefined);
+      const client = await import("./perspective-loader")
+        .then((m) => m.perspectiveClient())
+        .finally(() => performance.mark("reports:perspective-ready"));
       if (isCancelled) return;
-      table = (await client.table(data)) as unknown as TTable;
-      performance.mark("reports:table-loaded");
+      // The viewer is created as soon as Perspective is up, and given the table as a promise: its
+      // own first-time setup (plugins, styles, grid) overlaps the download and the table load.
+      const loading = data
+        .then((bytes) => client.table(bytes) as unknown as Promise<TTable>)
+        .then((loaded) => {
+          performance.mark("reports:table-loaded");
+          if (isCancelled) void loaded.delete().catch(() => undefined);
+          else table = loaded;
+          return loaded;
+        });
       viewer = document.createElement("perspective-viewer") as unknown as TViewer;
       viewer.setAttribute("theme", "Pro Light");
       viewer.className = "block h-full w-full";
@@ -124,10 +159,42 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       });
       containerRef.current?.replaceChildren(viewer);
       viewerRef.current = viewer;
-      tableRef.current = table;
+      const firstLabels = new Set(
+        attributes.filter((a) => !firstKeys || firstKeys.includes(a.name)).map((a) => a.label),
+      );
       // Started together: awaiting load() before restore() can leave stale duplicate columns.
-      await Promise.all([viewer.load(table), viewer.restore(defaultConfig(attributes))]);
+      await Promise.all([viewer.load(loading), viewer.restore(configFor(first, firstLabels))]);
+      table = await loading;
+      tableRef.current = table;
       performance.mark("reports:first-pivot");
+      if (isCancelled) return;
+      if (firstKeys) {
+        // Asked for only now, after the pivot's frame is painted (or 100 ms in a hidden tab):
+        // downloading them alongside slowed the first pivot down.
+        setPhase({ kind: "partial" });
+        await new Promise<void>((resolve) => {
+          requestAnimationFrame(() => setTimeout(resolve, 0));
+          setTimeout(resolve, 100);
+        });
+        if (isCancelled) return;
+        full = (await client.table(await fetchReportData(reportDataUrl(null)))) as unknown as TTable;
+        performance.mark("reports:all-columns-loaded");
+        if (isCancelled) {
+          void full.delete().catch(() => undefined);
+          full = null;
+          return;
+        }
+        // Whatever the user pivoted meanwhile stays; the other columns get their default aggregates.
+        const current = await viewer.save();
+        const aggregates = { ...defaultConfig(attributes).aggregates!, ...current.aggregates! };
+        await Promise.all([viewer.load(full), viewer.restore({ ...current, aggregates })]);
+        void table.delete().catch(() => undefined);
+        table = full;
+        full = null;
+        tableRef.current = table;
+        performance.mark("reports:all-columns-shown");
+        if (isCancelled) return;
+      }
       const lines = await table.size();
       if (isCancelled) return;
       setConfig(await viewer.save());
@@ -148,7 +215,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       tableRef.current = null;
       void viewer
         ?.delete()
-        .then(() => table?.delete())
+        .then(() => Promise.all([table?.delete(), full?.delete()]))
         .catch(() => undefined);
     };
   }, [attempt]);
@@ -221,6 +288,12 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
   return (
     <section>
       <PageHeader title="Reports">
+        {phase.kind === "partial" && (
+          <span role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+            <Spinner />
+            Loading the other columns…
+          </span>
+        )}
         <div className="flex items-center gap-2">
           <Switch id="reports-advanced" checked={isAdvanced} onCheckedChange={setAdvanced} />
           <Label htmlFor="reports-advanced">Advanced tools</Label>
@@ -301,6 +374,8 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
           data-testid="reports-viewer"
           // How many lines are loaded, once the first pivot has rendered (tests and the benchmark wait for it).
           data-lines={phase.kind === "ready" ? phase.lines : undefined}
+          // Set once the first pivot is on screen (possibly before every column is in).
+          data-first-pivot={phase.kind === "ready" || phase.kind === "partial" ? "" : undefined}
           className="h-full w-full overflow-hidden rounded-lg border"
         />
       </div>

@@ -19,7 +19,7 @@ export const reportAttributesRoutes = new Hono<TAppEnv>()
 /**
  * GET /api/reports-data: one record per line of the workspace's non-template shipments.
  * `Accept: application/vnd.apache.arrow.stream` or `?format=arrow` streams Apache Arrow IPC, batch by
- * batch (`?names=labels` names its columns by label); otherwise `{data: [...]}` JSON, up to REPORT_JSON_MAX_LINES lines (413 above, naming Arrow).
+ * batch (`?names=labels` names its columns by label; `?columns=a,b` sends only those keys); otherwise `{data: [...]}` JSON, up to REPORT_JSON_MAX_LINES lines (413 above, naming Arrow).
  */
 export const reportDataRoutes = new Hono<TAppEnv>()
   .use(requireAuth())
@@ -27,17 +27,17 @@ export const reportDataRoutes = new Hono<TAppEnv>()
     const { workspaceId } = authOf(c);
     const client = c.var.db.$client;
     const rows = reportRowSource(client, c.var.env.databaseUrl);
-    const { format, names } = c.req.valid("query");
+    const { format, names, columns } = c.req.valid("query");
     const wantsArrow = format
       ? format === "arrow"
       : (c.req.header("accept") ?? "").includes(ARROW_STREAM_TYPE);
     if (wantsArrow) {
-      const stream = await reportArrowStream(client, rows, workspaceId, { names });
+      const stream = await reportArrowStream(client, rows, workspaceId, { names, columns });
       return new Response(stream, {
         headers: { "content-type": ARROW_STREAM_TYPE, "cache-control": "no-store" },
       });
     }
-    const records = await reportJsonRecords(client, rows, workspaceId, REPORT_JSON_MAX_LINES);
+    const records = await reportJsonRecords(client, rows, workspaceId, REPORT_JSON_MAX_LINES, columns);
     if (!records) {
       throw new AppError(
         "PAYLOAD_TOO_LARGE",

@@ -550,13 +550,20 @@ const SPECS: Record<TReportColumn, TColumnSpec> = {
   },
 };
 
-const COLUMNS = REPORT_ATTRIBUTES.map((a) => a.name);
+const COLUMNS: readonly TReportColumn[] = REPORT_ATTRIBUTES.map((a) => a.name);
 
-/** The page's lines as JSON records: exact decimal strings for money and weights, YYYY-MM-DD dates. */
-export function toJsonRecords(rows: TLine[], l: TReportLookups): TReportRecord[] {
+/**
+ * The page's lines as JSON records: exact decimal strings for money and weights, YYYY-MM-DD dates.
+ * `columns`: only these keys (in the attributes' order), for a caller that needs a few.
+ */
+export function toJsonRecords(
+  rows: TLine[],
+  l: TReportLookups,
+  columns: readonly TReportColumn[] = COLUMNS,
+): TReportRecord[] {
   return rows.map((r) => {
     const record = {} as TReportRecord;
-    for (const name of COLUMNS) {
+    for (const name of columns) {
       const spec = SPECS[name];
       switch (spec.kind) {
         case "dict": {
@@ -581,10 +588,17 @@ export function toJsonRecords(rows: TLine[], l: TReportLookups): TReportRecord[]
   });
 }
 
-/** Arrow schema of the report: dictionary-encoded strings, Int32, Float64, DateDay and Bool columns. */
-export function reportSchema(l: TReportLookups, names: "keys" | "labels" = "keys"): Schema {
+/**
+ * Arrow schema of the report: dictionary-encoded strings, Int32, Float64, DateDay and Bool columns;
+ * with `columns`, only those (in the attributes' order).
+ */
+export function reportSchema(
+  l: TReportLookups,
+  names: "keys" | "labels" = "keys",
+  columns: readonly TReportColumn[] = COLUMNS,
+): Schema {
   return new Schema(
-    REPORT_ATTRIBUTES.map(({ name, label }) => {
+    REPORT_ATTRIBUTES.filter(({ name }) => columns.includes(name)).map(({ name, label }) => {
       const spec = SPECS[name];
       const type =
         spec.kind === "dict"
@@ -689,14 +703,22 @@ const PRODUCT_DICTS: [TReportColumn, TProductIndexKey, (l: TReportLookups) => Te
  * weights go as Float64 (scaled integer ÷ 10^scale, the double nearest the exact decimal): the
  * browser's pivot sums doubles anyway, and the exact values stay available as JSON and in the database.
  */
-export function toRecordBatch(rows: TLine[], l: TReportLookups, schema: Schema): RecordBatch {
+export function toRecordBatch(
+  rows: TLine[],
+  l: TReportLookups,
+  schema: Schema,
+  columns: readonly TReportColumn[] = COLUMNS,
+): RecordBatch {
   const length = rows.length;
   const data = new Map<TReportColumn, Data>();
-  const typeOf = new Map(schema.fields.map((f, i) => [COLUMNS[i], f.type]));
-  const put = (name: TReportColumn, parts: Record<string, unknown>) =>
-    data.set(name, makeData({ type: typeOf.get(name), length, ...parts } as never));
+  // The schema's fields are `columns` in order (reportSchema); a column left out is never built.
+  const typeOf = new Map(schema.fields.map((f, i) => [columns[i], f.type]));
+  const put = (name: TReportColumn, parts: Record<string, unknown>) => {
+    if (typeOf.has(name)) data.set(name, makeData({ type: typeOf.get(name), length, ...parts } as never));
+  };
 
   for (const [name, key, dictOf] of SHIPMENT_DICTS) {
+    if (!typeOf.has(name)) continue;
     const dict = dictOf(l);
     const indexes = dict.indexArray(length);
     const valid = new Validity(length);
@@ -711,6 +733,7 @@ export function toRecordBatch(rows: TLine[], l: TReportLookups, schema: Schema):
     put(name, { data: indexes, dictionary: dict.arrow, ...valid.data });
   }
   for (const [name, key, dictOf] of PRODUCT_DICTS) {
+    if (!typeOf.has(name)) continue;
     const dict = dictOf(l);
     const indexes = dict.indexArray(length);
     const valid = new Validity(length);
@@ -778,11 +801,12 @@ export function toRecordBatch(rows: TLine[], l: TReportLookups, schema: Schema):
     ["shipment_name", names],
     ["shipper_reference", refs],
   ] as const) {
+    if (!typeOf.has(name)) continue;
     const { offsets, bytes } = utf8Buffers(values);
     put(name, { valueOffsets: offsets, data: bytes, ...none });
   }
 
-  const children = COLUMNS.map((name) => {
+  const children = columns.map((name) => {
     const column = data.get(name);
     if (!column) throw new Error(`Report column ${name} has no Arrow encoding`);
     return column;
@@ -821,16 +845,23 @@ export async function reportArrowStream(
   client: Client,
   rows: TRowSource,
   workspaceId: number,
-  options: { pageSize?: number; names?: "keys" | "labels" } = {},
+  options: { pageSize?: number; names?: "keys" | "labels"; columns?: readonly TReportColumn[] } = {},
 ): Promise<ReadableStream<Uint8Array>> {
   const lookups = await loadLookups(client, workspaceId);
-  const schema = reportSchema(lookups, options.names);
+  const columns = options.columns ? COLUMNS.filter((c) => options.columns?.includes(c)) : COLUMNS;
+  const schema = reportSchema(lookups, options.names, columns);
   const sink = new ChunkSink();
   const writer = new RecordBatchStreamWriter();
   writer.reset(sink, schema);
   const pages = readLinePages(rows, workspaceId, lookups, options.pageSize);
+  let isFirst = true;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      // A page is synchronous work (bun:sqlite) and a fast reader pulls the next one at once, in
+      // the same turn: without a turn of the event loop between pages, a million-line stream kept
+      // every other request (the page's own scripts and WASM among them) waiting until its end.
+      if (!isFirst) await new Promise<void>((resolve) => setImmediate(resolve));
+      isFirst = false;
       const next = await pages.next();
       if (next.done) {
         // reset() above already wrote the schema, so an empty workspace is still a valid stream.
@@ -840,7 +871,7 @@ export async function reportArrowStream(
         controller.close();
         return;
       }
-      writer.write(toRecordBatch(next.value, lookups, schema));
+      writer.write(toRecordBatch(next.value, lookups, schema, columns));
       controller.enqueue(sink.take());
     },
     async cancel() {
@@ -855,12 +886,14 @@ export async function reportJsonRecords(
   rows: TRowSource,
   workspaceId: number,
   limit: number,
+  only?: readonly TReportColumn[],
 ): Promise<TReportRecord[] | null> {
   const lookups = await loadLookups(client, workspaceId);
+  const columns = only ? COLUMNS.filter((c) => only.includes(c)) : COLUMNS;
   const records: TReportRecord[] = [];
   for await (const lines of readLinePages(rows, workspaceId, lookups)) {
     if (records.length + lines.length > limit) return null;
-    records.push(...toJsonRecords(lines, lookups));
+    records.push(...toJsonRecords(lines, lookups, columns));
   }
   return records;
 }

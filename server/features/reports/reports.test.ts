@@ -270,6 +270,51 @@ describe("GET /api/reports-data", () => {
     }
   });
 
+  test("?columns= sends only those columns, every line, with the same values as the whole answer", async () => {
+    const wanted = ["status", "extended_value", "destination_country", "shipper_reference"] as const;
+    const full = await getArrow(owner.auth);
+    const res = await ctx.app.request(`/api/reports-data?format=arrow&columns=${wanted.join(",")}`, {
+      headers: owner.auth,
+    });
+    expect(res.status).toBe(200);
+    const some = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    // In the attributes' order, whatever order they were asked in.
+    expect(some.schema.fields.map((f) => f.name)).toEqual([
+      "shipper_reference",
+      "status",
+      "destination_country",
+      "extended_value",
+    ]);
+    expect(some.numRows).toBe(full.numRows);
+    for (const name of wanted) expect(some.getChild(name)!.toArray()).toEqual(full.getChild(name)!.toArray());
+    // Labels and JSON too.
+    const labelled = tableFromIPC(
+      new Uint8Array(
+        await (
+          await ctx.app.request("/api/reports-data?format=arrow&names=labels&columns=status", {
+            headers: owner.auth,
+          })
+        ).arrayBuffer(),
+      ),
+    );
+    expect(labelled.schema.fields.map((f) => f.name)).toEqual(["Status"]);
+    const { body } = await getJson(owner.auth, "?columns=extended_value,status");
+    const { body: all } = await getJson(owner.auth);
+    expect(body.data as unknown[]).toEqual(
+      all.data.map((r) => ({ status: r.status, extended_value: r.extended_value })),
+    );
+  });
+
+  test("?columns= with an unknown or no column is a 422 that says what to give", async () => {
+    for (const query of ["?format=arrow&columns=status,nope", "?columns=", "?columns=,"]) {
+      const res = await ctx.app.request(`/api/reports-data${query}`, { headers: owner.auth });
+      expect(res.status).toBe(422);
+      const { message } = (await res.json()) as { message: string };
+      expect(message).toContain("/api/reports-attributes");
+      if (query.includes("nope")) expect(message).toContain("nope");
+    }
+  });
+
   test("the stream is written batch by batch and still agrees with JSON", async () => {
     const client = ctx.database.client;
     // Both read paths: bun:sqlite over the file (what a file database uses) and the libSQL client.
@@ -283,6 +328,23 @@ describe("GET /api/reports-data", () => {
       const records = await reportJsonRecords(client, rows, owner.user.workspace_id, 100);
       expectAgreement(table, records!);
     }
+  });
+
+  test("the stream lets other work run between its pages (a fast reader does not hold the server)", async () => {
+    const client = ctx.database.client;
+    const rows = reportRowSource(client, ctx.env.databaseUrl);
+    const stream = await reportArrowStream(client, rows, owner.user.workspace_id, { pageSize: 1 });
+    // A request arriving mid-stream is a macrotask, like this timer: it must run before the last page.
+    let pagesBeforeTimer = -1;
+    let pages = 0;
+    setTimeout(() => {
+      pagesBeforeTimer = pages;
+    }, 0);
+    const reader = stream.getReader();
+    while (!(await reader.read()).done) pages++;
+    expect(pages).toBeGreaterThan(3);
+    expect(pagesBeforeTimer).toBeGreaterThanOrEqual(0);
+    expect(pagesBeforeTimer).toBeLessThan(pages);
   });
 
   test("ship months are right whether the dates span a few years or centuries (months by range or by name)", async () => {

@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import { REPORT_ATTRIBUTES } from "../../../db/contracts/reports";
+import {
+  configFor,
+  defaultConfig,
+  firstColumns,
+  initialConfig,
+  reportDataUrl,
+  viewLabels,
+} from "./report-view";
+
+describe("the view /reports opens with", () => {
+  test("without a link: value per month by status, every column's default aggregate", () => {
+    const config = initialConfig(REPORT_ATTRIBUTES, "");
+    expect(config).toEqual(defaultConfig(REPORT_ATTRIBUTES));
+    expect(config.group_by).toEqual(["Ship month"]);
+    expect(config.split_by).toEqual(["Status"]);
+    expect(config.columns).toEqual(["Extended value"]);
+    expect((config.aggregates as Record<string, string>)["Shipment total invoice value"]).toBe("avg");
+  });
+
+  test("a link names rows, columns and values by label; repeated or comma-separated; unknown ones dropped", () => {
+    const config = initialConfig(
+      REPORT_ATTRIBUTES,
+      "?group_by=Destination%20country&split_by=Status,Nope&group_by=Carrier&columns=Quantity",
+    );
+    expect(config.group_by).toEqual(["Destination country", "Carrier"]);
+    expect(config.split_by).toEqual(["Status"]);
+    expect(config.columns).toEqual(["Quantity"]);
+    // Values default to the extended value; a link of unknown labels only is the default view.
+    expect(initialConfig(REPORT_ATTRIBUTES, "?group_by=Product").columns).toEqual(["Extended value"]);
+    expect(initialConfig(REPORT_ATTRIBUTES, "?group_by=Nope")).toEqual(defaultConfig(REPORT_ATTRIBUTES));
+  });
+});
+
+describe("the columns loaded first", () => {
+  test("are the ones the view uses: rows, columns, values, filters and sorts, as keys", () => {
+    const config = {
+      ...defaultConfig(REPORT_ATTRIBUTES),
+      filter: [["Carrier", "==", "DHL"]],
+      sort: [["Quantity", "desc"]],
+    };
+    expect([...viewLabels(config)].sort()).toEqual([
+      "Carrier",
+      "Extended value",
+      "Quantity",
+      "Ship month",
+      "Status",
+    ]);
+    expect(firstColumns(config, REPORT_ATTRIBUTES)).toEqual([
+      "status",
+      "ship_month",
+      "carrier",
+      "quantity",
+      "extended_value",
+    ]);
+    expect(reportDataUrl(["status", "extended_value"])).toBe(
+      "/api/reports-data?format=arrow&names=labels&columns=status,extended_value",
+    );
+    expect(reportDataUrl(null)).toBe("/api/reports-data?format=arrow&names=labels");
+  });
+
+  test("every column at once when the view has expressions or needs them all", () => {
+    expect(
+      firstColumns(
+        { ...defaultConfig(REPORT_ATTRIBUTES), expressions: { x: '"Quantity" * 2' } },
+        REPORT_ATTRIBUTES,
+      ),
+    ).toBeNull();
+    expect(firstColumns({ group_by: REPORT_ATTRIBUTES.map((a) => a.label) }, REPORT_ATTRIBUTES)).toBeNull();
+  });
+
+  test("a partial table's config keeps only its columns' aggregates", () => {
+    const config = configFor(defaultConfig(REPORT_ATTRIBUTES), new Set(["Status", "Extended value"]));
+    expect(config.aggregates).toEqual({ Status: "count", "Extended value": "sum" });
+    expect(config.group_by).toEqual(["Ship month"]);
+  });
+});

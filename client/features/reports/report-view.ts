@@ -1,0 +1,85 @@
+import type { TReportAttribute } from "../../../db/contracts/reports";
+import type { TViewerConfig } from "./saved-setups";
+
+/** The first-open view: value shipped per month by status, every column's default aggregate set. */
+export function defaultConfig(attributes: readonly TReportAttribute[]): TViewerConfig {
+  const label = (name: string) => attributes.find((a) => a.name === name)?.label ?? name;
+  return {
+    plugin: "Datagrid",
+    group_by: [label("ship_month")],
+    split_by: [label("status")],
+    columns: [label("extended_value")],
+    aggregates: Object.fromEntries(attributes.map((a) => [a.label, a.aggregate])),
+    filter: [],
+    sort: [],
+  };
+}
+
+/**
+ * The view the page opens with. A link can name one by label —
+ * `/reports?group_by=Destination country&split_by=Status&columns=Extended value` (each repeatable or
+ * comma-separated; unknown labels are ignored) — so a pivot can be bookmarked or shared; without
+ * one, the default view.
+ */
+export function initialConfig(attributes: readonly TReportAttribute[], search: string): TViewerConfig {
+  const base = defaultConfig(attributes);
+  const labels = new Set(attributes.map((a) => a.label));
+  const params = new URLSearchParams(search);
+  const pick = (key: string) => [
+    ...new Set(
+      params
+        .getAll(key)
+        .flatMap((value) => value.split(","))
+        .map((value) => value.trim())
+        .filter((value) => labels.has(value)),
+    ),
+  ];
+  const group_by = pick("group_by");
+  const split_by = pick("split_by");
+  const columns = pick("columns");
+  if (group_by.length + split_by.length + columns.length === 0) return base;
+  return { ...base, group_by, split_by, columns: columns.length > 0 ? columns : base.columns };
+}
+
+/** Every column label a view uses: rows, columns, values, filters and sorts. */
+export function viewLabels(config: TViewerConfig): Set<string> {
+  const used = new Set<string>();
+  for (const label of [...(config.group_by ?? []), ...(config.split_by ?? []), ...(config.columns ?? [])]) {
+    if (label) used.add(label);
+  }
+  for (const key of ["filter", "sort"] as const) {
+    const entries = config[key];
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries) if (Array.isArray(entry) && typeof entry[0] === "string") used.add(entry[0]);
+  }
+  return used;
+}
+
+/**
+ * The column keys to load first for a view (`?columns=` of /api/reports-data), or null when the view
+ * uses expressions (they may name any column) or already needs every column.
+ */
+export function firstColumns(
+  config: TViewerConfig,
+  attributes: readonly TReportAttribute[],
+): string[] | null {
+  const expressions = config.expressions;
+  if (expressions && Object.keys(expressions as object).length > 0) return null;
+  const used = viewLabels(config);
+  const keys = attributes.filter((a) => used.has(a.label)).map((a) => a.name);
+  return keys.length === 0 || keys.length === attributes.length ? null : keys;
+}
+
+/** The config with its aggregates limited to the columns a table has (a partial table has a few). */
+export function configFor(config: TViewerConfig, labels: ReadonlySet<string>): TViewerConfig {
+  const aggregates = (config.aggregates ?? {}) as Record<string, unknown>;
+  return {
+    ...config,
+    aggregates: Object.fromEntries(Object.entries(aggregates).filter(([label]) => labels.has(label))),
+  };
+}
+
+/** The report data URL: Arrow named by label, all columns or only `keys`. */
+export function reportDataUrl(keys: string[] | null): string {
+  return `/api/reports-data?format=arrow&names=labels${keys ? `&columns=${keys.join(",")}` : ""}`;
+}
