@@ -121,7 +121,12 @@ test("the viewer renders the seeded lines: value per month by status", async ({ 
   await expectAccessible(page);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: "test-results/reports-1440.png" });
+  // Its settings panel is open on a wide screen; a phone opens the page with the grid in view.
+  await expect(page.locator("perspective-viewer")).toHaveAttribute("settings", /.*/);
   await page.setViewportSize({ width: 390, height: 844 });
+  await openReports(page);
+  await expect(viewer(page)).toContainText("2,000.30");
+  await expect(page.locator("perspective-viewer")).not.toHaveAttribute("settings", /.*/);
   await page.screenshot({ path: "test-results/reports-390.png" });
   expect(problems.filter((p) => !/favicon/.test(p))).toEqual([]);
 });
