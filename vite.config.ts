@@ -90,7 +90,7 @@ export default defineConfig({
         // the app, so a browser keeps them cached across releases. The rest of what every screen
         // loads first (the frame, the list kit, the route table) is one "app" chunk instead of
         // dozens of tiny shared ones; everything else splits by route and loads when used.
-        advancedChunks: {
+        codeSplitting: {
           groups: [
             { name: "react", priority: 3, test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             {
@@ -101,6 +101,7 @@ export default defineConfig({
             // Our own modules and icons only: a library module can be in the graph (a barrel's
             // re-export) without any of it being used, and capturing it would keep it.
             {
+              debugName: "app",
               name: (id, ctx) =>
                 (!id.includes("node_modules") || /lucide-react/.test(id)) && isLoadedFirst(id, ctx)
                   ? "app"
