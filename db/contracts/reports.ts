@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REPORT_GROUPABLE, REPORT_SUMMABLE } from "./report-summary";
 
 /** Column types the reports screen understands (Perspective's own type names). */
 export type TReportType = "string" | "integer" | "float" | "date" | "boolean";
@@ -107,44 +108,8 @@ export const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";
  */
 export const REPORT_JSON_MAX_LINES = 50_000;
 
-/**
- * Columns a summary (`?group_by=`) can group by: every column that names something (a status, a
- * month, a party, a product…), each computed from the same ids as the per-line records.
- */
-export const REPORT_GROUPABLE = [
-  "shipment_id",
-  "shipment_name",
-  "shipper_reference",
-  "status",
-  "ship_date",
-  "ship_month",
-  "ship_year",
-  "carrier",
-  "mode_of_transport",
-  "incoterm",
-  "currency",
-  "exporter",
-  "importer",
-  "ultimate_consignee",
-  "destination_country",
-  "product_number",
-  "product_name",
-  "eccn",
-  "hts",
-  "country_of_origin",
-  "has_license",
-  "exporter_screening",
-  "importer_screening",
-  "consignee_screening",
-  "parties_screening",
-] as const satisfies readonly TReportColumn[];
-
-/** Columns a summary can sum (`?sum=`): per-line numbers SQL adds up exactly (integer cents and units). */
-export const REPORT_SUMMABLE = [
-  "quantity",
-  "extended_value",
-  "total_invoice_value",
-] as const satisfies readonly TReportColumn[];
+// The summary's columns live in a module without zod: the /reports route (in the app's first bundle) needs them.
+export { REPORT_GROUPABLE, REPORT_SUMMABLE } from "./report-summary";
 
 /** A comma-separated list of column keys, each one of `allowed`; `what` names the parameter in the 422. */
 function columnList<T extends string>(allowed: readonly T[], what: string, example: string) {

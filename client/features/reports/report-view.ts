@@ -1,4 +1,5 @@
-import { REPORT_GROUPABLE, REPORT_SUMMABLE, type TReportAttribute } from "../../../db/contracts/reports";
+import { REPORT_GROUPABLE, REPORT_SUMMABLE } from "../../../db/contracts/report-summary";
+import type { TReportAttribute } from "../../../db/contracts/reports";
 import type { TViewerConfig } from "./saved-setups";
 
 /** The first-open view: value shipped per month by status, every column's default aggregate set. */

@@ -15,6 +15,7 @@ import {
   reportRowSource,
   reportSummaryArrow,
   reportSummaryRecords,
+  reportSummaryRowSource,
 } from "./reports.service";
 
 /** GET /api/reports-attributes → `{data: [{name, label, type, aggregate, description?}]}`: the report's columns. */
@@ -39,6 +40,7 @@ export const reportDataRoutes = new Hono<TAppEnv>()
       ? format === "arrow"
       : (c.req.header("accept") ?? "").includes(ARROW_STREAM_TYPE);
     if (groupBy) {
+      const rows = reportSummaryRowSource(client, c.var.env.databaseUrl);
       if (wantsArrow) {
         const bytes = await reportSummaryArrow(client, rows, workspaceId, { groupBy, sums: sum, names });
         return new Response(bytes as Uint8Array<ArrayBuffer>, {

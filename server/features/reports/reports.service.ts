@@ -28,6 +28,7 @@ import {
   type TReportColumn,
   type TReportRecord,
 } from "../../../db/contracts/reports";
+import { offThreadRowSource } from "./report-read-pool";
 
 /** Lines per SQL page and per Arrow record batch: big enough to amortise, small enough to stay flat in memory. */
 export const REPORT_BATCH_LINES = 32_768;
@@ -189,6 +190,17 @@ export function reportRowSource(client: Client, databaseUrl: string): TRowSource
   }
   const db = reader;
   return async (sql, args) => db.query(sql).values(...args) as TRow[];
+}
+
+/**
+ * Where a summary's GROUP BY runs: for an embedded database file, a background worker's read-only
+ * connection (about a second of CPU at a million lines, which on this thread held every other
+ * request, the page's own scripts among them); otherwise as reportRowSource.
+ */
+export function reportSummaryRowSource(client: Client, databaseUrl: string): TRowSource {
+  const here = reportRowSource(client, databaseUrl);
+  if (!databaseUrl.startsWith("file:")) return here;
+  return offThreadRowSource(databaseUrl.slice("file:".length).split("?")[0], here);
 }
 
 /** One report line: its shipment, its product and its own numbers. */

@@ -16,7 +16,15 @@ import {
   insertReportProduct,
   insertReportShipment,
 } from "./report-fixtures";
-import { reportArrowStream, reportJsonRecords, reportRowSource, SHIPMENTS_SQL } from "./reports.service";
+import { stopReportReadPool } from "./report-read-pool";
+import {
+  reportArrowStream,
+  reportJsonRecords,
+  reportRowSource,
+  reportSummaryLines,
+  reportSummaryRowSource,
+  SHIPMENTS_SQL,
+} from "./reports.service";
 
 let ctx: TTestContext;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -136,7 +144,10 @@ beforeAll(async () => {
   ids = { inTransit, delivered, draft, foreign, cheap, pricey, third };
 });
 
-afterAll(() => ctx.database.close());
+afterAll(() => {
+  stopReportReadPool();
+  ctx.database.close();
+});
 
 describe("GET /api/reports-attributes", () => {
   test("lists every column with a label, one of the five types and a default aggregate", async () => {
@@ -441,6 +452,26 @@ describe("GET /api/reports-data", () => {
     let total = 0;
     for (let i = 0; i < table.numRows; i++) total += table.getChild("quantity")!.get(i) as number;
     expect(total).toBe(6_000_000_000);
+  });
+
+  test("a summary read on the background worker is the one this thread reads", async () => {
+    const client = ctx.database.client;
+    expect(ctx.env.databaseUrl.startsWith("file:")).toBe(true);
+    const here = reportRowSource(client, ctx.env.databaseUrl);
+    const offThread = reportSummaryRowSource(client, ctx.env.databaseUrl);
+    expect(offThread).not.toBe(here);
+    for (const groupBy of [["status"], ["destination_country", "ship_month", "product_name"]] as const) {
+      const a = await reportSummaryLines(client, offThread, owner.user.workspace_id, groupBy);
+      const b = await reportSummaryLines(client, here, owner.user.workspace_id, groupBy);
+      expect(a.lines.length).toBeGreaterThan(0);
+      expect(a.lines).toEqual(b.lines);
+    }
+    // A query the worker cannot run is an error, not a hang.
+    const failed = await offThread("select * from no_such_table", []).then(
+      () => "answered",
+      (error: Error) => error.message,
+    );
+    expect(failed).toContain("no_such_table");
   });
 
   test("bad summary parameters are 422s that say what to give", async () => {
