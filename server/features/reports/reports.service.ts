@@ -1010,10 +1010,12 @@ export async function reportSummaryLines(
   // A month stands in for the date when the date itself is not wanted.
   const dims = raws.includes("date") ? raws.filter((r) => r !== "month") : raws;
   const select = dims.map((r) => SUMMARY_SQL_OF[r]);
+  // Items first, as ITEMS_SQL: at 1M lines the GROUP BY took ~1.2 s of CPU this way against ~1.4 s
+  // driven from the workspace's shipments (each shipment's items then found through an index).
   const sql = `
 select ${[...select, "sum(i.quantity)", "sum(i.extended_value)", "sum(s.total_invoice_value)"].join(", ")}
 from shipment_items i
-join shipments s on s.id = i.shipment_id
+cross join shipments s on s.id = i.shipment_id
 where s.workspace_id = ? and s.shipping_status_id <> 1
 ${dims.length > 0 ? `group by ${dims.map((_, i) => i + 1).join(", ")}` : ""}`;
   const groups = await rows(sql, [workspaceId]);
