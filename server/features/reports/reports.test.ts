@@ -558,6 +558,8 @@ describe("GET /api/reports-data", () => {
     const steps = plan.rows.map((r) => String(r[3]));
     expect(steps.some((step) => /SEARCH s USING INTEGER PRIMARY KEY/.test(step))).toBe(true);
     expect(steps.some((step) => /\bs USING (COVERING )?INDEX/.test(step))).toBe(false);
+    // The gross weight sums come from an index alone, never from the package rows.
+    expect(steps).toContain("SEARCH p USING COVERING INDEX shipment_packages_gross_idx (shipment_id=?)");
   });
 
   test("each workspace sees only its own lines", async () => {
