@@ -131,7 +131,7 @@ test("the viewer renders the seeded lines: value per month by status", async ({ 
   expect(problems.filter((p) => !/favicon/.test(p))).toEqual([]);
 });
 
-test("a link opens its pivot: the view's columns first, then every column, same numbers", async ({
+test("a link opens its pivot: the server's sums for the view first (read-only), then every line, same numbers", async ({
   page,
   user,
 }) => {
@@ -149,17 +149,18 @@ test("a link opens its pivot: the view's columns first, then every column, same 
   expect(first.group_by).toEqual(["Destination country"]);
   expect(first.split_by).toEqual(["Status"]);
   expect(first.columns).toEqual(["Extended value"]);
-  // Every line is in the first table: 2,000.30 in transit, 1,000.00 delivered, 5,001.00 in customs.
+  // The sums of every line are in the first table: 2,000.30 in transit, 1,000.00 delivered, 5,001.00 in customs.
   await expect(viewer(page)).toContainText("2,000.30");
   await expect(viewer(page)).toContainText("5,001.00");
   await expect(viewer(page)).toContainText("1,000.00");
   await expect(page.locator("[data-testid=reports-viewer][data-lines='5']")).toHaveCount(1, {
     timeout: 60_000,
   });
-  await expect(page.getByText("Loading the other columns…")).toHaveCount(0);
-  // The view's own columns (the server render preloaded that request), then all of them: no more.
+  await expect(page.getByText("Loading every line…")).toHaveCount(0);
+  await expect(page.getByTestId("reports-viewer")).not.toHaveAttribute("inert");
+  // The view's summary (the server render preloaded that request), then every line: no more.
   expect(dataRequests).toEqual([
-    "?format=arrow&names=labels&columns=status,destination_country,extended_value",
+    "?format=arrow&names=labels&group_by=destination_country,status&sum=extended_value",
     "?format=arrow&names=labels",
   ]);
   const after = await viewerConfig(page);

@@ -1,8 +1,10 @@
-// npm run bench:reports [-- --lines 100000,1000000]
+// npm run bench:reports [-- --lines 100000,1000000] [--data-dir DIR]
+// --data-dir keeps the database in DIR and reuses a workspace seeded there by an earlier run with the
+// same size (seeding a million lines takes over a minute); without it, a temporary one is removed.
 // The reports pivot: Arrow stream time and server memory growth, first pivot render in Chromium from
 // navigation, re-pivot time, and the sizes the /reports screen downloads. Figures go next to the
 // issue's targets. Everything runs against a real server on 127.0.0.1 with a temporary DATA_DIR.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -71,7 +73,11 @@ for (const f of wasm) {
   console.log(`  ${path.basename(f)}: ${kb(gz(path.join(dist, f)))} gzip (${kb(raw)} raw)`);
 }
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-reports-"));
+const keptDir = arg("data-dir");
+const dataDir = keptDir
+  ? path.resolve(keptDir)
+  : mkdtempSync(path.join(tmpdir(), "tradewinds-bench-reports-"));
+if (keptDir) mkdirSync(dataDir, { recursive: true });
 const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: "warn" });
 const executablePath = findChromium();
 const browser = executablePath
@@ -90,49 +96,59 @@ try {
   const { db, client, close } = await openDatabase(`file:${path.join(dataDir, "app.db")}`);
   for (const lines of sizes) {
     // A fresh workspace per size, seeded straight into the database (INSERT … SELECT).
-    const email = `bench-${lines}-${Date.now()}@example.com`;
+    // In a kept data dir, one workspace per size, seeded once (it is only read afterwards).
+    const email = keptDir ? `bench-${lines}@example.com` : `bench-${lines}-${Date.now()}@example.com`;
     const password = "bench password 1";
-    const reg = await fetch(`${server.url}/api/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title: "Mr.", name: "Bench", surname: "Mark", email, password }),
-    });
-    if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
-    const login = await fetch(`${server.url}/api/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password, rememberMe: true }),
-    });
-    const { token } = (await login.json()) as { token: string };
+    const logIn = () =>
+      fetch(`${server.url}/api/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password, rememberMe: true }),
+      });
+    let login = keptDir ? await logIn() : null;
+    const isSeeded = login?.status === 200;
+    if (!isSeeded) {
+      const reg = await fetch(`${server.url}/api/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ title: "Mr.", name: "Bench", surname: "Mark", email, password }),
+      });
+      if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+      login = await logIn();
+    }
+    const { token } = (await login!.json()) as { token: string };
     const ws = Number(
       (await client.execute({ sql: "select workspace_id from users where email = ?", args: [email] }))
         .rows[0][0],
     );
     const seedStart = performance.now();
-    const productIds: number[] = [];
-    for (let i = 0; i < 60; i++)
-      productIds.push(await insertReportProduct(db, ws, { has_license: i % 7 === 0 }));
-    const contactIds: number[] = [];
-    for (let i = 0; i < 300; i++) {
-      contactIds.push(
-        await insertReportContact(db, ws, {
-          country_id: 1 + ((i * 7) % 200),
-          screening: i % 5 === 0 ? "passed" : i % 23 === 0 ? "failed" : null,
-        }),
-      );
+    if (!isSeeded) {
+      const productIds: number[] = [];
+      for (let i = 0; i < 60; i++)
+        productIds.push(await insertReportProduct(db, ws, { has_license: i % 7 === 0 }));
+      const contactIds: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        contactIds.push(
+          await insertReportContact(db, ws, {
+            country_id: 1 + ((i * 7) % 200),
+            screening: i % 5 === 0 ? "passed" : i % 23 === 0 ? "failed" : null,
+          }),
+        );
+      }
+      await insertBulkLines(db, ws, {
+        shipments: Math.ceil(lines / 3),
+        itemsPer: 3,
+        productIds,
+        contactIds,
+        packagesPer: 2,
+      });
+      await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
     }
-    await insertBulkLines(db, ws, {
-      shipments: Math.ceil(lines / 3),
-      itemsPer: 3,
-      productIds,
-      contactIds,
-      packagesPer: 2,
-    });
-    await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
     const total = Math.ceil(lines / 3) * 3;
-    console.log(
-      `\n${total.toLocaleString("en-US")} lines (seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s)`,
-    );
+    const seeded = isSeeded
+      ? "seeded by an earlier run"
+      : `seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`;
+    console.log(`\n${total.toLocaleString("en-US")} lines (${seeded})`);
 
     // Arrow stream: whole body read by a client, three runs; server RSS sampled during each.
     const streamTimes: number[] = [];
@@ -170,7 +186,7 @@ try {
       continue;
     }
     // First pivot from navigation: the issue's destination × status, sum of value, opened by link
-    // (the screen loads the view's columns first, then the rest); then once the default view
+    // (the screen draws it from the server's sums first, then loads every line); then once the default view
     // (value per month by status, what /reports opens with).
     const renders: number[] = [];
     const defaultRenders: number[] = [];
@@ -200,7 +216,7 @@ try {
         });
       });
       const page = await context.newPage();
-      // The first view's columns, then every column: two downloads, no more (the preload must be reused).
+      // The first view's summary, then every line: two downloads, no more (the preload must be reused).
       const dataRequests: string[] = [];
       page.on("request", (request) => {
         if (request.url().includes("/api/reports-data")) dataRequests.push(request.url());
@@ -297,6 +313,6 @@ try {
 } finally {
   await browser?.close();
   await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
 }
 console.log("\nShared 2-core machine: treat these as ranges, not promises.");

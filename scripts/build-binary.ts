@@ -129,7 +129,7 @@ function browserOnlyPlugin(): BunPlugin {
 
 const started = performance.now();
 const result = await Bun.build({
-  // The paperwork, screening and import workers are entry points of their own so the executable carries them
+  // The paperwork, screening, import and report-read workers are entry points of their own so the executable carries them
   // (render-pool.ts draws on the main thread and screening-worker.ts's callers screen there if one
   // still cannot start).
   entrypoints: [
@@ -137,6 +137,7 @@ const result = await Bun.build({
     path.join(ROOT, "server", "features", "paperwork", "render.worker.ts"),
     path.join(ROOT, "server", "features", "screening", "screening.worker.ts"),
     path.join(ROOT, "server", "features", "contacts", "contact-import.worker.ts"),
+    path.join(ROOT, "server", "features", "reports", "report-read.worker.ts"),
   ],
   compile: { outfile: OUTFILE, autoloadDotenv: false, autoloadBunfig: false },
   target: "bun",

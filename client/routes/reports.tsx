@@ -3,7 +3,7 @@ import { preload, preloadModule } from "react-dom";
 import type { TReportAttribute } from "../../db/contracts/reports";
 import { PageHeader } from "../components/app/screens";
 import { ErrorPanel } from "../components/kit/error-panel";
-import { firstColumns, initialConfig, reportDataUrl } from "../features/reports/report-view";
+import { firstDataUrl, initialConfig } from "../features/reports/report-view";
 import { rootRoute } from "./root";
 
 /** /reports: the pivot. The column list comes from /reports-attributes (in-process during SSR). */
@@ -32,7 +32,7 @@ export const reportsRoute = createRoute({
         const attributes = reportsRoute.useLoaderData();
         const search = useRouterState({ select: (s) => s.location.searchStr });
         if (reports) {
-          preload(reportDataUrl(firstColumns(initialConfig(attributes, search), attributes)), {
+          preload(firstDataUrl(initialConfig(attributes, search), attributes), {
             as: "fetch",
             crossOrigin: "anonymous",
           });

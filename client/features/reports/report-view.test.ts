@@ -4,8 +4,10 @@ import {
   configFor,
   defaultConfig,
   firstColumns,
+  firstDataUrl,
   initialConfig,
   reportDataUrl,
+  summaryOf,
   viewLabels,
 } from "./report-view";
 
@@ -74,5 +76,47 @@ describe("the columns loaded first", () => {
     const config = configFor(defaultConfig(REPORT_ATTRIBUTES), new Set(["Status", "Extended value"]));
     expect(config.aggregates).toEqual({ Status: "count", "Extended value": "sum" });
     expect(config.group_by).toEqual(["Ship month"]);
+  });
+});
+
+describe("the summary a first view starts from", () => {
+  const base = defaultConfig(REPORT_ATTRIBUTES);
+  test("the default view and the issue's destination × status are sums of value: a summary", () => {
+    expect(summaryOf(base, REPORT_ATTRIBUTES)).toEqual({
+      groupBy: ["ship_month", "status"],
+      sums: ["extended_value"],
+    });
+    const link = initialConfig(
+      REPORT_ATTRIBUTES,
+      "?group_by=Destination country&split_by=Status&columns=Extended value,Quantity",
+    );
+    expect(firstDataUrl(link, REPORT_ATTRIBUTES)).toBe(
+      "/api/reports-data?format=arrow&names=labels&group_by=destination_country,status&sum=extended_value,quantity",
+    );
+    // Sorting by its own columns keeps it.
+    expect(summaryOf({ ...base, sort: [["Extended value", "desc"]] }, REPORT_ATTRIBUTES)).not.toBeNull();
+  });
+
+  test("anything a summary cannot answer exactly loads the lines instead", () => {
+    const aggregates = base.aggregates as Record<string, string>;
+    for (const config of [
+      // An average, a count, or a column that is not summable.
+      { ...base, aggregates: { ...aggregates, "Extended value": "avg" } },
+      { ...base, columns: ["Shipment total invoice value"] },
+      { ...base, columns: ["Net weight (kg)"] },
+      { ...base, columns: ["Status"] },
+      // Filters, expressions, sorts by other columns, no rows or columns at all.
+      { ...base, filter: [["Carrier", "==", "DHL"]] },
+      { ...base, expressions: { double: '"Quantity" * 2' } },
+      { ...base, sort: [["Carrier", "asc"]] },
+      { ...base, group_by: [], split_by: [] },
+      { ...base, group_by: ["Extended value"] },
+    ]) {
+      expect(summaryOf(config, REPORT_ATTRIBUTES)).toBeNull();
+      expect(firstDataUrl(config, REPORT_ATTRIBUTES)).not.toContain("group_by");
+    }
+    expect(firstDataUrl({ ...base, filter: [["Carrier", "==", "DHL"]] }, REPORT_ATTRIBUTES)).toBe(
+      reportDataUrl(firstColumns({ ...base, filter: [["Carrier", "==", "DHL"]] }, REPORT_ATTRIBUTES)),
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { REPORT_GROUPABLE, REPORT_SUMMABLE } from "../../../db/contracts/report-summary";
 import type { TReportAttribute } from "../../../db/contracts/reports";
 import type { TViewerConfig } from "./saved-setups";
 
@@ -82,4 +83,45 @@ export function configFor(config: TViewerConfig, labels: ReadonlySet<string>): T
 /** The report data URL: Arrow named by label, all columns or only `keys`. */
 export function reportDataUrl(keys: string[] | null): string {
   return `/api/reports-data?format=arrow&names=labels${keys ? `&columns=${keys.join(",")}` : ""}`;
+}
+
+/**
+ * The server summary a view can be drawn from exactly (`?group_by=&sum=` of /api/reports-data), or
+ * null. Only when every value the view shows is a sum of a summable column (a sum of per-combination
+ * sums is the sum of the lines) and its rows, columns and sorts name only its own columns: no
+ * filters (they may need any column), no expressions, no other aggregate (a count or an average over
+ * the summary would count combinations, not lines).
+ */
+export function summaryOf(
+  config: TViewerConfig,
+  attributes: readonly TReportAttribute[],
+): { groupBy: string[]; sums: string[] } | null {
+  const expressions = config.expressions;
+  if (expressions && Object.keys(expressions as object).length > 0) return null;
+  if (Array.isArray(config.filter) && config.filter.length > 0) return null;
+  const nameOf = (label: string) => attributes.find((a) => a.label === label)?.name;
+  const dimensions = [...(config.group_by ?? []), ...(config.split_by ?? [])];
+  const values = (config.columns ?? []).filter((label): label is string => Boolean(label));
+  const groupBy = dimensions.map(nameOf);
+  const sums = values.map(nameOf);
+  const aggregates = (config.aggregates ?? {}) as Record<string, unknown>;
+  if (
+    groupBy.length === 0 ||
+    !groupBy.every((name) => (REPORT_GROUPABLE as readonly (string | undefined)[]).includes(name)) ||
+    !sums.every((name) => (REPORT_SUMMABLE as readonly (string | undefined)[]).includes(name)) ||
+    !values.every((label) => aggregates[label] === "sum")
+  ) {
+    return null;
+  }
+  const own = new Set([...dimensions, ...values]);
+  if (Array.isArray(config.sort) && !config.sort.every((s) => Array.isArray(s) && own.has(s[0]))) return null;
+  return { groupBy: [...new Set(groupBy as string[])], sums: [...new Set(sums as string[])] };
+}
+
+/** The URL of the first view's data: its summary when it has one, else its columns' lines. */
+export function firstDataUrl(config: TViewerConfig, attributes: readonly TReportAttribute[]): string {
+  const summary = summaryOf(config, attributes);
+  if (!summary) return reportDataUrl(firstColumns(config, attributes));
+  const sums = summary.sums.length > 0 ? `&sum=${summary.sums.join(",")}` : "";
+  return `/api/reports-data?format=arrow&names=labels&group_by=${summary.groupBy.join(",")}${sums}`;
 }

@@ -9,7 +9,15 @@ import { Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { Switch } from "../../components/ui/switch";
 import { ReportTools } from "./report-tools";
-import { configFor, defaultConfig, firstColumns, initialConfig, reportDataUrl } from "./report-view";
+import {
+  configFor,
+  defaultConfig,
+  firstColumns,
+  firstDataUrl,
+  initialConfig,
+  reportDataUrl,
+  summaryOf,
+} from "./report-view";
 import { isConfigured, type TViewerConfig } from "./saved-setups";
 
 /** The advanced UI flag: a visible switch on this screen, remembered in this browser. */
@@ -33,12 +41,13 @@ type TTable = {
 };
 
 /**
- * loading: nothing shown yet; partial: the first pivot is up from the columns it needs, the rest are
- * still loading (the setup tools wait for them); ready: every column is in.
+ * loading: nothing shown yet; partial: the first pivot is up from the columns it needs (or, with
+ * `summary`, from the server's sums of them, so it stays read-only), the rest are still loading (the
+ * setup tools wait for them); ready: every line and column is in.
  */
 type TPhase =
   | { kind: "loading" }
-  | { kind: "partial" }
+  | { kind: "partial"; summary: boolean }
   | { kind: "ready"; lines: number }
   | { kind: "error"; message: string };
 
@@ -80,9 +89,7 @@ const today = () => new Date().toISOString().slice(0, 10);
  */
 let early: { url: string; data: Promise<ArrayBuffer> } | null = null;
 if (typeof window !== "undefined" && window.location.pathname === "/reports") {
-  const url = reportDataUrl(
-    firstColumns(initialConfig(REPORT_ATTRIBUTES, window.location.search), REPORT_ATTRIBUTES),
-  );
+  const url = firstDataUrl(initialConfig(REPORT_ATTRIBUTES, window.location.search), REPORT_ATTRIBUTES);
   early = { url, data: fetchReportData(url) };
   early.data.catch(() => undefined);
   void import("./perspective-loader").then((m) => m.perspectiveClient()).catch(() => undefined);
@@ -128,9 +135,12 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       // The first view's columns download while the Perspective chunk loads and compiles its
       // WebAssembly; the other columns follow, and the same lines with every column replace them.
       // Performance marks (reports:*) let the benchmark say where the time to the first pivot goes.
+      // A view of sums starts from the server's sums per combination (a few hundred records
+      // instead of every line: exact, as a sum of sums is the sum), any other from its columns.
       const first = initialConfig(attributes, window.location.search);
-      const firstKeys = firstColumns(first, attributes);
-      const firstUrl = reportDataUrl(firstKeys);
+      const summary = summaryOf(first, attributes);
+      const firstKeys = summary ? [...summary.groupBy, ...summary.sums] : firstColumns(first, attributes);
+      const firstUrl = firstDataUrl(first, attributes);
       const data = (takeEarly(firstUrl) ?? fetchReportData(firstUrl)).finally(() =>
         performance.mark("reports:data-received"),
       );
@@ -171,7 +181,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       if (firstKeys) {
         // Asked for only now, after the pivot's frame is painted (or 100 ms in a hidden tab):
         // downloading them alongside slowed the first pivot down.
-        setPhase({ kind: "partial" });
+        setPhase({ kind: "partial", summary: Boolean(summary) });
         await new Promise<void>((resolve) => {
           requestAnimationFrame(() => setTimeout(resolve, 0));
           setTimeout(resolve, 100);
@@ -291,7 +301,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
         {phase.kind === "partial" && (
           <span role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
             <Spinner />
-            Loading the other columns…
+            {phase.summary ? "Loading every line…" : "Loading the other columns…"}
           </span>
         )}
         <div className="flex items-center gap-2">
@@ -376,6 +386,8 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
           data-lines={phase.kind === "ready" ? phase.lines : undefined}
           // Set once the first pivot is on screen (possibly before every column is in).
           data-first-pivot={phase.kind === "ready" || phase.kind === "partial" ? "" : undefined}
+          // Drawn from the server's sums, the pivot is only good for this view: no changes until the lines are in.
+          inert={phase.kind === "partial" && phase.summary}
           className="h-full w-full overflow-hidden rounded-lg border"
         />
       </div>

@@ -9,7 +9,14 @@ import type { TAppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
-import { reportArrowStream, reportJsonRecords, reportRowSource } from "./reports.service";
+import {
+  reportArrowStream,
+  reportJsonRecords,
+  reportRowSource,
+  reportSummaryArrow,
+  reportSummaryRecords,
+  reportSummaryRowSource,
+} from "./reports.service";
 
 /** GET /api/reports-attributes → `{data: [{name, label, type, aggregate, description?}]}`: the report's columns. */
 export const reportAttributesRoutes = new Hono<TAppEnv>()
@@ -20,6 +27,7 @@ export const reportAttributesRoutes = new Hono<TAppEnv>()
  * GET /api/reports-data: one record per line of the workspace's non-template shipments.
  * `Accept: application/vnd.apache.arrow.stream` or `?format=arrow` streams Apache Arrow IPC, batch by
  * batch (`?names=labels` names its columns by label; `?columns=a,b` sends only those keys); otherwise `{data: [...]}` JSON, up to REPORT_JSON_MAX_LINES lines (413 above, naming Arrow).
+ * `?group_by=a,b&sum=c` answers a summary instead (one record per combination, sums by SQL), in either format.
  */
 export const reportDataRoutes = new Hono<TAppEnv>()
   .use(requireAuth())
@@ -27,10 +35,21 @@ export const reportDataRoutes = new Hono<TAppEnv>()
     const { workspaceId } = authOf(c);
     const client = c.var.db.$client;
     const rows = reportRowSource(client, c.var.env.databaseUrl);
-    const { format, names, columns } = c.req.valid("query");
+    const { format, names, columns, group_by: groupBy, sum } = c.req.valid("query");
     const wantsArrow = format
       ? format === "arrow"
       : (c.req.header("accept") ?? "").includes(ARROW_STREAM_TYPE);
+    if (groupBy) {
+      const rows = reportSummaryRowSource(client, c.var.env.databaseUrl);
+      if (wantsArrow) {
+        const bytes = await reportSummaryArrow(client, rows, workspaceId, { groupBy, sums: sum, names });
+        return new Response(bytes as Uint8Array<ArrayBuffer>, {
+          headers: { "content-type": ARROW_STREAM_TYPE, "cache-control": "no-store" },
+        });
+      }
+      const records = await reportSummaryRecords(client, rows, workspaceId, groupBy, sum);
+      return c.json({ data: records, total: records.length });
+    }
     if (wantsArrow) {
       const stream = await reportArrowStream(client, rows, workspaceId, { names, columns });
       return new Response(stream, {

@@ -3,7 +3,9 @@ import { type Table, Type, tableFromIPC } from "apache-arrow";
 import {
   ARROW_STREAM_TYPE,
   REPORT_ATTRIBUTES,
+  REPORT_GROUPABLE,
   REPORT_JSON_MAX_LINES,
+  REPORT_SUMMABLE,
   type TReportRecord,
 } from "../../../db/contracts/reports";
 import { signUp } from "../../test/factories";
@@ -14,7 +16,15 @@ import {
   insertReportProduct,
   insertReportShipment,
 } from "./report-fixtures";
-import { reportArrowStream, reportJsonRecords, reportRowSource, SHIPMENTS_SQL } from "./reports.service";
+import { stopReportReadPool } from "./report-read-pool";
+import {
+  reportArrowStream,
+  reportJsonRecords,
+  reportRowSource,
+  reportSummaryLines,
+  reportSummaryRowSource,
+  SHIPMENTS_SQL,
+} from "./reports.service";
 
 let ctx: TTestContext;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -134,7 +144,10 @@ beforeAll(async () => {
   ids = { inTransit, delivered, draft, foreign, cheap, pricey, third };
 });
 
-afterAll(() => ctx.database.close());
+afterAll(() => {
+  stopReportReadPool();
+  ctx.database.close();
+});
 
 describe("GET /api/reports-attributes", () => {
   test("lists every column with a label, one of the five types and a default aggregate", async () => {
@@ -315,6 +328,167 @@ describe("GET /api/reports-data", () => {
     }
   });
 
+  /** Exact sums by combination of `groupBy`, from records (lines or a summary): cents and units as BigInt. */
+  const sumsBy = (records: TReportRecord[], groupBy: readonly string[]) => {
+    const out = new Map<string, Record<string, bigint>>();
+    for (const r of records) {
+      const key = JSON.stringify(groupBy.map((c) => r[c as keyof TReportRecord]));
+      const sums = out.get(key) ?? { quantity: 0n, extended_value: 0n, total_invoice_value: 0n, n: 0n };
+      if (r.quantity !== undefined) sums.quantity += BigInt(r.quantity as number);
+      for (const money of ["extended_value", "total_invoice_value"] as const) {
+        if (r[money] === undefined) continue;
+        const [whole, cents = ""] = String(r[money]).split(".");
+        sums[money] += BigInt(whole + cents.padEnd(2, "0"));
+      }
+      out.set(key, sums);
+    }
+    return out;
+  };
+  const without = (sums: Map<string, Record<string, bigint>>, field: string) =>
+    new Map([...sums].map(([key, value]) => [key, { ...value, [field]: 0n }]));
+
+  test("?group_by=&sum= sums the lines of each combination exactly, for every groupable column, in JSON and Arrow", async () => {
+    const { body: lines } = await getJson(owner.auth);
+    const sum = REPORT_SUMMABLE.join(",");
+    const cases: string[][] = [
+      ...REPORT_GROUPABLE.map((c) => [c]),
+      ["destination_country", "status"],
+      ["ship_month", "status"],
+      ["product_name", "exporter", "ship_year", "parties_screening"],
+      ["ship_date", "ship_month", "has_license"],
+    ];
+    for (const groupBy of cases) {
+      const { res, body } = await getJson(owner.auth, `?group_by=${groupBy.join(",")}&sum=${sum}`);
+      expect(res.status).toBe(200);
+      // Only the asked columns, in the attributes' order.
+      expect(Object.keys(body.data[0])).toEqual(
+        REPORT_ATTRIBUTES.map((a) => a.name).filter(
+          (n) => groupBy.includes(n) || (REPORT_SUMMABLE as readonly string[]).includes(n),
+        ),
+      );
+      const expected = sumsBy(lines.data, groupBy);
+      const got = sumsBy(body.data, groupBy);
+      expect(without(got, "n")).toEqual(without(expected, "n"));
+      // Fewer records than lines whenever lines share a combination.
+      expect(body.data.length).toBe(expected.size);
+      // Arrow: the same records, the same types as the lines' columns.
+      const res2 = await ctx.app.request(
+        `/api/reports-data?format=arrow&group_by=${groupBy.join(",")}&sum=${sum}`,
+        {
+          headers: owner.auth,
+        },
+      );
+      expect(res2.headers.get("content-type")).toBe(ARROW_STREAM_TYPE);
+      const table = tableFromIPC(new Uint8Array(await res2.arrayBuffer()));
+      expect(table.numRows).toBe(body.data.length);
+      const full = await getArrow(owner.auth);
+      for (const field of table.schema.fields) {
+        expect(String(field.type)).toBe(String(full.schema.fields.find((f) => f.name === field.name)!.type));
+      }
+      for (let i = 0; i < table.numRows; i++) {
+        for (const field of table.schema.fields) {
+          const json = body.data[i][field.name as keyof TReportRecord];
+          const arrow = arrowCell(table, i, field.name);
+          if (typeof json === "string" && field.typeId === Type.Float) expect(arrow).toBe(Number(json));
+          else expect(arrow).toEqual(json);
+        }
+      }
+    }
+  });
+
+  test("a summary without sums lists the combinations; with labels it names them by label", async () => {
+    const { body } = await getJson(owner.auth, "?group_by=status");
+    expect(body.data.map((r) => r.status).sort()).toEqual(["DELIVERED", "DRAFT", "IN TRANSIT"].sort());
+    const res = await ctx.app.request(
+      "/api/reports-data?format=arrow&names=labels&group_by=destination_country,status&sum=extended_value",
+      { headers: owner.auth },
+    );
+    const table = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    expect(table.schema.fields.map((f) => f.name)).toEqual([
+      "Status",
+      "Destination country",
+      "Extended value",
+    ]);
+  });
+
+  test("a summary sees only the caller's workspace; an empty one gets no records and an empty Arrow table", async () => {
+    const { body } = await getJson(stranger.auth, "?group_by=status&sum=extended_value,quantity");
+    expect(body.data).toHaveLength(1);
+    expect(body.data[0].extended_value).toBe("700.00");
+    expect(body.data[0].quantity).toBe(7);
+    const empty = await signUp(ctx);
+    const { body: none } = await getJson(empty.auth, "?group_by=status&sum=extended_value");
+    expect(none.data).toEqual([]);
+    const res = await ctx.app.request("/api/reports-data?format=arrow&group_by=status&sum=extended_value", {
+      headers: empty.auth,
+    });
+    const table = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    expect(table.numRows).toBe(0);
+    expect(table.schema.fields.map((f) => f.name)).toEqual(["status", "extended_value"]);
+    expect((await ctx.app.request("/api/reports-data?group_by=status", { headers: {} })).status).toBe(401);
+  });
+
+  test("a quantity sum beyond Int32 is spread over records of the same combination, still exact", async () => {
+    const big = await signUp(ctx);
+    const db = ctx.database.db;
+    const ws = big.user.workspace_id;
+    const product = await insertReportProduct(db, ws, { unit_value: "0.01" });
+    for (let i = 0; i < 3; i++) {
+      await insertReportShipment(db, ws, {
+        status: 3,
+        items: [{ product_id: product, quantity: 2_000_000_000, extended_value: "20000000.00" }],
+      });
+    }
+    const { body } = await getJson(big.auth, "?group_by=status&sum=quantity,extended_value");
+    expect(body.data.length).toBeGreaterThan(1);
+    expect(body.data.every((r) => (r.quantity as number) <= 2 ** 31 - 1)).toBe(true);
+    const sums = sumsBy(body.data, ["status"]).get(JSON.stringify(["IN TRANSIT"]))!;
+    expect(sums.quantity).toBe(6_000_000_000n);
+    expect(sums.extended_value).toBe(6_000_000_000n);
+    const res = await ctx.app.request("/api/reports-data?format=arrow&group_by=status&sum=quantity", {
+      headers: big.auth,
+    });
+    const table = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    let total = 0;
+    for (let i = 0; i < table.numRows; i++) total += table.getChild("quantity")!.get(i) as number;
+    expect(total).toBe(6_000_000_000);
+  });
+
+  test("a summary read on the background worker is the one this thread reads", async () => {
+    const client = ctx.database.client;
+    expect(ctx.env.databaseUrl.startsWith("file:")).toBe(true);
+    const here = reportRowSource(client, ctx.env.databaseUrl);
+    const offThread = reportSummaryRowSource(client, ctx.env.databaseUrl);
+    expect(offThread).not.toBe(here);
+    for (const groupBy of [["status"], ["destination_country", "ship_month", "product_name"]] as const) {
+      const a = await reportSummaryLines(client, offThread, owner.user.workspace_id, groupBy);
+      const b = await reportSummaryLines(client, here, owner.user.workspace_id, groupBy);
+      expect(a.lines.length).toBeGreaterThan(0);
+      expect(a.lines).toEqual(b.lines);
+    }
+    // A query the worker cannot run is an error, not a hang.
+    const failed = await offThread("select * from no_such_table", []).then(
+      () => "answered",
+      (error: Error) => error.message,
+    );
+    expect(failed).toContain("no_such_table");
+  });
+
+  test("bad summary parameters are 422s that say what to give", async () => {
+    for (const [query, words] of [
+      ["?group_by=extended_value", "group_by cannot use extended_value"],
+      ["?group_by=nope&sum=extended_value", "nope"],
+      ["?group_by=", "group_by is empty"],
+      ["?group_by=status&sum=net_weight_kg", "sum cannot use net_weight_kg"],
+      ["?sum=extended_value", "sum needs group_by"],
+      ["?group_by=status&columns=status", "columns cannot be combined with group_by"],
+    ] as const) {
+      const res = await ctx.app.request(`/api/reports-data${query}`, { headers: owner.auth });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { message: string }).message).toContain(words);
+    }
+  });
+
   test("the stream is written batch by batch and still agrees with JSON", async () => {
     const client = ctx.database.client;
     // Both read paths: bun:sqlite over the file (what a file database uses) and the libSQL client.
@@ -384,6 +558,8 @@ describe("GET /api/reports-data", () => {
     const steps = plan.rows.map((r) => String(r[3]));
     expect(steps.some((step) => /SEARCH s USING INTEGER PRIMARY KEY/.test(step))).toBe(true);
     expect(steps.some((step) => /\bs USING (COVERING )?INDEX/.test(step))).toBe(false);
+    // The gross weight sums come from an index alone, never from the package rows.
+    expect(steps).toContain("SEARCH p USING COVERING INDEX shipment_packages_gross_idx (shipment_id=?)");
   });
 
   test("each workspace sees only its own lines", async () => {

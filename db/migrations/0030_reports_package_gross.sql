@@ -1,0 +1,1 @@
+CREATE INDEX `shipment_packages_gross_idx` ON `shipment_packages` (`shipment_id`,`gross_weight`);
