@@ -7,7 +7,9 @@ import {
   type PreparedName,
   pairSimilarity,
   prepareTokens,
+  SIMILARITY_EXPONENT,
   type SimilarityMemo,
+  STRONG_SIMILARITY,
   scorePrepared,
   tokenSimilarity,
   wordSimilarity,
@@ -26,6 +28,8 @@ const BONUS_MIN_NAME_SCORE = 0.5;
 const MAX_PAIR_KEY_LENGTH = 16;
 const ID_BITS = 2 ** 21;
 const OPTIMISM = 0.1;
+/** Blocking similarity (optimistic) from which a word pair may reach STRONG_SIMILARITY once calibrated. */
+const STRONG_BLOCKING_SIMILARITY = STRONG_SIMILARITY ** (1 / SIMILARITY_EXPONENT) - 1e-9;
 
 /** Build statistics, for logs and the benchmark. */
 export interface IndexStats {
@@ -239,6 +243,11 @@ interface Scratch {
   unitWords: Int32Array;
   /** Bit set of the query's possibly-missed words (mayEscapeBlocking) that did reach a name. */
   lostSeen: Int32Array;
+  /**
+   * How many query words blocking saw pair with a name closely enough, and weighty enough, to count
+   * towards the contained-name discount (see CONTAINED_NAME_DISCOUNT), counted optimistically.
+   */
+  strongWords: Int32Array;
   addressCache: Map<number, Set<string>>;
 }
 
@@ -526,6 +535,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     unitWeight: new Float64Array(nameCount),
     unitWords: new Int32Array(nameCount),
     lostSeen: new Int32Array(nameCount),
+    strongWords: new Int32Array(nameCount),
     addressCache: new Map(),
   };
   const deletions = deletionPairs.toMultimap();
@@ -756,6 +766,8 @@ function mayEscapeBlocking(unit: BlockingUnit): boolean {
 
 interface LostWord {
   weight: number;
+  /** How many times the query has the word. */
+  count: number;
   key: string;
   text: string;
   /** Similarity to list words already compared, by list word. */
@@ -859,11 +871,13 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     matched: number,
     unmatchedQ: number,
     unmatchedC: number,
+    strong: number,
   ): boolean => {
     const liftTo = (sims: (lost: LostWord) => number): boolean => {
       let m = matched;
       let uq = unmatchedQ;
       let uc = unmatchedC;
+      let strongWords = strong;
       for (let u = 0; u < lostUnits.length; u++) {
         const lost = lostUnits[u] as LostWord;
         if ((seen & (1 << u)) !== 0 || uc <= 0) continue;
@@ -872,8 +886,9 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
         m += 2 * sim * lost.weight;
         uq = Math.max(0, uq - lost.weight);
         uc = Math.max(0, uc - 1);
+        if (sim >= STRONG_BLOCKING_SIMILARITY) strongWords += lost.count;
       }
-      return m / (m + discount * (uq + uc)) + maxBonus >= minScore;
+      return m / (m + (strongWords >= 2 ? discount : 1) * (uq + uc)) + maxBonus >= minScore;
     };
     return lostUnits.length > 0 && liftTo(() => 1) && liftTo((lost) => lostWordSimilarity(lost, name));
   };
@@ -892,6 +907,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       const key = unit.lookups[0] as string;
       lostUnits.push({
         weight: unit.weight * unit.count,
+        count: unit.count,
         key,
         text: unit.lookups[1] ?? key,
         sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
@@ -913,6 +929,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
           s.hitQuery[n] = 0;
           s.hitCandidate[n] = 0;
           s.lostSeen[n] = 0;
+          s.strongWords[n] = 0;
           touched.push(n);
         }
         s.lostSeen[n] |= lostBit;
@@ -940,6 +957,11 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       s.hitQuery[n] += wq;
       s.ubCandidate[n] += matched;
       s.hitCandidate[n] += wc;
+      // Exact scoring counts a query word towards the discount when its pair weighs 1 or more (a
+      // one-to-one pair weighs as its heavier word) and its similarity, calibrated, is STRONG.
+      if (unit.isPair) s.strongWords[n] += 2 * times;
+      else if (Math.max(unit.weight, s.unitWeight[n]) >= 1 && sim >= STRONG_BLOCKING_SIMILARITY)
+        s.strongWords[n] += times;
     }
   }
 
@@ -970,8 +992,11 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       const unmatchedC = Math.max(0, name.total - s.hitCandidate[n]);
       // Blocking can miss a word exact scoring still pairs up, so the contained-name discount is
       // assumed possible on both sides (measured: guessing which side costs 0.3% recall).
-      const bound = (mq + mc) / (mq + mc + discount * (unmatchedQ + unmatchedC)) + maxBonus;
-      if (bound < minScore && !lostWordsMayLift(name, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC))
+      // The discount needs two strong word pairs: without two that blocking saw, only lost words add them.
+      const strong = s.strongWords[n];
+      const nameDiscount = strong >= 2 ? discount : 1;
+      const bound = (mq + mc) / (mq + mc + nameDiscount * (unmatchedQ + unmatchedC)) + maxBonus;
+      if (bound < minScore && !lostWordsMayLift(name, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC, strong))
         continue;
     }
     const nameScore = scorePrepared(uniform ? qUniform : q, name, memo, pairMemo, joinedMemo);
