@@ -772,10 +772,180 @@ interface LostWord {
   text: string;
   /** Similarity to list words already compared, by list word. */
   sims: Map<string, number>;
+  /** Similarity to list word pairs joined, by the pair's key. */
+  pairSims: Map<string, number>;
+  /** This query's similarities by vocabulary id (NaN: not compared yet), or undefined past LOST_SLOTS. */
+  slot: LostSlot | undefined;
+}
+
+/**
+ * The words of each indexed name as vocabulary ids in flat arrays, for the lost-word check that
+ * reads thousands of names per query: typed arrays instead of each name's arrays of strings.
+ * Derived from the index (names and vocabulary) on first use and kept beside it.
+ */
+interface NameWordIds {
+  /** Where each name's words start in `text`/`key` (names + 1 entries). */
+  start: Int32Array;
+  text: Int32Array;
+  key: Int32Array;
+  textLength: Uint16Array;
+  keyLength: Uint16Array;
+  /** Where each name's joined pairs start in `pair` (names + 1 entries). */
+  pairStart: Int32Array;
+  /** Vocabulary id of the pair's key, -1 when the pair is not in the vocabulary (long, or with a digit). */
+  pair: Int32Array;
+  pairLength: Uint16Array;
+}
+
+const nameWordIdStore = new WeakMap<ScreeningIndex, NameWordIds>();
+
+function nameWordIds(index: ScreeningIndex): NameWordIds {
+  const known = nameWordIdStore.get(index);
+  if (known !== undefined) return known;
+  const { names, vocabulary } = index;
+  let words = 0;
+  let pairs = 0;
+  for (const name of names) {
+    words += name.texts.length;
+    pairs += name.pairKeys.length;
+  }
+  const ids: NameWordIds = {
+    start: new Int32Array(names.length + 1),
+    text: new Int32Array(words),
+    key: new Int32Array(words),
+    textLength: new Uint16Array(words),
+    keyLength: new Uint16Array(words),
+    pairStart: new Int32Array(names.length + 1),
+    pair: new Int32Array(pairs),
+    pairLength: new Uint16Array(pairs),
+  };
+  let w = 0;
+  let p = 0;
+  names.forEach((name, n) => {
+    ids.start[n] = w;
+    ids.pairStart[n] = p;
+    for (let j = 0; j < name.texts.length; j++, w++) {
+      const text = name.texts[j] as string;
+      const key = name.keys[j] as string;
+      // Every text and key of a name is a vocabulary key (see buildIndex's postings).
+      ids.text[w] = vocabulary.get(text) ?? -1;
+      ids.key[w] = vocabulary.get(key) ?? -1;
+      ids.textLength[w] = Math.min(text.length, 0xffff);
+      ids.keyLength[w] = Math.min(key.length, 0xffff);
+    }
+    for (let j = 0; j < name.pairKeys.length; j++, p++) {
+      const pairKey = name.pairKeys[j] as string;
+      ids.pair[p] = vocabulary.get(pairKey) ?? -1;
+      ids.pairLength[p] = Math.min(pairKey.length, 0xffff);
+    }
+  });
+  ids.start[names.length] = w;
+  ids.pairStart[names.length] = p;
+  nameWordIdStore.set(index, ids);
+  return ids;
+}
+
+/** Per-query similarity arrays of one lost word, by vocabulary id; reset entry by entry after each query. */
+interface LostSlot {
+  word: Float64Array;
+  pair: Float64Array;
+  /** Ids set this query, to reset. */
+  setWords: number[];
+  setPairs: number[];
+}
+
+/** Lost words per query with typed memos (further ones use the string maps only). */
+const LOST_SLOTS = 4;
+const lostSlotStore = new WeakMap<ScreeningIndex, LostSlot[]>();
+
+function lostSlots(index: ScreeningIndex): LostSlot[] {
+  let slots = lostSlotStore.get(index);
+  if (slots === undefined) {
+    slots = [];
+    lostSlotStore.set(index, slots);
+  }
+  return slots;
+}
+
+function lostSlot(index: ScreeningIndex, at: number): LostSlot | undefined {
+  if (at >= LOST_SLOTS) return undefined;
+  const slots = lostSlots(index);
+  let slot = slots[at];
+  if (slot === undefined) {
+    const size = index.vocabKeys.length;
+    slot = {
+      word: new Float64Array(size).fill(Number.NaN),
+      pair: new Float64Array(size).fill(Number.NaN),
+      setWords: [],
+      setPairs: [],
+    };
+    slots[at] = slot;
+  }
+  return slot;
+}
+
+function resetLostSlots(index: ScreeningIndex, used: number): void {
+  const slots = lostSlots(index);
+  for (let at = 0; at < Math.min(used, slots.length); at++) {
+    const slot = slots[at] as LostSlot;
+    for (const v of slot.setWords) slot.word[v] = Number.NaN;
+    for (const v of slot.setPairs) slot.pair[v] = Number.NaN;
+    slot.setWords.length = 0;
+    slot.setPairs.length = 0;
+  }
 }
 
 /** Best similarity of a possibly-missed query word to any word of a name, made optimistic as in blocking. */
-function lostWordSimilarity(lost: LostWord, name: PreparedName): number {
+function lostWordSimilarity(lost: LostWord, name: PreparedName, n: number, ids: NameWordIds): number {
+  const slot = lost.slot;
+  if (slot === undefined) return lostWordSimilarityOf(lost, name);
+  let best = 0;
+  const textLength = lost.text.length;
+  const keyLength = lost.key.length;
+  const wordEnd = ids.start[n + 1] as number;
+  for (let w = ids.start[n] as number, j = 0; w < wordEnd; w++, j++) {
+    // No edit budget reaches across more than four letters.
+    if (
+      Math.abs((ids.textLength[w] as number) - textLength) > 4 &&
+      Math.abs((ids.keyLength[w] as number) - keyLength) > 4
+    )
+      continue;
+    const v = ids.text[w] as number;
+    let sim = v >= 0 ? (slot.word[v] as number) : Number.NaN;
+    if (Number.isNaN(sim)) {
+      const text = name.texts[j] as string;
+      const known = lost.sims.get(text);
+      sim = known ?? wordSimilarity(lost.text, lost.key, text, name.keys[j] as string);
+      if (known === undefined) lost.sims.set(text, sim);
+      if (v >= 0) {
+        slot.word[v] = sim;
+        slot.setWords.push(v);
+      }
+    }
+    if (sim > best) best = sim;
+  }
+  const pairEnd = ids.pairStart[n + 1] as number;
+  for (let p = ids.pairStart[n] as number, j = 0; p < pairEnd; p++, j++) {
+    if (Math.abs((ids.pairLength[p] as number) - keyLength) > 2) continue;
+    const v = ids.pair[p] as number;
+    let sim = v >= 0 ? (slot.pair[v] as number) : Number.NaN;
+    if (Number.isNaN(sim)) {
+      const pairKey = name.pairKeys[j] as string;
+      const known = lost.pairSims.get(pairKey);
+      sim = known ?? pairSimilarity(pairKey, name.pairTexts[j] as string, lost.key, lost.text);
+      if (known === undefined) lost.pairSims.set(pairKey, sim);
+      if (v >= 0) {
+        slot.pair[v] = sim;
+        slot.setPairs.push(v);
+      }
+    }
+    if (sim > best) best = sim;
+  }
+  return best === 0 || best === 1 ? best : Math.min(1, best + OPTIMISM);
+}
+
+/** lostWordSimilarity through the string maps only (lost words past LOST_SLOTS). */
+function lostWordSimilarityOf(lost: LostWord, name: PreparedName): number {
   let best = 0;
   for (let j = 0; j < name.texts.length; j++) {
     const text = name.texts[j] as string;
@@ -796,11 +966,10 @@ function lostWordSimilarity(lost: LostWord, name: PreparedName): number {
   for (let j = 0; j < name.pairKeys.length; j++) {
     const pairKey = name.pairKeys[j] as string;
     if (Math.abs(pairKey.length - lost.key.length) > 2) continue;
-    const memoKey = ` ${pairKey}`;
-    let sim = lost.sims.get(memoKey);
+    let sim = lost.pairSims.get(pairKey);
     if (sim === undefined) {
       sim = pairSimilarity(pairKey, name.pairTexts[j] as string, lost.key, lost.text);
-      lost.sims.set(memoKey, sim);
+      lost.pairSims.set(pairKey, sim);
     }
     if (sim > best) best = sim;
   }
@@ -865,8 +1034,10 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
    * Whether the words blocking may have missed could lift a name to minScore: first assuming each
    * matches one of its unmatched words exactly, then, if that would do, comparing them for real.
    */
+  const wordIds = nameWordIds(index);
   const lostWordsMayLift = (
     name: PreparedName,
+    n: number,
     seen: number,
     matched: number,
     unmatchedQ: number,
@@ -890,7 +1061,9 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       }
       return m / (m + (strongWords >= 2 ? discount : 1) * (uq + uc)) + maxBonus >= minScore;
     };
-    return lostUnits.length > 0 && liftTo(() => 1) && liftTo((lost) => lostWordSimilarity(lost, name));
+    return (
+      lostUnits.length > 0 && liftTo(() => 1) && liftTo((lost) => lostWordSimilarity(lost, name, n, wordIds))
+    );
   };
   const touched: number[] = [];
   const unitTouched: number[] = [];
@@ -911,6 +1084,8 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
         key,
         text: unit.lookups[1] ?? key,
         sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
+        pairSims: words.memoFor(`lostpair\u0000${key}\u0000${unit.lookups[1] ?? key}`),
+        slot: lostSlot(index, lostUnits.length),
       });
     }
     unitTouched.length = 0;
@@ -996,7 +1171,10 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       const strong = s.strongWords[n];
       const nameDiscount = strong >= 2 ? discount : 1;
       const bound = (mq + mc) / (mq + mc + nameDiscount * (unmatchedQ + unmatchedC)) + maxBonus;
-      if (bound < minScore && !lostWordsMayLift(name, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC, strong))
+      if (
+        bound < minScore &&
+        !lostWordsMayLift(name, n, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC, strong)
+      )
         continue;
     }
     const nameScore = scorePrepared(uniform ? qUniform : q, name, memo, pairMemo, joinedMemo);
@@ -1004,6 +1182,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     for (const ref of index.nameRefs[n] ?? [])
       hits.push({ entry: ref.entry, display: ref.display, nameScore });
   }
+  resetLostSlots(index, lostUnits.length);
   addAcronymHits(index, tokens, hits);
   words.settle();
   return hits;
