@@ -1014,7 +1014,8 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   const { tokens } = normalizeName(queryName);
   if (tokens.length === 0) return hits;
   const q = prepareTokens(tokens);
-  const qUniform = prepareTokens(tokens, true);
+  // Vessel and aircraft names are few: the query's uniform-weight preparation waits for one.
+  let qUniform: PreparedName | undefined;
   const s = index.scratch;
   s.query++;
   const queryStamp = s.query;
@@ -1177,7 +1178,14 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       )
         continue;
     }
-    const nameScore = scorePrepared(uniform ? qUniform : q, name, memo, pairMemo, joinedMemo);
+    if (uniform && qUniform === undefined) qUniform = prepareTokens(tokens, true);
+    const nameScore = scorePrepared(
+      uniform ? (qUniform as PreparedName) : q,
+      name,
+      memo,
+      pairMemo,
+      joinedMemo,
+    );
     if (nameScore <= 0) continue;
     for (const ref of index.nameRefs[n] ?? [])
       hits.push({ entry: ref.entry, display: ref.display, nameScore });
