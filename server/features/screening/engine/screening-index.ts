@@ -244,8 +244,8 @@ interface Scratch {
   /** Bit set of the query's possibly-missed words (mayEscapeBlocking) that did reach a name. */
   lostSeen: Int32Array;
   /**
-   * How many query words blocking saw pair with a name closely enough, and weighty enough, to count
-   * towards the contained-name discount (see CONTAINED_NAME_DISCOUNT), counted optimistically.
+   * The query words (bit i: word i) blocking saw pair with a name closely enough, and weighty
+   * enough, to count towards the contained-name discount (see CONTAINED_NAME_DISCOUNT), optimistically.
    */
   strongWords: Int32Array;
   addressCache: Map<number, Set<string>>;
@@ -606,6 +606,14 @@ function entryAddressTokens(index: ScreeningIndex, entryIdx: number): Set<string
   return tokens;
 }
 
+/** Bit of the query words from this position on (they share it). */
+const STRONG_BITS_CAP = 31;
+
+/** How many query words a strongWords bit set holds; a query word past the cap counts as two more. */
+function strongWordsOf(bits: number): number {
+  return popCount(bits) + ((bits >>> STRONG_BITS_CAP) & 1);
+}
+
 function popCount(bits: number): number {
   let x = bits - ((bits >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -619,27 +627,43 @@ interface BlockingUnit {
   /** How many times the query contains it. */
   count: number;
   isPair: boolean;
+  /**
+   * Per occurrence, the query words it could make count towards the contained-name discount: the
+   * word itself, or a joined pair's words of weight 1 or more (scoring counts those by their own weight).
+   */
+  strongBits: number[];
 }
 
 function blockingUnits(q: PreparedName): BlockingUnit[] {
   const byKey = new Map<string, BlockingUnit>();
-  const add = (key: string, lookups: string[], weight: number, isPair: boolean): void => {
+  const add = (key: string, lookups: string[], weight: number, isPair: boolean, strongBits: number): void => {
     const id = `${isPair ? "pair" : "word"}:${key}`;
     const existing = byKey.get(id);
     if (existing !== undefined) {
       existing.count++;
+      existing.strongBits.push(strongBits);
       for (const l of lookups) if (!existing.lookups.includes(l)) existing.lookups.push(l);
       return;
     }
-    byKey.set(id, { lookups: [...new Set(lookups)], weight, count: 1, isPair });
+    byKey.set(id, { lookups: [...new Set(lookups)], weight, count: 1, isPair, strongBits: [strongBits] });
   };
+  // Word positions from 31 on share the last bit; strongWordsOf then stops counting on them.
+  const bit = (i: number): number => 1 << Math.min(i, STRONG_BITS_CAP);
   for (let i = 0; i < q.keys.length; i++) {
     const key = q.keys[i] as string;
-    add(key, [key, q.texts[i] as string], q.weights[i] as number, false);
+    add(key, [key, q.texts[i] as string], q.weights[i] as number, false, bit(i));
   }
   for (let i = 0; i < q.pairKeys.length; i++) {
     const key = q.pairKeys[i] as string;
-    add(key, [key, q.pairTexts[i] as string], (q.weights[i] as number) + (q.weights[i + 1] as number), true);
+    const bits =
+      ((q.weights[i] as number) >= 1 ? bit(i) : 0) | ((q.weights[i + 1] as number) >= 1 ? bit(i + 1) : 0);
+    add(
+      key,
+      [key, q.pairTexts[i] as string],
+      (q.weights[i] as number) + (q.weights[i + 1] as number),
+      true,
+      bits,
+    );
   }
   return [...byKey.values()];
 }
@@ -768,6 +792,8 @@ interface LostWord {
   weight: number;
   /** How many times the query has the word. */
   count: number;
+  /** The query words it stands for (see BlockingUnit.strongBits). */
+  strongBits: number;
   key: string;
   text: string;
   /** Similarity to list words already compared, by list word. */
@@ -1058,9 +1084,9 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
         m += 2 * sim * lost.weight;
         uq = Math.max(0, uq - lost.weight);
         uc = Math.max(0, uc - 1);
-        if (sim >= STRONG_BLOCKING_SIMILARITY) strongWords += lost.count;
+        if (sim >= STRONG_BLOCKING_SIMILARITY) strongWords |= lost.strongBits;
       }
-      return m / (m + (strongWords >= 2 ? discount : 1) * (uq + uc)) + maxBonus >= minScore;
+      return m / (m + (strongWordsOf(strongWords) >= 2 ? discount : 1) * (uq + uc)) + maxBonus >= minScore;
     };
     return (
       lostUnits.length > 0 && liftTo(() => 1) && liftTo((lost) => lostWordSimilarity(lost, name, n, wordIds))
@@ -1082,6 +1108,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       lostUnits.push({
         weight: unit.weight * unit.count,
         count: unit.count,
+        strongBits: unit.strongBits.reduce((a, b) => a | b, 0),
         key,
         text: unit.lookups[1] ?? key,
         sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
@@ -1135,9 +1162,9 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       s.hitCandidate[n] += wc;
       // Exact scoring counts a query word towards the discount when its pair weighs 1 or more (a
       // one-to-one pair weighs as its heavier word) and its similarity, calibrated, is STRONG.
-      if (unit.isPair) s.strongWords[n] += 2 * times;
-      else if (Math.max(unit.weight, s.unitWeight[n]) >= 1 && sim >= STRONG_BLOCKING_SIMILARITY)
-        s.strongWords[n] += times;
+      if (sim >= STRONG_BLOCKING_SIMILARITY && (unit.isPair || Math.max(unit.weight, s.unitWeight[n]) >= 1)) {
+        for (let k = 0; k < times; k++) s.strongWords[n] |= unit.strongBits[k] as number;
+      }
     }
   }
 
@@ -1170,7 +1197,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       // assumed possible on both sides (measured: guessing which side costs 0.3% recall).
       // The discount needs two strong word pairs: without two that blocking saw, only lost words add them.
       const strong = s.strongWords[n];
-      const nameDiscount = strong >= 2 ? discount : 1;
+      const nameDiscount = strongWordsOf(strong) >= 2 ? discount : 1;
       const bound = (mq + mc) / (mq + mc + nameDiscount * (unmatchedQ + unmatchedC)) + maxBonus;
       if (
         bound < minScore &&
