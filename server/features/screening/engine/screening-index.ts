@@ -1071,7 +1071,10 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     unmatchedC: number,
     strong: number,
   ): boolean => {
-    const liftTo = (sims: (lost: LostWord) => number): boolean => {
+    // First assuming each lost word pairs exactly, then, if that would do, comparing them for real.
+    // (Plain loops: this runs for thousands of names a query, so no closures are made per name.)
+    if (lostUnits.length === 0) return false;
+    for (let pass = 0; pass < 2; pass++) {
       let m = matched;
       let uq = unmatchedQ;
       let uc = unmatchedC;
@@ -1079,18 +1082,17 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       for (let u = 0; u < lostUnits.length; u++) {
         const lost = lostUnits[u] as LostWord;
         if ((seen & (1 << u)) !== 0 || uc <= 0) continue;
-        const sim = sims(lost);
+        const sim = pass === 0 ? 1 : lostWordSimilarity(lost, name, n, wordIds);
         if (sim <= 0) continue;
         m += 2 * sim * lost.weight;
         uq = Math.max(0, uq - lost.weight);
         uc = Math.max(0, uc - 1);
         if (sim >= STRONG_BLOCKING_SIMILARITY) strongWords |= lost.strongBits;
       }
-      return m / (m + (strongWordsOf(strongWords) >= 2 ? discount : 1) * (uq + uc)) + maxBonus >= minScore;
-    };
-    return (
-      lostUnits.length > 0 && liftTo(() => 1) && liftTo((lost) => lostWordSimilarity(lost, name, n, wordIds))
-    );
+      const lifted = m / (m + (strongWordsOf(strongWords) >= 2 ? discount : 1) * (uq + uc)) + maxBonus;
+      if (!(lifted >= minScore)) return false;
+    }
+    return true;
   };
   const touched: number[] = [];
   const unitTouched: number[] = [];
