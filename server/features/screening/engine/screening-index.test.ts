@@ -391,3 +391,29 @@ describe("pruning keeps what exact scoring reports", () => {
 function round4(x: number): number {
   return Math.round(x * 10000) / 10000;
 }
+
+describe("words of two or three letters", () => {
+  // They have no deletion keys, so blocking reaches their one-edit partners ("ian"/"iran",
+  // "ru"/"rup") only through the lost-word check; without it the bound drops these names.
+  const small = buildIndex([
+    entry("1", "IRAN POUYA"),
+    entry("2", "RUP BELTAMOZHSERVIS"),
+    entry("3", "POUYA TRADING AND MANUFACTURING COMPANY"),
+  ]);
+
+  test("a letter dropped from a short word is still compared", () => {
+    const iran = screen(small, { name: "IAN POUYA" });
+    expect(iran.status).toBe("failed");
+    expect(iran.matches[0]?.entry.sourceId).toBe("1");
+    const rup = screen(small, { name: "RU BELTAMOZHSERVIS" });
+    expect(rup.status).toBe("failed");
+    expect(rup.matches[0]?.entry.sourceId).toBe("2");
+  });
+
+  test("near misses stay below the threshold", () => {
+    // Two letters off, a short word alone, or one word of a long name is not the listed name.
+    for (const name of ["AN POUYA", "IAN", "RU Belta", "Brian Pouyan Dental"]) {
+      expect(screen(small, { name }).status).toBe("passed");
+    }
+  });
+});
