@@ -7,7 +7,9 @@ import {
   type PreparedName,
   pairSimilarity,
   prepareTokens,
+  SIMILARITY_EXPONENT,
   type SimilarityMemo,
+  STRONG_SIMILARITY,
   scorePrepared,
   tokenSimilarity,
   wordSimilarity,
@@ -26,6 +28,8 @@ const BONUS_MIN_NAME_SCORE = 0.5;
 const MAX_PAIR_KEY_LENGTH = 16;
 const ID_BITS = 2 ** 21;
 const OPTIMISM = 0.1;
+/** Blocking similarity (optimistic) from which a word pair may reach STRONG_SIMILARITY once calibrated. */
+const STRONG_BLOCKING_SIMILARITY = STRONG_SIMILARITY ** (1 / SIMILARITY_EXPONENT) - 1e-9;
 
 /** Build statistics, for logs and the benchmark. */
 export interface IndexStats {
@@ -239,6 +243,11 @@ interface Scratch {
   unitWords: Int32Array;
   /** Bit set of the query's possibly-missed words (mayEscapeBlocking) that did reach a name. */
   lostSeen: Int32Array;
+  /**
+   * The query words (bit i: word i) blocking saw pair with a name closely enough, and weighty
+   * enough, to count towards the contained-name discount (see CONTAINED_NAME_DISCOUNT), optimistically.
+   */
+  strongWords: Int32Array;
   addressCache: Map<number, Set<string>>;
 }
 
@@ -526,6 +535,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     unitWeight: new Float64Array(nameCount),
     unitWords: new Int32Array(nameCount),
     lostSeen: new Int32Array(nameCount),
+    strongWords: new Int32Array(nameCount),
     addressCache: new Map(),
   };
   const deletions = deletionPairs.toMultimap();
@@ -596,6 +606,14 @@ function entryAddressTokens(index: ScreeningIndex, entryIdx: number): Set<string
   return tokens;
 }
 
+/** Bit of the query words from this position on (they share it). */
+const STRONG_BITS_CAP = 31;
+
+/** How many query words a strongWords bit set holds; a query word past the cap counts as two more. */
+function strongWordsOf(bits: number): number {
+  return popCount(bits) + ((bits >>> STRONG_BITS_CAP) & 1);
+}
+
 function popCount(bits: number): number {
   let x = bits - ((bits >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -609,27 +627,43 @@ interface BlockingUnit {
   /** How many times the query contains it. */
   count: number;
   isPair: boolean;
+  /**
+   * Per occurrence, the query words it could make count towards the contained-name discount: the
+   * word itself, or a joined pair's words of weight 1 or more (scoring counts those by their own weight).
+   */
+  strongBits: number[];
 }
 
 function blockingUnits(q: PreparedName): BlockingUnit[] {
   const byKey = new Map<string, BlockingUnit>();
-  const add = (key: string, lookups: string[], weight: number, isPair: boolean): void => {
+  const add = (key: string, lookups: string[], weight: number, isPair: boolean, strongBits: number): void => {
     const id = `${isPair ? "pair" : "word"}:${key}`;
     const existing = byKey.get(id);
     if (existing !== undefined) {
       existing.count++;
+      existing.strongBits.push(strongBits);
       for (const l of lookups) if (!existing.lookups.includes(l)) existing.lookups.push(l);
       return;
     }
-    byKey.set(id, { lookups: [...new Set(lookups)], weight, count: 1, isPair });
+    byKey.set(id, { lookups: [...new Set(lookups)], weight, count: 1, isPair, strongBits: [strongBits] });
   };
+  // Word positions from 31 on share the last bit; strongWordsOf then stops counting on them.
+  const bit = (i: number): number => 1 << Math.min(i, STRONG_BITS_CAP);
   for (let i = 0; i < q.keys.length; i++) {
     const key = q.keys[i] as string;
-    add(key, [key, q.texts[i] as string], q.weights[i] as number, false);
+    add(key, [key, q.texts[i] as string], q.weights[i] as number, false, bit(i));
   }
   for (let i = 0; i < q.pairKeys.length; i++) {
     const key = q.pairKeys[i] as string;
-    add(key, [key, q.pairTexts[i] as string], (q.weights[i] as number) + (q.weights[i + 1] as number), true);
+    const bits =
+      ((q.weights[i] as number) >= 1 ? bit(i) : 0) | ((q.weights[i + 1] as number) >= 1 ? bit(i + 1) : 0);
+    add(
+      key,
+      [key, q.pairTexts[i] as string],
+      (q.weights[i] as number) + (q.weights[i + 1] as number),
+      true,
+      bits,
+    );
   }
   return [...byKey.values()];
 }
@@ -749,6 +783,15 @@ function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitCandidat
  * the budget exceeds what the index holds (two edits in five to seven letters, where one deletion is
  * indexed; three from nine) and slips count half an edit, so a word may carry more of them.
  */
+/**
+ * Whether a word of two or three letters is looked up as written only: "ian" pairs with "iran" and
+ * "ru" with "rup" (one edit within their budget) through no blocking key.
+ */
+function hasNoDeletionKeys(unit: BlockingUnit): boolean {
+  for (const key of unit.lookups) if (key.length >= 2 && key.length <= 3 && !HAS_DIGIT.test(key)) return true;
+  return false;
+}
+
 function mayEscapeBlocking(unit: BlockingUnit): boolean {
   for (const key of unit.lookups) if (key.length >= 5) return true;
   return false;
@@ -756,14 +799,188 @@ function mayEscapeBlocking(unit: BlockingUnit): boolean {
 
 interface LostWord {
   weight: number;
+  /** How many times the query has the word. */
+  count: number;
+  /** The query words it stands for (see BlockingUnit.strongBits). */
+  strongBits: number;
   key: string;
   text: string;
   /** Similarity to list words already compared, by list word. */
   sims: Map<string, number>;
+  /** Similarity to list word pairs joined, by the pair's key. */
+  pairSims: Map<string, number>;
+  /** This query's similarities by vocabulary id (NaN: not compared yet), or undefined past LOST_SLOTS. */
+  slot: LostSlot | undefined;
+}
+
+/**
+ * The words of each indexed name as vocabulary ids in flat arrays, for the lost-word check that
+ * reads thousands of names per query: typed arrays instead of each name's arrays of strings.
+ * Derived from the index (names and vocabulary) on first use and kept beside it.
+ */
+interface NameWordIds {
+  /** Where each name's words start in `text`/`key` (names + 1 entries). */
+  start: Int32Array;
+  text: Int32Array;
+  key: Int32Array;
+  textLength: Uint16Array;
+  keyLength: Uint16Array;
+  /** Where each name's joined pairs start in `pair` (names + 1 entries). */
+  pairStart: Int32Array;
+  /** Vocabulary id of the pair's key, -1 when the pair is not in the vocabulary (long, or with a digit). */
+  pair: Int32Array;
+  pairLength: Uint16Array;
+}
+
+const nameWordIdStore = new WeakMap<ScreeningIndex, NameWordIds>();
+
+function nameWordIds(index: ScreeningIndex): NameWordIds {
+  const known = nameWordIdStore.get(index);
+  if (known !== undefined) return known;
+  const { names, vocabulary } = index;
+  let words = 0;
+  let pairs = 0;
+  for (const name of names) {
+    words += name.texts.length;
+    pairs += name.pairKeys.length;
+  }
+  const ids: NameWordIds = {
+    start: new Int32Array(names.length + 1),
+    text: new Int32Array(words),
+    key: new Int32Array(words),
+    textLength: new Uint16Array(words),
+    keyLength: new Uint16Array(words),
+    pairStart: new Int32Array(names.length + 1),
+    pair: new Int32Array(pairs),
+    pairLength: new Uint16Array(pairs),
+  };
+  let w = 0;
+  let p = 0;
+  names.forEach((name, n) => {
+    ids.start[n] = w;
+    ids.pairStart[n] = p;
+    for (let j = 0; j < name.texts.length; j++, w++) {
+      const text = name.texts[j] as string;
+      const key = name.keys[j] as string;
+      // Every text and key of a name is a vocabulary key (see buildIndex's postings).
+      ids.text[w] = vocabulary.get(text) ?? -1;
+      ids.key[w] = vocabulary.get(key) ?? -1;
+      ids.textLength[w] = Math.min(text.length, 0xffff);
+      ids.keyLength[w] = Math.min(key.length, 0xffff);
+    }
+    for (let j = 0; j < name.pairKeys.length; j++, p++) {
+      const pairKey = name.pairKeys[j] as string;
+      ids.pair[p] = vocabulary.get(pairKey) ?? -1;
+      ids.pairLength[p] = Math.min(pairKey.length, 0xffff);
+    }
+  });
+  ids.start[names.length] = w;
+  ids.pairStart[names.length] = p;
+  nameWordIdStore.set(index, ids);
+  return ids;
+}
+
+/** Per-query similarity arrays of one lost word, by vocabulary id; reset entry by entry after each query. */
+interface LostSlot {
+  word: Float64Array;
+  pair: Float64Array;
+  /** Ids set this query, to reset. */
+  setWords: number[];
+  setPairs: number[];
+}
+
+/** Lost words per query with typed memos (further ones use the string maps only). */
+const LOST_SLOTS = 4;
+const lostSlotStore = new WeakMap<ScreeningIndex, LostSlot[]>();
+
+function lostSlots(index: ScreeningIndex): LostSlot[] {
+  let slots = lostSlotStore.get(index);
+  if (slots === undefined) {
+    slots = [];
+    lostSlotStore.set(index, slots);
+  }
+  return slots;
+}
+
+function lostSlot(index: ScreeningIndex, at: number): LostSlot | undefined {
+  if (at >= LOST_SLOTS) return undefined;
+  const slots = lostSlots(index);
+  let slot = slots[at];
+  if (slot === undefined) {
+    const size = index.vocabKeys.length;
+    slot = {
+      word: new Float64Array(size).fill(Number.NaN),
+      pair: new Float64Array(size).fill(Number.NaN),
+      setWords: [],
+      setPairs: [],
+    };
+    slots[at] = slot;
+  }
+  return slot;
+}
+
+function resetLostSlots(index: ScreeningIndex, used: number): void {
+  const slots = lostSlots(index);
+  for (let at = 0; at < Math.min(used, slots.length); at++) {
+    const slot = slots[at] as LostSlot;
+    for (const v of slot.setWords) slot.word[v] = Number.NaN;
+    for (const v of slot.setPairs) slot.pair[v] = Number.NaN;
+    slot.setWords.length = 0;
+    slot.setPairs.length = 0;
+  }
 }
 
 /** Best similarity of a possibly-missed query word to any word of a name, made optimistic as in blocking. */
-function lostWordSimilarity(lost: LostWord, name: PreparedName): number {
+function lostWordSimilarity(lost: LostWord, name: PreparedName, n: number, ids: NameWordIds): number {
+  const slot = lost.slot;
+  if (slot === undefined) return lostWordSimilarityOf(lost, name);
+  let best = 0;
+  const textLength = lost.text.length;
+  const keyLength = lost.key.length;
+  const wordEnd = ids.start[n + 1] as number;
+  for (let w = ids.start[n] as number, j = 0; w < wordEnd; w++, j++) {
+    // No edit budget reaches across more than four letters.
+    if (
+      Math.abs((ids.textLength[w] as number) - textLength) > 4 &&
+      Math.abs((ids.keyLength[w] as number) - keyLength) > 4
+    )
+      continue;
+    const v = ids.text[w] as number;
+    let sim = v >= 0 ? (slot.word[v] as number) : Number.NaN;
+    if (Number.isNaN(sim)) {
+      const text = name.texts[j] as string;
+      const known = lost.sims.get(text);
+      sim = known ?? wordSimilarity(lost.text, lost.key, text, name.keys[j] as string);
+      if (known === undefined) lost.sims.set(text, sim);
+      if (v >= 0) {
+        slot.word[v] = sim;
+        slot.setWords.push(v);
+      }
+    }
+    if (sim > best) best = sim;
+  }
+  const pairEnd = ids.pairStart[n + 1] as number;
+  for (let p = ids.pairStart[n] as number, j = 0; p < pairEnd; p++, j++) {
+    if (Math.abs((ids.pairLength[p] as number) - keyLength) > 2) continue;
+    const v = ids.pair[p] as number;
+    let sim = v >= 0 ? (slot.pair[v] as number) : Number.NaN;
+    if (Number.isNaN(sim)) {
+      const pairKey = name.pairKeys[j] as string;
+      const known = lost.pairSims.get(pairKey);
+      sim = known ?? pairSimilarity(pairKey, name.pairTexts[j] as string, lost.key, lost.text);
+      if (known === undefined) lost.pairSims.set(pairKey, sim);
+      if (v >= 0) {
+        slot.pair[v] = sim;
+        slot.setPairs.push(v);
+      }
+    }
+    if (sim > best) best = sim;
+  }
+  return best === 0 || best === 1 ? best : Math.min(1, best + OPTIMISM);
+}
+
+/** lostWordSimilarity through the string maps only (lost words past LOST_SLOTS). */
+function lostWordSimilarityOf(lost: LostWord, name: PreparedName): number {
   let best = 0;
   for (let j = 0; j < name.texts.length; j++) {
     const text = name.texts[j] as string;
@@ -784,11 +1001,10 @@ function lostWordSimilarity(lost: LostWord, name: PreparedName): number {
   for (let j = 0; j < name.pairKeys.length; j++) {
     const pairKey = name.pairKeys[j] as string;
     if (Math.abs(pairKey.length - lost.key.length) > 2) continue;
-    const memoKey = ` ${pairKey}`;
-    let sim = lost.sims.get(memoKey);
+    let sim = lost.pairSims.get(pairKey);
     if (sim === undefined) {
       sim = pairSimilarity(pairKey, name.pairTexts[j] as string, lost.key, lost.text);
-      lost.sims.set(memoKey, sim);
+      lost.pairSims.set(pairKey, sim);
     }
     if (sim > best) best = sim;
   }
@@ -833,7 +1049,8 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   const { tokens } = normalizeName(queryName);
   if (tokens.length === 0) return hits;
   const q = prepareTokens(tokens);
-  const qUniform = prepareTokens(tokens, true);
+  // Vessel and aircraft names are few: the query's uniform-weight preparation waits for one.
+  let qUniform: PreparedName | undefined;
   const s = index.scratch;
   s.query++;
   const queryStamp = s.query;
@@ -853,29 +1070,38 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
    * Whether the words blocking may have missed could lift a name to minScore: first assuming each
    * matches one of its unmatched words exactly, then, if that would do, comparing them for real.
    */
+  const wordIds = nameWordIds(index);
   const lostWordsMayLift = (
     name: PreparedName,
+    n: number,
     seen: number,
     matched: number,
     unmatchedQ: number,
     unmatchedC: number,
+    strong: number,
   ): boolean => {
-    const liftTo = (sims: (lost: LostWord) => number): boolean => {
+    // First assuming each lost word pairs exactly, then, if that would do, comparing them for real.
+    // (Plain loops: this runs for thousands of names a query, so no closures are made per name.)
+    if (lostUnits.length === 0) return false;
+    for (let pass = 0; pass < 2; pass++) {
       let m = matched;
       let uq = unmatchedQ;
       let uc = unmatchedC;
+      let strongWords = strong;
       for (let u = 0; u < lostUnits.length; u++) {
         const lost = lostUnits[u] as LostWord;
         if ((seen & (1 << u)) !== 0 || uc <= 0) continue;
-        const sim = sims(lost);
+        const sim = pass === 0 ? 1 : lostWordSimilarity(lost, name, n, wordIds);
         if (sim <= 0) continue;
         m += 2 * sim * lost.weight;
         uq = Math.max(0, uq - lost.weight);
         uc = Math.max(0, uc - 1);
+        if (sim >= STRONG_BLOCKING_SIMILARITY) strongWords |= lost.strongBits;
       }
-      return m / (m + discount * (uq + uc)) + maxBonus >= minScore;
-    };
-    return lostUnits.length > 0 && liftTo(() => 1) && liftTo((lost) => lostWordSimilarity(lost, name));
+      const lifted = m / (m + (strongWordsOf(strongWords) >= 2 ? discount : 1) * (uq + uc)) + maxBonus;
+      if (!(lifted >= minScore)) return false;
+    }
+    return true;
   };
   const touched: number[] = [];
   const unitTouched: number[] = [];
@@ -883,18 +1109,25 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     s.unit++;
     const unitStamp = s.unit;
     const { vocab: vocabCandidates, sims: vocabSims, exactHit } = unitCandidates(index, unit);
-    // A word not on the lists as written may have more typos than its deletion keys reach.
+    // A word not on the lists as written may have more typos than its deletion keys reach; a word
+    // of two or three letters has no deletion keys, so any of its one-edit partners may be missed.
     const lostBit =
-      !unit.isPair && !exactHit && lostUnits.length < 31 && mayEscapeBlocking(unit)
+      !unit.isPair &&
+      lostUnits.length < 31 &&
+      ((!exactHit && mayEscapeBlocking(unit)) || hasNoDeletionKeys(unit))
         ? 1 << lostUnits.length
         : 0;
     if (lostBit !== 0) {
       const key = unit.lookups[0] as string;
       lostUnits.push({
         weight: unit.weight * unit.count,
+        count: unit.count,
+        strongBits: unit.strongBits.reduce((a, b) => a | b, 0),
         key,
         text: unit.lookups[1] ?? key,
         sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
+        pairSims: words.memoFor(`lostpair\u0000${key}\u0000${unit.lookups[1] ?? key}`),
+        slot: lostSlot(index, lostUnits.length),
       });
     }
     unitTouched.length = 0;
@@ -913,6 +1146,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
           s.hitQuery[n] = 0;
           s.hitCandidate[n] = 0;
           s.lostSeen[n] = 0;
+          s.strongWords[n] = 0;
           touched.push(n);
         }
         s.lostSeen[n] |= lostBit;
@@ -940,6 +1174,11 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       s.hitQuery[n] += wq;
       s.ubCandidate[n] += matched;
       s.hitCandidate[n] += wc;
+      // Exact scoring counts a query word towards the discount when its pair weighs 1 or more (a
+      // one-to-one pair weighs as its heavier word) and its similarity, calibrated, is STRONG.
+      if (sim >= STRONG_BLOCKING_SIMILARITY && (unit.isPair || Math.max(unit.weight, s.unitWeight[n]) >= 1)) {
+        for (let k = 0; k < times; k++) s.strongWords[n] |= unit.strongBits[k] as number;
+      }
     }
   }
 
@@ -970,15 +1209,29 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       const unmatchedC = Math.max(0, name.total - s.hitCandidate[n]);
       // Blocking can miss a word exact scoring still pairs up, so the contained-name discount is
       // assumed possible on both sides (measured: guessing which side costs 0.3% recall).
-      const bound = (mq + mc) / (mq + mc + discount * (unmatchedQ + unmatchedC)) + maxBonus;
-      if (bound < minScore && !lostWordsMayLift(name, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC))
+      // The discount needs two strong word pairs: without two that blocking saw, only lost words add them.
+      const strong = s.strongWords[n];
+      const nameDiscount = strongWordsOf(strong) >= 2 ? discount : 1;
+      const bound = (mq + mc) / (mq + mc + nameDiscount * (unmatchedQ + unmatchedC)) + maxBonus;
+      if (
+        bound < minScore &&
+        !lostWordsMayLift(name, n, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC, strong)
+      )
         continue;
     }
-    const nameScore = scorePrepared(uniform ? qUniform : q, name, memo, pairMemo, joinedMemo);
+    if (uniform && qUniform === undefined) qUniform = prepareTokens(tokens, true);
+    const nameScore = scorePrepared(
+      uniform ? (qUniform as PreparedName) : q,
+      name,
+      memo,
+      pairMemo,
+      joinedMemo,
+    );
     if (nameScore <= 0) continue;
     for (const ref of index.nameRefs[n] ?? [])
       hits.push({ entry: ref.entry, display: ref.display, nameScore });
   }
+  resetLostSlots(index, lostUnits.length);
   addAcronymHits(index, tokens, hits);
   words.settle();
   return hits;
