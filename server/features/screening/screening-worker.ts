@@ -25,7 +25,14 @@ export type TWorkerRequest =
 export type TWorkerReply =
   | { type: "ready"; lists: TListVersion[] }
   | { type: "failed"; error: string }
-  | { type: "screened"; id: number; outcomes?: (TOutcome | null)[]; error?: string };
+  | {
+      type: "screened";
+      id: number;
+      outcomes?: (TOutcome | null)[];
+      error?: string;
+      /** Primed names not scored yet when this batch was answered (a batch never waits behind them). */
+      waiting?: number;
+    };
 
 export const compactMatches = (result: ScreenResult): TScreeningMatch[] =>
   result.matches.map((m) => ({
@@ -51,6 +58,8 @@ export class ScreeningWorker {
     { resolve: (o: TOutcome[]) => void; reject: (e: Error) => void }
   >();
   private failure: Error | null = null;
+  /** Primed names the worker had not scored yet when it answered the last batch. */
+  primedWaiting = 0;
 
   private constructor(url: string, authToken: string | undefined, threshold: number) {
     this.worker = new Worker(new URL("./screening.worker.ts", import.meta.url).href);
@@ -68,6 +77,7 @@ export class ScreeningWorker {
         const job = this.waiting.get(reply.id);
         if (!job) return;
         this.waiting.delete(reply.id);
+        this.primedWaiting = reply.waiting ?? 0;
         if (reply.outcomes) job.resolve(reply.outcomes.map((o) => o ?? CLEAN_OUTCOME));
         else job.reject(new Error(reply.error ?? "screening failed"));
       }

@@ -29,9 +29,43 @@ const hitsOf = (name: string): NameHit[] => {
   return hits;
 };
 
+/**
+ * Names handed over by `prime`, not scored yet. They are scored in slices between messages, so a
+ * `screen` request never waits behind names primed after its own: the caller records a chunk as
+ * soon as that chunk's names are scored, while the rest of an import's names are still being scored.
+ */
+let backlog: string[] = [];
+let backlogAt = 0;
+let isDraining = false;
+/** Longest stretch of primed scoring before looking at the messages that came in meanwhile. */
+const PRIME_SLICE_MS = 15;
+
+function drainBacklog(): void {
+  isDraining = false;
+  if (!index) return;
+  const started = performance.now();
+  while (backlogAt < backlog.length) {
+    hitsOf(backlog[backlogAt++] as string);
+    if (performance.now() - started > PRIME_SLICE_MS) break;
+  }
+  if (backlogAt < backlog.length) scheduleDrain();
+  else {
+    backlog = [];
+    backlogAt = 0;
+  }
+}
+
+function scheduleDrain(): void {
+  if (isDraining) return;
+  isDraining = true;
+  setTimeout(drainBacklog, 0);
+}
+
 function handle(message: TWorkerRequest): void {
   if (message.type === "prime") {
-    if (index) for (const name of message.names) hitsOf(name);
+    if (!index) return;
+    for (const name of message.names) backlog.push(name);
+    scheduleDrain();
     return;
   }
   if (message.type === "screen") {
@@ -52,7 +86,12 @@ function handle(message: TWorkerRequest): void {
         matches: compactMatches(result),
       };
     });
-    self.postMessage({ type: "screened", id: message.id, outcomes } satisfies TWorkerReply);
+    self.postMessage({
+      type: "screened",
+      id: message.id,
+      outcomes,
+      waiting: backlog.length - backlogAt,
+    } satisfies TWorkerReply);
   }
 }
 
