@@ -2,6 +2,8 @@
 // contact): this thread opens its own connection, builds its own index of the active lists and
 // answers each batch with the outcomes, so the main thread only reads and writes the database. The
 // name half of the work is shared by every contact of the same name (one cache for the worker's life).
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { openDatabase } from "../../../db/client";
 import { buildIndex, type NameHit, type ScreeningIndex, scoreName, screenWithHits } from "./engine";
 import { activeLists, loadActiveEntries, type TListVersion } from "./lists.service";
@@ -95,10 +97,24 @@ function handle(message: TWorkerRequest): void {
   }
 }
 
+/**
+ * Lowers this thread's scheduling priority (nice 10; Linux schedules threads by their own id), so a
+ * server's event loop and an import's thread win the cores when both want them: with the index
+ * build beside a 100,000-row upload, /api/health waited up to 0.7 s instead of 0.1 s on a busy
+ * machine. Elsewhere, or where not permitted, the thread keeps its priority.
+ */
+function lowerThisThreadsPriority(): void {
+  try {
+    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, 10);
+  } catch {}
+}
+
 self.onmessage = (event: MessageEvent<TWorkerRequest>) => {
   const message = event.data;
   if (message.type === "init") {
     threshold = message.threshold;
+    if (message.isBackground) lowerThisThreadsPriority();
     queue = (async () => {
       const database = await openDatabase(message.url, message.authToken);
       try {
