@@ -21,7 +21,11 @@ import { paperworkRoutes } from "./features/paperwork/paperwork.routes";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
 import { productsEntity } from "./features/products/products.entity";
 import { reportAttributesRoutes, reportDataRoutes } from "./features/reports/reports.routes";
-import { screenAfterImport, screenOnContactSave } from "./features/screening/screening.hooks";
+import {
+  prepareImportScreening,
+  screenAfterImport,
+  screenOnContactSave,
+} from "./features/screening/screening.hooks";
 import { screeningRoutes } from "./features/screening/screening.routes";
 import { createShipmentRoutes, type TShipmentRouteOptions } from "./features/shipments/shipments.routes";
 import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.entity";
@@ -142,7 +146,11 @@ export function createApp(deps: TAppDeps) {
     })
     .route(
       "/contacts",
-      createContactRoutes({ afterSave: screenOnContactSave, afterImport: screenAfterImport }),
+      createContactRoutes({
+        afterSave: screenOnContactSave,
+        beforeImport: prepareImportScreening,
+        afterImport: screenAfterImport,
+      }),
     )
     .route("/screenings", screeningRoutes)
     .route("/paperwork", paperworkRoutes)

@@ -21,7 +21,8 @@ import { watchListVersions } from "./features/screening/list-watch";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
 import { startPendingSweep } from "./features/screening/pending-sweep";
-import { RescreenJob, staleContactIds } from "./features/screening/rescreen";
+import { RescreenJob } from "./features/screening/rescreen";
+import { pendingContactIds } from "./features/screening/screening.service";
 import { ScreeningWorker } from "./features/screening/screening-worker";
 import { SEED_DEMO_HELP, seedDemoCommand } from "./features/shipments/seed-demo.cli";
 import type { TAssetStore } from "./lib/assets";
@@ -397,7 +398,9 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
 async function screenImported(db: TDb, env: TEnv, workspaceId: number, worker: ScreeningWorker | null) {
   const logger = createLogger("warn");
   const registry = new ScreeningRegistry(db);
-  const ids = await staleContactIds(db, workspaceId);
+  // The contacts marked 'needs screening' (indexed): every one the import created, and every one
+  // whose name, address or country it changed, as a save in the app would screen them.
+  const ids = await pendingContactIds(db, workspaceId);
   // The worker's index holds the active lists; without a worker this thread builds its own.
   const lists = (await worker?.ready.catch(() => null)) ?? (await registry.get()).lists;
   if (!lists.length) {

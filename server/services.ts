@@ -24,7 +24,7 @@ export function createServices(env: TEnv, logger: TLogger, db: TDb) {
       rescreen: new RescreenJob({ db, registry, threshold }, logger, undefined, () =>
         env.databaseUrl.includes(":memory:")
           ? null
-          : ScreeningWorker.start(env.databaseUrl, env.databaseAuthToken, threshold),
+          : ScreeningWorker.start(env.databaseUrl, env.databaseAuthToken, threshold, { background: true }),
       ),
     },
   };

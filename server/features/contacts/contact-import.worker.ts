@@ -20,7 +20,10 @@ self.onmessage = async (event: MessageEvent<TImportWorkerRequest>) => {
   try {
     const database = await openDatabase(url, authToken);
     try {
-      const report = await importContacts(database.db, target, decodeUtf8(slices(bytes)));
+      const report = await importContacts(database.db, target, decodeUtf8(slices(bytes)), {
+        // Each batch's new and changed names, once written, for the server to have them screened early.
+        onWritten: (names) => self.postMessage({ type: "written", names } satisfies TImportWorkerReply),
+      });
       reply = { type: "done", report };
     } finally {
       database.close();

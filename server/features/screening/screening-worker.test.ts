@@ -138,6 +138,36 @@ describe("screening on a worker", () => {
     // The worker builds its own index of the lists: seconds of CPU on a busy machine.
   }, 120_000);
 
+  test("a batch to screen is answered without waiting for every name primed before it", async () => {
+    const worker = ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    expect(worker).not.toBeNull();
+    try {
+      await worker?.ready;
+      // Many distinct names primed (a second or more of scoring), then one batch of two names.
+      const primed = Array.from({ length: 1_500 }, (_, i) => `Qworvel ${i.toString(36)} Brenthax`);
+      for (let i = 0; i < primed.length; i += 300) worker?.prime(primed.slice(i, i + 300));
+      const outcomes = await worker?.screen([
+        ["Mahan Air", "", "IR"],
+        ["Harbor Timber Ltd", "", "DE"],
+      ]);
+      expect(outcomes?.map((o) => o.status)).toEqual(["failed", "passed"]);
+      // Answered while most primed names were still waiting to be scored.
+      expect(worker?.primedWaiting).toBeGreaterThan(500);
+      // The primed names are still scored: a later batch of them finds nothing left waiting.
+      await worker?.screen(
+        primed.slice(-2).map((name): [string, string, undefined] => [name, "", undefined]),
+      );
+      for (;;) {
+        await worker?.screen([["Mahan Air", "", "IR"]]);
+        if (worker?.primedWaiting === 0) break;
+        await Bun.sleep(50);
+      }
+      expect(worker?.primedWaiting).toBe(0);
+    } finally {
+      worker?.stop();
+    }
+  }, 120_000);
+
   test("a worker that cannot open the database fails its callers instead of hanging", async () => {
     const worker = ScreeningWorker.start("file:/nonexistent-folder/for/sure/app.db?mode=ro", undefined, 0.85);
     expect(worker).not.toBeNull();

@@ -18,14 +18,21 @@ export const CLEAN_OUTCOME: TOutcome = { status: "passed", multiple: false, best
 export type TQuery = [name: string, address: string, country: string | undefined];
 
 export type TWorkerRequest =
-  | { type: "init"; url: string; authToken?: string; threshold: number }
+  | { type: "init"; url: string; authToken?: string; threshold: number; isBackground?: boolean }
   | { type: "prime"; names: string[] }
   | { type: "screen"; id: number; queries: TQuery[] };
 
 export type TWorkerReply =
   | { type: "ready"; lists: TListVersion[] }
   | { type: "failed"; error: string }
-  | { type: "screened"; id: number; outcomes?: (TOutcome | null)[]; error?: string };
+  | {
+      type: "screened";
+      id: number;
+      outcomes?: (TOutcome | null)[];
+      error?: string;
+      /** Primed names not scored yet when this batch was answered (a batch never waits behind them). */
+      waiting?: number;
+    };
 
 export const compactMatches = (result: ScreenResult): TScreeningMatch[] =>
   result.matches.map((m) => ({
@@ -51,8 +58,10 @@ export class ScreeningWorker {
     { resolve: (o: TOutcome[]) => void; reject: (e: Error) => void }
   >();
   private failure: Error | null = null;
+  /** Primed names the worker had not scored yet when it answered the last batch. */
+  primedWaiting = 0;
 
-  private constructor(url: string, authToken: string | undefined, threshold: number) {
+  private constructor(url: string, authToken: string | undefined, threshold: number, isBackground: boolean) {
     this.worker = new Worker(new URL("./screening.worker.ts", import.meta.url).href);
     let settle!: { resolve: (lists: TListVersion[]) => void; reject: (e: Error) => void };
     this.ready = new Promise((resolve, reject) => {
@@ -68,19 +77,35 @@ export class ScreeningWorker {
         const job = this.waiting.get(reply.id);
         if (!job) return;
         this.waiting.delete(reply.id);
+        this.primedWaiting = reply.waiting ?? 0;
         if (reply.outcomes) job.resolve(reply.outcomes.map((o) => o ?? CLEAN_OUTCOME));
         else job.reject(new Error(reply.error ?? "screening failed"));
       }
     };
     this.worker.onerror = (event) =>
       this.fail(new Error(event.message || "the screening worker stopped"), settle.reject);
-    this.worker.postMessage({ type: "init", url, authToken, threshold } satisfies TWorkerRequest);
+    this.worker.postMessage({
+      type: "init",
+      url,
+      authToken,
+      threshold,
+      isBackground,
+    } satisfies TWorkerRequest);
   }
 
-  /** Starts a worker, or null when this runtime cannot (the caller screens on its own thread). */
-  static start(url: string, authToken: string | undefined, threshold: number): ScreeningWorker | null {
+  /**
+   * Starts a worker, or null when this runtime cannot (the caller screens on its own thread). A
+   * `background` worker (in a server) runs at a lower scheduling priority, so the event loop and an
+   * import's own thread get the cores first when requests come in.
+   */
+  static start(
+    url: string,
+    authToken: string | undefined,
+    threshold: number,
+    options: { background?: boolean } = {},
+  ): ScreeningWorker | null {
     try {
-      return new ScreeningWorker(url, authToken, threshold);
+      return new ScreeningWorker(url, authToken, threshold, Boolean(options.background));
     } catch {
       return null;
     }
