@@ -17,6 +17,7 @@ import {
   importContacts,
   type TImportReport,
 } from "./features/contacts/contact-import";
+import { setIndexCacheDir } from "./features/screening/index-cache";
 import { watchListVersions } from "./features/screening/list-watch";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
@@ -94,6 +95,8 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
   let env: TEnv;
   try {
     env = loadEnv();
+    // Every process of this data folder shares the built screening index (see index-cache.ts).
+    if (!env.databaseUrl.includes(":memory:")) setIndexCacheDir(path.join(env.dataDir, "cache"));
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -13,6 +13,7 @@ import {
   parseOfacSdn,
   type ScreeningIndex,
 } from "./engine";
+import { indexCacheDir, loadOrBuildIndex } from "./index-cache";
 
 /** The list sources a deployment holds; importing a source replaces all its entries at once. */
 export const LIST_SOURCES = { "ofac-sdn": "OFAC SDN", dpl: "BIS DPL", csl: "CSL" } as const;
@@ -315,7 +316,15 @@ export class ScreeningRegistry {
   /** How long a request waits for the first build before it is refused (serve sets it; else no limit). */
   private requestWaitMs = Number.POSITIVE_INFINITY;
 
-  constructor(private readonly db: TDb) {}
+  /** Where the built index is kept between processes (default: setIndexCacheDir's; none: build each time). */
+  private readonly cacheDir: string | undefined;
+
+  constructor(
+    private readonly db: TDb,
+    options: { cacheDir?: string } = {},
+  ) {
+    this.cacheDir = options.cacheDir ?? indexCacheDir();
+  }
 
   /** The index and the list versions it was built from. */
   get(): Promise<{ index: ScreeningIndex; lists: TListVersion[] }> {
@@ -371,10 +380,13 @@ export class ScreeningRegistry {
     const lists = await activeLists(this.db);
     // The same list versions give the same index: databases holding identical lists (test copies of
     // one template, several registries in one process) share one instead of building it again.
-    const key = lists.map((l) => `${l.source}:${l.checksum}`).join("|");
+    const key = `${this.cacheDir ?? ""}|${lists.map((l) => `${l.source}:${l.checksum}`).join("|")}`;
     let built = BUILT_INDEXES.get(key);
     if (!built) {
-      built = loadActiveEntries(this.db).then(buildIndex);
+      const cacheDir = this.cacheDir;
+      built = loadActiveEntries(this.db).then((entries) =>
+        cacheDir === undefined ? buildIndex(entries) : loadOrBuildIndex(entries, cacheDir).index,
+      );
       BUILT_INDEXES.clear();
       BUILT_INDEXES.set(key, built);
     }

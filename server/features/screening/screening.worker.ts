@@ -4,6 +4,7 @@
 // name half of the work is shared by every contact of the same name (one cache for the worker's life).
 import { openDatabase } from "../../../db/client";
 import { buildIndex, type NameHit, type ScreeningIndex, scoreName, screenWithHits } from "./engine";
+import { loadOrBuildIndex } from "./index-cache";
 import { activeLists, loadActiveEntries, type TListVersion } from "./lists.service";
 import { compactMatches, type TOutcome, type TWorkerReply, type TWorkerRequest } from "./screening-worker";
 
@@ -64,7 +65,10 @@ self.onmessage = (event: MessageEvent<TWorkerRequest>) => {
       const database = await openDatabase(message.url, message.authToken);
       try {
         lists = await activeLists(database.db);
-        if (lists.length) index = buildIndex(await loadActiveEntries(database.db));
+        if (lists.length) {
+          const entries = await loadActiveEntries(database.db);
+          index = message.cacheDir ? loadOrBuildIndex(entries, message.cacheDir).index : buildIndex(entries);
+        }
         // The build leaves much garbage behind; collected now, the resident size stays near the index.
         Bun.gc(true);
       } finally {

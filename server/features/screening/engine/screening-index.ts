@@ -12,7 +12,15 @@ import {
   tokenSimilarity,
   wordSimilarity,
 } from "./score";
-import type { ListEntry, NameToken, ScreenMatch, ScreenOptions, ScreenQuery, ScreenResult } from "./types";
+import type {
+  ListEntry,
+  NameToken,
+  ScreenMatch,
+  ScreenOptions,
+  ScreenQuery,
+  ScreenResult,
+  TokenKind,
+} from "./types";
 
 /** Default score at or above which a screening fails. */
 export const DEFAULT_THRESHOLD = 0.85;
@@ -55,9 +63,24 @@ const DIRECTORY_SHIFT = 16;
 export interface ScreeningIndex {
   readonly entries: readonly ListEntry[];
   readonly stats: IndexStats;
-  /** @internal prepared names and their owners. */
-  readonly names: readonly PreparedName[];
-  readonly nameRefs: ReadonlyArray<ReadonlyArray<{ entry: number; display: string }>>;
+  /**
+   * @internal Names packed in typed arrays (see nameAt and refsOf): the words of name n are tokens
+   * nameTokenStart[n] .. nameTokenStart[n + 1], each a text, key and source (an id into `strings`,
+   * source -1 when it is the text), a kind (TOKEN_KINDS) and a weight; the entries owning name n
+   * are refs refStart[n] .. refStart[n + 1], each an entry and the display string the list wrote.
+   */
+  readonly strings: readonly string[];
+  readonly nameTokenStart: Int32Array;
+  readonly tokenText: Int32Array;
+  readonly tokenKey: Int32Array;
+  readonly tokenSource: Int32Array;
+  readonly tokenKind: Uint8Array;
+  readonly tokenWeight: Float64Array;
+  /** Sum of each name's word weights (PreparedName.total), for the bound before it is prepared. */
+  readonly nameTotal: Float64Array;
+  readonly refStart: Int32Array;
+  readonly refEntry: Int32Array;
+  readonly refDisplay: Int32Array;
   /** Names of vessels and aircraft, scored with uniform word weights. */
   readonly uniformNames: Uint8Array;
   readonly vocabulary: ReadonlyMap<string, number>;
@@ -240,6 +263,87 @@ interface Scratch {
   /** Bit set of the query's possibly-missed words (mayEscapeBlocking) that did reach a name. */
   lostSeen: Int32Array;
   addressCache: Map<number, Set<string>>;
+  /** Names prepared for scoring lately (see nameAt): a direct-mapped cache by name id. */
+  nameTags: Int32Array;
+  nameSlots: Array<PreparedName | undefined>;
+}
+
+/** Token kinds as stored in ScreeningIndex.tokenKind. */
+export const TOKEN_KINDS: readonly TokenKind[] = [
+  "core",
+  "generic",
+  "industry",
+  "country",
+  "particle",
+  "patronymic",
+  "number",
+];
+const NAME_CACHE_SIZE = 8192;
+
+/** The tokens of indexed name n, as normalizeName gave them when the index was built. */
+export function nameTokens(index: ScreeningIndex, n: number): NameToken[] {
+  const out: NameToken[] = [];
+  const end = index.nameTokenStart[n + 1] as number;
+  for (let t = index.nameTokenStart[n] as number; t < end; t++) {
+    const source = index.tokenSource[t] as number;
+    const token: NameToken = {
+      text: index.strings[index.tokenText[t] as number] as string,
+      key: index.strings[index.tokenKey[t] as number] as string,
+      kind: TOKEN_KINDS[index.tokenKind[t] as number] as TokenKind,
+      weight: index.tokenWeight[t] as number,
+    };
+    if (source >= 0) token.source = index.strings[source] as string;
+    out.push(token);
+  }
+  return out;
+}
+
+/**
+ * Indexed name n prepared for scoring: prepared again from its packed tokens, exactly as the build
+ * prepared it, and kept in a small cache, so the index holds no object per name.
+ */
+export function nameAt(index: ScreeningIndex, n: number): PreparedName {
+  const s = index.scratch;
+  const slot = n & (NAME_CACHE_SIZE - 1);
+  if (s.nameTags[slot] === n + 1) return s.nameSlots[slot] as PreparedName;
+  const prepared = prepareTokens(nameTokens(index, n), index.uniformNames[n] === 1);
+  s.nameTags[slot] = n + 1;
+  s.nameSlots[slot] = prepared;
+  return prepared;
+}
+
+/** The entries owning indexed name n, each with the spelling its list wrote. */
+export function refsOf(index: ScreeningIndex, n: number): Array<{ entry: number; display: string }> {
+  const out: Array<{ entry: number; display: string }> = [];
+  const end = index.refStart[n + 1] as number;
+  for (let r = index.refStart[n] as number; r < end; r++)
+    out.push({
+      entry: index.refEntry[r] as number,
+      display: index.strings[index.refDisplay[r] as number] as string,
+    });
+  return out;
+}
+
+/** Fresh per-query working memory for an index of these sizes. */
+export function makeScratch(nameCount: number, vocabCount: number): Scratch {
+  return {
+    query: 0,
+    unit: 0,
+    nameStamp: new Int32Array(nameCount),
+    unitStamp: new Int32Array(nameCount),
+    vocabStamp: new Int32Array(vocabCount),
+    ubQuery: new Float64Array(nameCount),
+    ubCandidate: new Float64Array(nameCount),
+    hitQuery: new Float64Array(nameCount),
+    hitCandidate: new Float64Array(nameCount),
+    unitSim: new Float64Array(nameCount),
+    unitWeight: new Float64Array(nameCount),
+    unitWords: new Int32Array(nameCount),
+    lostSeen: new Int32Array(nameCount),
+    addressCache: new Map(),
+    nameTags: new Int32Array(NAME_CACHE_SIZE),
+    nameSlots: new Array(NAME_CACHE_SIZE),
+  };
 }
 
 function fnv1a(text: string): number {
@@ -512,28 +616,11 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
   });
 
   const nameCount = names.length;
-  const scratch: Scratch = {
-    query: 0,
-    unit: 0,
-    nameStamp: new Int32Array(nameCount),
-    unitStamp: new Int32Array(nameCount),
-    vocabStamp: new Int32Array(vocabKeys.length),
-    ubQuery: new Float64Array(nameCount),
-    ubCandidate: new Float64Array(nameCount),
-    hitQuery: new Float64Array(nameCount),
-    hitCandidate: new Float64Array(nameCount),
-    unitSim: new Float64Array(nameCount),
-    unitWeight: new Float64Array(nameCount),
-    unitWords: new Int32Array(nameCount),
-    lostSeen: new Int32Array(nameCount),
-    addressCache: new Map(),
-  };
   const deletions = deletionPairs.toMultimap();
   const phonetic = phoneticPairs.toMultimap();
   return {
     entries,
-    names,
-    nameRefs,
+    ...packNames(names, firstTokens, nameRefs),
     uniformNames: Uint8Array.from(uniformFlags),
     vocabulary,
     vocabKeys,
@@ -545,7 +632,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     phonetic,
     entryCountries,
     acronyms,
-    scratch,
+    scratch: makeScratch(nameCount, vocabKeys.length),
     stats: {
       entries: entries.length,
       names: nameCount,
@@ -554,6 +641,74 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
       blockingKeys: deletions.packed.length + phonetic.packed.length,
       buildMs: performance.now() - started,
     },
+  };
+}
+
+/** The names, their tokens and owners in the typed arrays of ScreeningIndex (see nameAt). */
+function packNames(
+  names: readonly PreparedName[],
+  tokensOf: readonly (readonly NameToken[])[],
+  refsOfName: ReadonlyArray<ReadonlyArray<{ entry: number; display: string }>>,
+) {
+  const strings: string[] = [];
+  const ids = new Map<string, number>();
+  const intern = (text: string): number => {
+    let id = ids.get(text);
+    if (id === undefined) {
+      id = strings.length;
+      ids.set(text, id);
+      strings.push(text);
+    }
+    return id;
+  };
+  let tokenCount = 0;
+  for (const tokens of tokensOf) tokenCount += tokens.length;
+  let refCount = 0;
+  for (const refs of refsOfName) refCount += refs.length;
+  const nameTokenStart = new Int32Array(names.length + 1);
+  const nameTotal = new Float64Array(names.length);
+  const tokenText = new Int32Array(tokenCount);
+  const tokenKey = new Int32Array(tokenCount);
+  const tokenSource = new Int32Array(tokenCount);
+  const tokenKind = new Uint8Array(tokenCount);
+  const tokenWeight = new Float64Array(tokenCount);
+  const refStart = new Int32Array(names.length + 1);
+  const refEntry = new Int32Array(refCount);
+  const refDisplay = new Int32Array(refCount);
+  let t = 0;
+  let r = 0;
+  for (let n = 0; n < names.length; n++) {
+    nameTotal[n] = (names[n] as PreparedName).total;
+    for (const token of tokensOf[n] ?? []) {
+      tokenText[t] = intern(token.text);
+      tokenKey[t] = intern(token.key);
+      tokenSource[t] = token.source === undefined ? -1 : intern(token.source);
+      const kind = TOKEN_KINDS.indexOf(token.kind);
+      if (kind < 0) throw new Error(`screening index: unknown token kind ${token.kind}`);
+      tokenKind[t] = kind;
+      tokenWeight[t] = token.weight;
+      t++;
+    }
+    nameTokenStart[n + 1] = t;
+    for (const ref of refsOfName[n] ?? []) {
+      refEntry[r] = ref.entry;
+      refDisplay[r] = intern(ref.display);
+      r++;
+    }
+    refStart[n + 1] = r;
+  }
+  return {
+    strings,
+    nameTokenStart,
+    nameTotal,
+    tokenText,
+    tokenKey,
+    tokenSource,
+    tokenKind,
+    tokenWeight,
+    refStart,
+    refEntry,
+    refDisplay,
   };
 }
 
@@ -854,7 +1009,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
    * matches one of its unmatched words exactly, then, if that would do, comparing them for real.
    */
   const lostWordsMayLift = (
-    name: PreparedName,
+    n: number,
     seen: number,
     matched: number,
     unmatchedQ: number,
@@ -875,7 +1030,9 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       }
       return m / (m + discount * (uq + uc)) + maxBonus >= minScore;
     };
-    return lostUnits.length > 0 && liftTo(() => 1) && liftTo((lost) => lostWordSimilarity(lost, name));
+    return (
+      lostUnits.length > 0 && liftTo(() => 1) && liftTo((lost) => lostWordSimilarity(lost, nameAt(index, n)))
+    );
   };
   const touched: number[] = [];
   const unitTouched: number[] = [];
@@ -960,24 +1117,22 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     words.memoFor(`joined\u0000${q.texts[i]}\u0000${key}`),
   );
   for (const n of touched) {
-    const name = index.names[n] as PreparedName;
     const uniform = index.uniformNames[n] === 1;
     // The bound assumes the query's own weights; the few vessel names are simply scored.
     if (!uniform) {
       const mq = s.ubQuery[n];
       const mc = s.ubCandidate[n];
       const unmatchedQ = Math.max(0, q.total - s.hitQuery[n]);
-      const unmatchedC = Math.max(0, name.total - s.hitCandidate[n]);
+      const unmatchedC = Math.max(0, (index.nameTotal[n] as number) - s.hitCandidate[n]);
       // Blocking can miss a word exact scoring still pairs up, so the contained-name discount is
       // assumed possible on both sides (measured: guessing which side costs 0.3% recall).
       const bound = (mq + mc) / (mq + mc + discount * (unmatchedQ + unmatchedC)) + maxBonus;
-      if (bound < minScore && !lostWordsMayLift(name, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC))
-        continue;
+      if (bound < minScore && !lostWordsMayLift(n, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC)) continue;
     }
+    const name = nameAt(index, n);
     const nameScore = scorePrepared(uniform ? qUniform : q, name, memo, pairMemo, joinedMemo);
     if (nameScore <= 0) continue;
-    for (const ref of index.nameRefs[n] ?? [])
-      hits.push({ entry: ref.entry, display: ref.display, nameScore });
+    for (const ref of refsOf(index, n)) hits.push({ entry: ref.entry, display: ref.display, nameScore });
   }
   addAcronymHits(index, tokens, hits);
   words.settle();
@@ -1056,7 +1211,7 @@ function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hit
   const only = tokens.length === 1 ? tokens[0] : undefined;
   if (only !== undefined && only.text.length >= MIN_ACRONYM_LENGTH && /^[a-z]+$/.test(only.text)) {
     for (const { name: n, display } of index.acronyms.get(only.text) ?? []) {
-      for (const ref of index.nameRefs[n] ?? []) {
+      for (const ref of refsOf(index, n)) {
         // The spelling whose initials these are, when it is one of this entry's names.
         const entry = index.entries[ref.entry] as ListEntry;
         const written = display === entry.name || entry.aliases.includes(display) ? display : ref.display;
@@ -1075,9 +1230,9 @@ function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hit
     const end = index.postingStart[v + 1] as number;
     for (let p = index.postingStart[v] as number; p < end; p++) {
       const n = index.postingName[p] as number;
-      const name = index.names[n] as PreparedName;
+      const name = nameAt(index, n);
       if (name.texts.length !== 1 || name.texts[0] !== acronym) continue;
-      for (const ref of index.nameRefs[n] ?? []) {
+      for (const ref of refsOf(index, n)) {
         hits.push({
           entry: ref.entry,
           display: `${ref.display} (initials of the name screened)`,

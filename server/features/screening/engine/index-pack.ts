@@ -1,0 +1,247 @@
+// The screening index as one block of bytes, so a process can load a built index instead of building
+// it (see ../index-cache.ts): a JSON header with the strings and the small parts, then every typed
+// array of the index, 8-byte aligned, loaded as views of the bytes read.
+//
+// What an index holds follows from two things only: the code of the engine and the entries it was
+// built from. Both go into the key a packed index is stored and checked under (indexKey), so a
+// packed index is used only where building again would give the same one.
+
+// @ts-expect-error Bun's text import: the module's source, not its exports (the engine's fingerprint).
+import countriesSource from "./countries.ts" with { type: "text" };
+// @ts-expect-error Bun's text import (see above).
+import packSource from "./index-pack.ts" with { type: "text" };
+// @ts-expect-error Bun's text import (see above).
+import lexiconSource from "./lexicon.ts" with { type: "text" };
+// @ts-expect-error Bun's text import (see above).
+import normalizeSource from "./normalize.ts" with { type: "text" };
+// @ts-expect-error Bun's text import (see above).
+import scoreSource from "./score.ts" with { type: "text" };
+import { type IndexStats, makeScratch, type ScreeningIndex } from "./screening-index";
+// @ts-expect-error Bun's text import (see above).
+import indexSource from "./screening-index.ts" with { type: "text" };
+// @ts-expect-error Bun's text import (see above).
+import similaritySource from "./similarity.ts" with { type: "text" };
+import type { ListEntry } from "./types";
+// @ts-expect-error Bun's text import (see above).
+import typesSource from "./types.ts" with { type: "text" };
+
+/** Layout of the packed bytes; the engine's own changes are covered by ENGINE_FINGERPRINT. */
+const FORMAT = "tradewinds-screening-index/1";
+const MAGIC = new TextEncoder().encode("TWSIDX01");
+
+/** A hash of the engine's source: any change to how an index is built gives another key. */
+export const ENGINE_FINGERPRINT = Bun.hash(
+  [
+    countriesSource,
+    packSource,
+    lexiconSource,
+    normalizeSource,
+    scoreSource,
+    indexSource,
+    similaritySource,
+    typesSource,
+  ].join("\u0000"),
+).toString(16);
+
+/**
+ * The key an index of these entries is stored under: the format, the engine's fingerprint and a
+ * hash of every entry field the build reads, in order (entry positions are part of the index).
+ */
+export function indexKey(entries: readonly ListEntry[]): string {
+  const parts: string[] = [];
+  for (const e of entries) {
+    parts.push(
+      e.sourceList,
+      e.sourceId,
+      e.entityType,
+      e.name,
+      e.aliases.join("\u0001"),
+      e.countries.join("\u0001"),
+    );
+  }
+  const entriesHash = Bun.hash(parts.join("\u0000")).toString(16);
+  return `${FORMAT}:${ENGINE_FINGERPRINT}:${entries.length}:${entriesHash}`;
+}
+
+type TTyped = Int32Array | Uint8Array | Float32Array | Float64Array;
+const TYPES = { Int32Array, Uint8Array, Float32Array, Float64Array } as const;
+type TTypeName = keyof typeof TYPES;
+
+/** The typed arrays of an index, by the path of their field. */
+const TYPED_FIELDS = [
+  "nameTokenStart",
+  "nameTotal",
+  "tokenText",
+  "tokenKey",
+  "tokenSource",
+  "tokenKind",
+  "tokenWeight",
+  "refStart",
+  "refEntry",
+  "refDisplay",
+  "uniformNames",
+  "postingStart",
+  "postingName",
+  "postingWeight",
+  "postingWord",
+] as const;
+
+interface Header {
+  key: string;
+  stats: IndexStats;
+  strings: string[];
+  vocabKeys: string[];
+  countrySets: string[][];
+  acronymKeys: string[];
+  acronymDisplays: string[];
+  sections: Array<{ name: string; type: TTypeName; offset: number; length: number }>;
+  /** Bun.hash of the bytes after the header: a damaged file is built again, not read. */
+  dataHash: string;
+}
+
+function typeName(array: TTyped): TTypeName {
+  if (array instanceof Int32Array) return "Int32Array";
+  if (array instanceof Uint8Array) return "Uint8Array";
+  if (array instanceof Float32Array) return "Float32Array";
+  return "Float64Array";
+}
+
+/** The index as bytes (see unpackIndex); `key` is indexKey of the entries it was built from. */
+export function packIndex(index: ScreeningIndex, key: string): Uint8Array {
+  const arrays: Array<[string, TTyped]> = TYPED_FIELDS.map((field) => [field, index[field]]);
+  arrays.push(
+    ["deletions.packed", index.deletions.packed],
+    ["deletions.directory", index.deletions.directory],
+    ["phonetic.packed", index.phonetic.packed],
+    ["phonetic.directory", index.phonetic.directory],
+  );
+  // Shared country sets once each, and one set number per entry.
+  const setIds = new Map<ReadonlySet<string>, number>();
+  const countrySets: string[][] = [];
+  const entryCountrySet = new Int32Array(index.entryCountries.length);
+  index.entryCountries.forEach((set, e) => {
+    let id = setIds.get(set);
+    if (id === undefined) {
+      id = countrySets.length;
+      setIds.set(set, id);
+      countrySets.push([...set]);
+    }
+    entryCountrySet[e] = id;
+  });
+  arrays.push(["entryCountrySet", entryCountrySet]);
+  const acronymKeys: string[] = [];
+  const acronymDisplays: string[] = [];
+  const acronymStart: number[] = [0];
+  const acronymName: number[] = [];
+  for (const [acronym, names] of index.acronyms) {
+    acronymKeys.push(acronym);
+    for (const { name, display } of names) {
+      acronymName.push(name);
+      acronymDisplays.push(display);
+    }
+    acronymStart.push(acronymName.length);
+  }
+  arrays.push(["acronymStart", Int32Array.from(acronymStart)], ["acronymName", Int32Array.from(acronymName)]);
+
+  let offset = 0;
+  const sections = arrays.map(([name, array]) => {
+    const section = { name, type: typeName(array), offset, length: array.length };
+    offset += Math.ceil(array.byteLength / 8) * 8;
+    return section;
+  });
+  const data = new Uint8Array(offset);
+  arrays.forEach(([, array], i) => {
+    data.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), sections[i]?.offset ?? 0);
+  });
+  const header: Header = {
+    key,
+    stats: index.stats,
+    strings: [...index.strings],
+    vocabKeys: [...index.vocabKeys],
+    countrySets,
+    acronymKeys,
+    acronymDisplays,
+    sections,
+    dataHash: Bun.hash(data).toString(16),
+  };
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const dataStart = Math.ceil((MAGIC.length + 4 + json.length) / 8) * 8;
+  const out = new Uint8Array(dataStart + offset);
+  out.set(MAGIC, 0);
+  new DataView(out.buffer).setUint32(MAGIC.length, json.length, true);
+  out.set(json, MAGIC.length + 4);
+  out.set(data, dataStart);
+  return out;
+}
+
+/**
+ * The index packed in `bytes`, over these entries; undefined when the bytes are not a whole packed
+ * index of exactly this key (another engine, other entries, a truncated or damaged file).
+ */
+export function unpackIndex(
+  bytes: Uint8Array,
+  entries: readonly ListEntry[],
+  key: string,
+): ScreeningIndex | undefined {
+  try {
+    if (bytes.length < MAGIC.length + 4 || MAGIC.some((b, i) => bytes[i] !== b)) return undefined;
+    // Views need aligned memory: a buffer read at an odd offset is copied once.
+    const data = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+    const jsonLength = new DataView(data.buffer, data.byteOffset).getUint32(MAGIC.length, true);
+    if (MAGIC.length + 4 + jsonLength > data.length) return undefined;
+    const header = JSON.parse(
+      new TextDecoder("utf-8", { fatal: true }).decode(
+        data.subarray(MAGIC.length + 4, MAGIC.length + 4 + jsonLength),
+      ),
+    ) as Header;
+    if (header.key !== key || header.stats.entries !== entries.length) return undefined;
+    const dataStart = Math.ceil((MAGIC.length + 4 + jsonLength) / 8) * 8;
+    if (Bun.hash(data.subarray(dataStart)).toString(16) !== header.dataHash) return undefined;
+    const typed = new Map<string, TTyped>();
+    for (const section of header.sections) {
+      const Type = TYPES[section.type];
+      const start = dataStart + section.offset;
+      if (Type === undefined || start + section.length * Type.BYTES_PER_ELEMENT > data.length)
+        return undefined;
+      typed.set(section.name, new Type(data.buffer as ArrayBuffer, data.byteOffset + start, section.length));
+    }
+    const get = <T extends TTyped>(name: string): T => {
+      const array = typed.get(name);
+      if (array === undefined) throw new Error(`packed screening index: no ${name}`);
+      return array as T;
+    };
+    const fields = Object.fromEntries(TYPED_FIELDS.map((field) => [field, get(field)])) as Pick<
+      ScreeningIndex,
+      (typeof TYPED_FIELDS)[number]
+    >;
+    const vocabulary = new Map<string, number>();
+    for (let v = 0; v < header.vocabKeys.length; v++) vocabulary.set(header.vocabKeys[v] as string, v);
+    const sets = header.countrySets.map((codes) => new Set(codes));
+    const entryCountrySet = get<Int32Array>("entryCountrySet");
+    const entryCountries = Array.from(entryCountrySet, (id) => sets[id] as Set<string>);
+    const acronymStart = get<Int32Array>("acronymStart");
+    const acronymName = get<Int32Array>("acronymName");
+    const acronyms = new Map<string, Array<{ name: number; display: string }>>();
+    header.acronymKeys.forEach((acronym, a) => {
+      const names: Array<{ name: number; display: string }> = [];
+      for (let i = acronymStart[a] as number; i < (acronymStart[a + 1] as number); i++)
+        names.push({ name: acronymName[i] as number, display: header.acronymDisplays[i] as string });
+      acronyms.set(acronym, names);
+    });
+    return {
+      entries,
+      stats: header.stats,
+      strings: header.strings,
+      ...fields,
+      vocabulary,
+      vocabKeys: header.vocabKeys,
+      deletions: { packed: get("deletions.packed"), directory: get("deletions.directory") },
+      phonetic: { packed: get("phonetic.packed"), directory: get("phonetic.directory") },
+      entryCountries,
+      acronyms,
+      scratch: makeScratch(fields.uniformNames.length, header.vocabKeys.length),
+    };
+  } catch {
+    return undefined;
+  }
+}

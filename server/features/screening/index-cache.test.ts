@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestContext, type TTestContext } from "../../test/setup";
+import {
+  buildIndex,
+  type ListEntry,
+  loadBundledLists,
+  type ScreeningIndex,
+  screen,
+  screeningDataDir,
+} from "./engine";
+import { indexKey, packIndex, unpackIndex } from "./engine/index-pack";
+import { indexCacheFile, loadOrBuildIndex } from "./index-cache";
+import { parseListFiles, ScreeningRegistry, storeList } from "./lists.service";
+
+// The built index kept on disk must screen exactly as a freshly built one, and must never be used
+// for other entries, another engine, or a damaged file.
+
+const all = loadBundledLists(screeningDataDir()).entries;
+// Every twelfth entry: all list kinds, vessels and acronyms included, built in a fraction of the time.
+const entries = all.filter((_, i) => i % 12 === 0);
+
+/** Queries touching every path: list names as written, with a typo, aliases, acronyms, near misses. */
+const QUERIES = [
+  ...entries
+    .slice(0, 120)
+    .flatMap((e) => [e.name, `${e.name.slice(0, 3)}${e.name.slice(4)}`, ...e.aliases.slice(0, 1)]),
+  "Islamic Revolutionary Guard Corps",
+  "IRISL",
+  "Johnson Precision Machining LLC",
+  "Rossi Timber S.A.",
+  "Bank Melli Iran",
+];
+
+function results(index: ScreeningIndex): string {
+  return JSON.stringify(
+    QUERIES.map((name) => screen(index, { name, country: "IR", address: "Tehran, Iran" }, { minScore: 0.5 })),
+  );
+}
+
+let dir: string;
+let expected: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "tradewinds-index-cache-"));
+  expected = results(buildIndex(entries));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cacheFiles = (folder: string) => readdirSync(folder).filter((f) => f.startsWith("screening-index-"));
+
+describe("screening index cache", () => {
+  test("the first process builds and stores the index; the next loads it and screens identically", () => {
+    // The comparison means something: the sample has failures and near misses.
+    expect(expected).toContain('"status":"failed"');
+    expect(expected).toContain('"status":"passed"');
+    const first = loadOrBuildIndex(entries, dir);
+    expect(first.loaded).toBe(false);
+    expect(existsSync(indexCacheFile(dir, entries))).toBe(true);
+    expect(results(first.index)).toBe(expected);
+    const second = loadOrBuildIndex(entries, dir);
+    expect(second.loaded).toBe(true);
+    expect(results(second.index)).toBe(expected);
+    expect(second.index.stats).toEqual(first.index.stats);
+  }, 60_000);
+
+  test("changed entries are built again, never served from the older file, which is removed", () => {
+    loadOrBuildIndex(entries, dir);
+    const changed: ListEntry[] = entries.map((e, i) =>
+      i === 5 ? { ...e, aliases: [...e.aliases, "Zyxwar Quantum Holdings"] } : e,
+    );
+    const reordered = [entries[1] as ListEntry, entries[0] as ListEntry, ...entries.slice(2)];
+    for (const other of [changed, reordered]) {
+      expect(indexCacheFile(dir, other)).not.toBe(indexCacheFile(dir, entries));
+      const { index, loaded } = loadOrBuildIndex(other, dir);
+      expect(loaded).toBe(false);
+      expect(results(index)).toBe(results(buildIndex(other)));
+      expect(cacheFiles(dir)).toEqual([path.basename(indexCacheFile(dir, other))]);
+    }
+    const hit = screen(loadOrBuildIndex(changed, dir).index, { name: "Zyxwar Quantum Holdings" });
+    expect(hit.status).toBe("failed");
+    expect(hit.matches[0]?.entry.sourceId).toBe(entries[5]?.sourceId);
+  }, 60_000);
+
+  test("a damaged, truncated or foreign file is built again and rewritten", () => {
+    const { index } = loadOrBuildIndex(entries, dir);
+    const file = indexCacheFile(dir, entries);
+    const good = readFileSync(file);
+    const other = entries.slice(1);
+    const damaged: Record<string, Uint8Array> = {
+      empty: new Uint8Array(0),
+      garbage: new TextEncoder().encode("not an index at all"),
+      truncated: good.subarray(0, Math.floor(good.length / 2)),
+      "one byte short": good.subarray(0, good.length - 1),
+      "a bit flipped in the arrays": (() => {
+        const copy = new Uint8Array(good);
+        copy[copy.length - 1000] = (copy[copy.length - 1000] as number) ^ 1;
+        return copy;
+      })(),
+      "a byte changed in the header": (() => {
+        const copy = new Uint8Array(good);
+        copy[20] = (copy[20] as number) ^ 0x20;
+        return copy;
+      })(),
+      // A whole, valid index of other entries under this file's name.
+      "another key": packIndex(buildIndex(other), indexKey(other)),
+    };
+    for (const [what, bytes] of Object.entries(damaged)) {
+      writeFileSync(file, bytes);
+      const again = loadOrBuildIndex(entries, dir);
+      expect({ what, loaded: again.loaded }).toEqual({ what, loaded: false });
+      expect(results(again.index)).toBe(expected);
+      // Written again whole: the next process loads it.
+      expect(loadOrBuildIndex(entries, dir).loaded).toBe(true);
+    }
+    expect(unpackIndex(packIndex(index, "some other key"), entries, indexKey(entries))).toBeUndefined();
+  }, 120_000);
+
+  test("a cache folder that cannot be written still gives the index", () => {
+    const blocker = path.join(dir, "a-file");
+    writeFileSync(blocker, "x");
+    const { index, loaded } = loadOrBuildIndex(entries, path.join(blocker, "cache"));
+    expect(loaded).toBe(false);
+    expect(results(index)).toBe(expected);
+  }, 60_000);
+});
+
+describe("the registry over a cache folder", () => {
+  let ctx: TTestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  }, 120_000);
+  afterAll(() => ctx.database.close());
+
+  test("a re-imported list is screened at once, and its index replaces the older one on disk", async () => {
+    const cacheDir = path.join(dir, "registry");
+    const registry = new ScreeningRegistry(ctx.database.db, { cacheDir });
+    const before = await registry.get();
+    const [firstFile] = cacheFiles(cacheDir);
+    expect(firstFile).toBeDefined();
+    expect(screen(before.index, { name: "Brand New Cached Trading Ltd" }).status).toBe("passed");
+    const header =
+      "_id,source,entity_number,type,programs,name,title,addresses,federal_register_notice,start_date,end_date,standard_order,license_requirement,license_policy,call_sign,vessel_type,gross_tonnage,gross_registered_tonnage,vessel_flag,vessel_owner,remarks,source_list_url,alt_names,citizenships,dates_of_birth,nationalities,places_of_birth,source_information_url,ids";
+    const row =
+      'x1,Entity List (EL) - Bureau of Industry and Security,,Entity,,Brand New Cached Trading Ltd,,"1 Harbour Road, Hong Kong",,2026-10-01,,,,,,,,,,,,,,,,,,,';
+    const parsed = parseListFiles("csl", [
+      { name: "consolidated.csv", bytes: new TextEncoder().encode(`${header}\n${row}\n`) },
+    ]);
+    await storeList(ctx.database.db, "csl", parsed, "consolidated.csv");
+    await registry.rebuild();
+    const after = await registry.get();
+    expect(screen(after.index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
+    const files = cacheFiles(cacheDir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).not.toBe(firstFile);
+    // Another process over the same data folder loads what this one stored.
+    const { loaded } = loadOrBuildIndex([...after.index.entries], cacheDir);
+    expect(loaded).toBe(true);
+  }, 120_000);
+});

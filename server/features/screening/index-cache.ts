@@ -1,0 +1,68 @@
+// The built screening index kept on disk (DATA_DIR/cache), so a process that starts (the server, an
+// import from the command line, a screening worker) loads it in one read instead of building it for
+// seconds. A file is used only under its exact key: the engine's code and the entries it was built
+// from (see engine/index-pack.ts). Anything else — another list version, another engine, a missing,
+// truncated or damaged file — is built again and written again, atomically (a temporary file
+// renamed over), so a reader never sees half a file.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { buildIndex, type ListEntry, type ScreeningIndex } from "./engine";
+import { indexKey, packIndex, unpackIndex } from "./engine/index-pack";
+
+const PREFIX = "screening-index-";
+const SUFFIX = ".bin";
+
+let defaultDir: string | undefined;
+
+/** Where the processes of this data folder keep the index (set once at start; unset: no cache). */
+export function setIndexCacheDir(dir: string | undefined): void {
+  defaultDir = dir;
+}
+
+/** The cache folder set by setIndexCacheDir, if any. */
+export function indexCacheDir(): string | undefined {
+  return defaultDir;
+}
+
+/** The file an index of these entries is kept in. */
+export function indexCacheFile(dir: string, entries: readonly ListEntry[]): string {
+  return path.join(dir, `${PREFIX}${Bun.hash(indexKey(entries)).toString(16)}${SUFFIX}`);
+}
+
+/**
+ * The index over `entries`: loaded from `dir` when a file of exactly this key is there, else built
+ * and stored for the next process. A cache that cannot be read or written never fails the caller.
+ */
+export function loadOrBuildIndex(
+  entries: readonly ListEntry[],
+  dir: string,
+): { index: ScreeningIndex; loaded: boolean } {
+  const key = indexKey(entries);
+  const file = path.join(dir, `${PREFIX}${Bun.hash(key).toString(16)}${SUFFIX}`);
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    bytes = undefined;
+  }
+  const cached = bytes && unpackIndex(bytes, entries, key);
+  if (cached) return { index: cached, loaded: true };
+  const built = buildIndex(entries);
+  const packed = packIndex(built, key);
+  try {
+    mkdirSync(dir, { recursive: true });
+    const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(temporary, packed);
+    renameSync(temporary, file);
+    // Indexes of earlier list versions or engines are not read again.
+    for (const name of readdirSync(dir)) {
+      const isOld = name.startsWith(PREFIX) && name !== path.basename(file);
+      if (isOld && (name.endsWith(SUFFIX) || name.endsWith(".tmp")))
+        rmSync(path.join(dir, name), { force: true });
+    }
+  } catch {
+    // A read-only or full disk: this process still has its index, the next one builds again.
+  }
+  // The packed form holds no object per name: what stays in memory is that, not the build's objects.
+  return { index: unpackIndex(packed, entries, key) ?? built, loaded: false };
+}
