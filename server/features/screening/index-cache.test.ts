@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestContext, type TTestContext } from "../../test/setup";
@@ -11,7 +20,7 @@ import {
   screen,
   screeningDataDir,
 } from "./engine";
-import { indexKey, packIndex, unpackIndex } from "./engine/index-pack";
+import { ENGINE_SOURCES, engineSourceHash, indexKey, packIndex, unpackIndex } from "./engine/index-pack";
 import { indexCacheFile, loadOrBuildIndex } from "./index-cache";
 import { parseListFiles, ScreeningRegistry, storeList } from "./lists.service";
 
@@ -38,6 +47,12 @@ function results(index: ScreeningIndex): string {
   return JSON.stringify(
     QUERIES.map((name) => screen(index, { name, country: "IR", address: "Tehran, Iran" }, { minScore: 0.5 })),
   );
+}
+
+function keyOf(list: readonly ListEntry[]): string {
+  const key = indexKey(list);
+  if (key === undefined) throw new Error("the engine's fingerprint is unknown");
+  return key;
 }
 
 let dir: string;
@@ -104,7 +119,7 @@ describe("screening index cache", () => {
         return copy;
       })(),
       // A whole, valid index of other entries under this file's name.
-      "another key": packIndex(buildIndex(other), indexKey(other)),
+      "another key": packIndex(buildIndex(other), keyOf(other)),
     };
     for (const [what, bytes] of Object.entries(damaged)) {
       writeFileSync(file, bytes);
@@ -114,8 +129,19 @@ describe("screening index cache", () => {
       // Written again whole: the next process loads it.
       expect(loadOrBuildIndex(entries, dir).loaded).toBe(true);
     }
-    expect(unpackIndex(packIndex(index, "some other key"), entries, indexKey(entries))).toBeUndefined();
+    expect(unpackIndex(packIndex(index, "some other key"), entries, keyOf(entries))).toBeUndefined();
   }, 120_000);
+
+  test("the key follows the engine's code: a changed module gives another", () => {
+    const engineDir = path.join(import.meta.dir, "engine");
+    const copy = path.join(dir, "engine-copy");
+    mkdirSync(copy);
+    for (const file of ENGINE_SOURCES) copyFileSync(path.join(engineDir, file), path.join(copy, file));
+    expect(engineSourceHash(copy)).toBe(engineSourceHash(engineDir));
+    expect(keyOf(entries)).toContain(engineSourceHash(engineDir));
+    writeFileSync(path.join(copy, "lexicon.ts"), `${readFileSync(path.join(copy, "lexicon.ts"), "utf8")}\n`);
+    expect(engineSourceHash(copy)).not.toBe(engineSourceHash(engineDir));
+  });
 
   test("a cache folder that cannot be written still gives the index", () => {
     const blocker = path.join(dir, "a-file");

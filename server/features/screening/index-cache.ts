@@ -26,7 +26,7 @@ export function indexCacheDir(): string | undefined {
 
 /** The file an index of these entries is kept in. */
 export function indexCacheFile(dir: string, entries: readonly ListEntry[]): string {
-  return path.join(dir, `${PREFIX}${Bun.hash(indexKey(entries)).toString(16)}${SUFFIX}`);
+  return path.join(dir, `${PREFIX}${Bun.hash(indexKey(entries) ?? "").toString(16)}${SUFFIX}`);
 }
 
 /**
@@ -38,6 +38,8 @@ export function loadOrBuildIndex(
   dir: string,
 ): { index: ScreeningIndex; loaded: boolean } {
   const key = indexKey(entries);
+  // An engine of unknown version (an executable built without its fingerprint) caches nothing.
+  if (key === undefined) return { index: buildIndex(entries), loaded: false };
   const file = path.join(dir, `${PREFIX}${Bun.hash(key).toString(16)}${SUFFIX}`);
   let bytes: Uint8Array | undefined;
   try {

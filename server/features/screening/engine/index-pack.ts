@@ -6,16 +6,8 @@
 // built from. Both go into the key a packed index is stored and checked under (indexKey), so a
 // packed index is used only where building again would give the same one.
 
-// @ts-expect-error Bun's text import: the module's source, not its exports (the engine's fingerprint).
-import countriesSource from "./countries.ts" with { type: "text" };
-// @ts-expect-error Bun's text import (see above).
-import packSource from "./index-pack.ts" with { type: "text" };
-// @ts-expect-error Bun's text import (see above).
-import lexiconSource from "./lexicon.ts" with { type: "text" };
-// @ts-expect-error Bun's text import (see above).
-import normalizeSource from "./normalize.ts" with { type: "text" };
-// @ts-expect-error Bun's text import (see above).
-import scoreSource from "./score.ts" with { type: "text" };
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { type IndexStats, makeScratch, type ScreeningIndex } from "./screening-index";
 // @ts-expect-error Bun's text import (see above).
 import indexSource from "./screening-index.ts" with { type: "text" };
@@ -29,25 +21,44 @@ import typesSource from "./types.ts" with { type: "text" };
 const FORMAT = "tradewinds-screening-index/1";
 const MAGIC = new TextEncoder().encode("TWSIDX01");
 
-/** A hash of the engine's source: any change to how an index is built gives another key. */
-export const ENGINE_FINGERPRINT = Bun.hash(
-  [
-    countriesSource,
-    packSource,
-    lexiconSource,
-    normalizeSource,
-    scoreSource,
-    indexSource,
-    similaritySource,
-    typesSource,
-  ].join("\u0000"),
-).toString(16);
+/** The engine's modules whose code decides what an index holds (this one included). */
+export const ENGINE_SOURCES = [
+  "countries.ts",
+  "index-pack.ts",
+  "lexicon.ts",
+  "normalize.ts",
+  "score.ts",
+  "screening-index.ts",
+  "similarity.ts",
+  "types.ts",
+];
+
+/** A hash of the engine's source in `dir`: any change to how an index is built gives another key. */
+export function engineSourceHash(dir: string): string {
+  return Bun.hash(
+    ENGINE_SOURCES.map((file) => readFileSync(path.join(dir, file), "utf8")).join("\u0000"),
+  ).toString(16);
+}
+
+// The executable has no source files: scripts/build-binary.ts defines the hash of the ones it built.
+declare const SCREENING_ENGINE_FINGERPRINT: string | undefined;
+
+/** The engine's fingerprint, or undefined when it cannot be known (then nothing is cached). */
+export const ENGINE_FINGERPRINT: string | undefined = (() => {
+  if (typeof SCREENING_ENGINE_FINGERPRINT === "string") return SCREENING_ENGINE_FINGERPRINT;
+  try {
+    return engineSourceHash(import.meta.dir);
+  } catch {
+    return undefined;
+  }
+})();
 
 /**
  * The key an index of these entries is stored under: the format, the engine's fingerprint and a
  * hash of every entry field the build reads, in order (entry positions are part of the index).
  */
-export function indexKey(entries: readonly ListEntry[]): string {
+export function indexKey(entries: readonly ListEntry[]): string | undefined {
+  if (ENGINE_FINGERPRINT === undefined) return undefined;
   const parts: string[] = [];
   for (const e of entries) {
     parts.push(
