@@ -24,32 +24,34 @@ export function indexCacheDir(): string | undefined {
   return defaultDir;
 }
 
-/** The file an index of these entries is kept in. */
-export function indexCacheFile(dir: string, entries: readonly ListEntry[]): string {
-  return path.join(dir, `${PREFIX}${Bun.hash(indexKey(entries) ?? "").toString(16)}${SUFFIX}`);
+/** The file the index of entries identified by `sourceKey` is kept in (see indexKey). */
+export function indexCacheFile(dir: string, sourceKey: string): string {
+  return path.join(dir, `${PREFIX}${Bun.hash(indexKey(sourceKey) ?? "").toString(16)}${SUFFIX}`);
 }
 
 /**
- * The index over `entries`: loaded from `dir` when a file of exactly this key is there, else built
+ * The index over the entries `sourceKey` identifies: loaded from `dir` when a file of exactly this
+ * key is there (the entries come with it: nothing else is read), else built from `loadEntries()`
  * and stored for the next process. A cache that cannot be read or written never fails the caller.
  */
-export function loadOrBuildIndex(
-  entries: readonly ListEntry[],
+export async function loadOrBuildIndex(
   dir: string,
-): { index: ScreeningIndex; loaded: boolean } {
-  const key = indexKey(entries);
+  sourceKey: string,
+  loadEntries: () => Promise<readonly ListEntry[]> | readonly ListEntry[],
+): Promise<{ index: ScreeningIndex; loaded: boolean }> {
+  const key = indexKey(sourceKey);
   // An engine of unknown version (an executable built without its fingerprint) caches nothing.
-  if (key === undefined) return { index: buildIndex(entries), loaded: false };
-  const file = path.join(dir, `${PREFIX}${Bun.hash(key).toString(16)}${SUFFIX}`);
+  if (key === undefined) return { index: buildIndex(await loadEntries()), loaded: false };
+  const file = indexCacheFile(dir, sourceKey);
   let bytes: Uint8Array | undefined;
   try {
     bytes = readFileSync(file);
   } catch {
     bytes = undefined;
   }
-  const cached = bytes && unpackIndex(bytes, entries, key);
+  const cached = bytes && unpackIndex(bytes, key);
   if (cached) return { index: cached, loaded: true };
-  const built = buildIndex(entries);
+  const built = buildIndex(await loadEntries());
   const packed = packIndex(built, key);
   try {
     mkdirSync(dir, { recursive: true });
@@ -65,6 +67,6 @@ export function loadOrBuildIndex(
   } catch {
     // A read-only or full disk: this process still has its index, the next one builds again.
   }
-  // The packed form holds no object per name: what stays in memory is that, not the build's objects.
-  return { index: unpackIndex(packed, entries, key) ?? built, loaded: false };
+  // The packed form holds no object per name or entry: what stays in memory is that, not the build's.
+  return { index: unpackIndex(packed, key) ?? built, loaded: false };
 }

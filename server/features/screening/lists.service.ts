@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, max, min } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { screening_entries, screening_lists } from "../../../db/schema";
 import { AppError } from "../../lib/errors";
@@ -307,6 +307,24 @@ export async function loadActiveEntries(db: TDb): Promise<ListEntry[]> {
 }
 
 /**
+ * What identifies the active entries, for the index kept on disk: every active list version (an
+ * import writes a new one, with its own time) and the count and id range of their entries.
+ */
+export async function activeEntriesKey(db: TDb, lists?: TListVersion[]): Promise<string> {
+  const [versions, [stats]] = await Promise.all([
+    lists ?? activeLists(db),
+    db
+      .select({ n: count(), low: min(screening_entries.id), high: max(screening_entries.id) })
+      .from(screening_entries)
+      .innerJoin(
+        screening_lists,
+        and(eq(screening_lists.id, screening_entries.list_id), eq(screening_lists.is_active, true)),
+      ),
+  ]);
+  return `lists:${JSON.stringify(versions)}:${stats?.n ?? 0}:${stats?.low ?? ""}:${stats?.high ?? ""}`;
+}
+
+/**
  * The in-memory index over the active lists: built on first use (so processes that never screen
  * pay nothing), rebuilt after an import and swapped in whole, so a screening never sees half a list.
  */
@@ -384,9 +402,12 @@ export class ScreeningRegistry {
     let built = BUILT_INDEXES.get(key);
     if (!built) {
       const cacheDir = this.cacheDir;
-      built = loadActiveEntries(this.db).then((entries) =>
-        cacheDir === undefined ? buildIndex(entries) : loadOrBuildIndex(entries, cacheDir).index,
-      );
+      built =
+        cacheDir === undefined
+          ? loadActiveEntries(this.db).then(buildIndex)
+          : activeEntriesKey(this.db, lists).then((sourceKey) =>
+              loadOrBuildIndex(cacheDir, sourceKey, () => loadActiveEntries(this.db)).then((r) => r.index),
+            );
       BUILT_INDEXES.clear();
       BUILT_INDEXES.set(key, built);
     }

@@ -5,7 +5,7 @@
 import { openDatabase } from "../../../db/client";
 import { buildIndex, type NameHit, type ScreeningIndex, scoreName, screenWithHits } from "./engine";
 import { loadOrBuildIndex } from "./index-cache";
-import { activeLists, loadActiveEntries, type TListVersion } from "./lists.service";
+import { activeEntriesKey, activeLists, loadActiveEntries, type TListVersion } from "./lists.service";
 import { compactMatches, type TOutcome, type TWorkerReply, type TWorkerRequest } from "./screening-worker";
 
 declare const self: Worker;
@@ -66,8 +66,14 @@ self.onmessage = (event: MessageEvent<TWorkerRequest>) => {
       try {
         lists = await activeLists(database.db);
         if (lists.length) {
-          const entries = await loadActiveEntries(database.db);
-          index = message.cacheDir ? loadOrBuildIndex(entries, message.cacheDir).index : buildIndex(entries);
+          const { db } = database;
+          index = message.cacheDir
+            ? (
+                await loadOrBuildIndex(message.cacheDir, await activeEntriesKey(db, lists), () =>
+                  loadActiveEntries(db),
+                )
+              ).index
+            : buildIndex(await loadActiveEntries(db));
         }
         // The build leaves much garbage behind; collected now, the resident size stays near the index.
         Bun.gc(true);

@@ -1,6 +1,7 @@
 // The screening index as one block of bytes, so a process can load a built index instead of building
 // it (see ../index-cache.ts): a JSON header with the strings and the small parts, then every typed
-// array of the index, 8-byte aligned, loaded as views of the bytes read.
+// array of the index and its entries (each as JSON, read when a screening reports it), 8-byte
+// aligned, loaded as views of the bytes read.
 //
 // What an index holds follows from two things only: the code of the engine and the entries it was
 // built from. Both go into the key a packed index is stored and checked under (indexKey), so a
@@ -8,18 +9,12 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { type IndexStats, makeScratch, type ScreeningIndex } from "./screening-index";
-// @ts-expect-error Bun's text import (see above).
-import indexSource from "./screening-index.ts" with { type: "text" };
-// @ts-expect-error Bun's text import (see above).
-import similaritySource from "./similarity.ts" with { type: "text" };
+import { type EntryStore, type IndexStats, makeScratch, type ScreeningIndex } from "./screening-index";
 import type { ListEntry } from "./types";
-// @ts-expect-error Bun's text import (see above).
-import typesSource from "./types.ts" with { type: "text" };
 
 /** Layout of the packed bytes; the engine's own changes are covered by ENGINE_FINGERPRINT. */
-const FORMAT = "tradewinds-screening-index/1";
-const MAGIC = new TextEncoder().encode("TWSIDX01");
+const FORMAT = "tradewinds-screening-index/2";
+const MAGIC = new TextEncoder().encode("TWSIDX02");
 
 /** The engine's modules whose code decides what an index holds (this one included). */
 export const ENGINE_SOURCES = [
@@ -54,24 +49,52 @@ export const ENGINE_FINGERPRINT: string | undefined = (() => {
 })();
 
 /**
- * The key an index of these entries is stored under: the format, the engine's fingerprint and a
- * hash of every entry field the build reads, in order (entry positions are part of the index).
+ * A hash of every entry field the build reads, in order (entry positions are part of the index):
+ * the source key of entries that come from nowhere else (tests, the benchmarks).
  */
-export function indexKey(entries: readonly ListEntry[]): string | undefined {
-  if (ENGINE_FINGERPRINT === undefined) return undefined;
+export function entriesKey(entries: readonly ListEntry[]): string {
   const parts: string[] = [];
   for (const e of entries) {
-    parts.push(
-      e.sourceList,
-      e.sourceId,
-      e.entityType,
-      e.name,
-      e.aliases.join("\u0001"),
-      e.countries.join("\u0001"),
-    );
+    parts.push(JSON.stringify(e));
   }
-  const entriesHash = Bun.hash(parts.join("\u0000")).toString(16);
-  return `${FORMAT}:${ENGINE_FINGERPRINT}:${entries.length}:${entriesHash}`;
+  return `entries:${entries.length}:${Bun.hash(parts.join("\u0000")).toString(16)}`;
+}
+
+/**
+ * The key an index is stored and checked under: the format, the engine's fingerprint and what
+ * identifies its entries (`sourceKey`: the list versions they were imported as, or entriesKey).
+ * Undefined when the engine's fingerprint is unknown: then nothing may be cached.
+ */
+export function indexKey(sourceKey: string): string | undefined {
+  if (ENGINE_FINGERPRINT === undefined) return undefined;
+  return `${FORMAT}:${ENGINE_FINGERPRINT}:${sourceKey}`;
+}
+
+/** Entries kept as JSON in the packed bytes, each parsed when a screening first reports it. */
+class PackedEntries implements EntryStore {
+  readonly length: number;
+  private readonly decoder = new TextDecoder();
+  private readonly recent = new Map<number, ListEntry>();
+
+  constructor(
+    private readonly blob: Uint8Array,
+    private readonly start: Int32Array,
+  ) {
+    this.length = start.length - 1;
+  }
+
+  at(i: number): ListEntry | undefined {
+    if (!(i >= 0 && i < this.length)) return undefined;
+    let entry = this.recent.get(i);
+    if (entry === undefined) {
+      const json = this.decoder.decode(this.blob.subarray(this.start[i], this.start[i + 1]));
+      entry = JSON.parse(json) as ListEntry;
+      // The entries reported lately stay parsed; a long-running server does not grow them all back.
+      if (this.recent.size >= 4096) this.recent.clear();
+      this.recent.set(i, entry);
+    }
+    return entry;
+  }
 }
 
 type TTyped = Int32Array | Uint8Array | Float32Array | Float64Array;
@@ -153,6 +176,19 @@ export function packIndex(index: ScreeningIndex, key: string): Uint8Array {
     acronymStart.push(acronymName.length);
   }
   arrays.push(["acronymStart", Int32Array.from(acronymStart)], ["acronymName", Int32Array.from(acronymName)]);
+  const encoder = new TextEncoder();
+  const entryJson: Uint8Array[] = [];
+  const entryStart = new Int32Array(index.entries.length + 1);
+  for (let e = 0; e < index.entries.length; e++) {
+    const json = encoder.encode(JSON.stringify(index.entries.at(e)));
+    entryJson.push(json);
+    entryStart[e + 1] = (entryStart[e] as number) + json.length;
+  }
+  const entryBlob = new Uint8Array(entryStart[index.entries.length] as number);
+  entryJson.forEach((json, e) => {
+    entryBlob.set(json, entryStart[e] as number);
+  });
+  arrays.push(["entryStart", entryStart], ["entryBlob", entryBlob]);
 
   let offset = 0;
   const sections = arrays.map(([name, array]) => {
@@ -186,14 +222,10 @@ export function packIndex(index: ScreeningIndex, key: string): Uint8Array {
 }
 
 /**
- * The index packed in `bytes`, over these entries; undefined when the bytes are not a whole packed
+ * The index packed in `bytes`, with its entries; undefined when the bytes are not a whole packed
  * index of exactly this key (another engine, other entries, a truncated or damaged file).
  */
-export function unpackIndex(
-  bytes: Uint8Array,
-  entries: readonly ListEntry[],
-  key: string,
-): ScreeningIndex | undefined {
+export function unpackIndex(bytes: Uint8Array, key: string): ScreeningIndex | undefined {
   try {
     if (bytes.length < MAGIC.length + 4 || MAGIC.some((b, i) => bytes[i] !== b)) return undefined;
     // Views need aligned memory: a buffer read at an odd offset is copied once.
@@ -205,7 +237,7 @@ export function unpackIndex(
         data.subarray(MAGIC.length + 4, MAGIC.length + 4 + jsonLength),
       ),
     ) as Header;
-    if (header.key !== key || header.stats.entries !== entries.length) return undefined;
+    if (header.key !== key) return undefined;
     const dataStart = Math.ceil((MAGIC.length + 4 + jsonLength) / 8) * 8;
     if (Bun.hash(data.subarray(dataStart)).toString(16) !== header.dataHash) return undefined;
     const typed = new Map<string, TTyped>();
@@ -239,6 +271,8 @@ export function unpackIndex(
         names.push({ name: acronymName[i] as number, display: header.acronymDisplays[i] as string });
       acronyms.set(acronym, names);
     });
+    const entries = new PackedEntries(get<Uint8Array>("entryBlob"), get<Int32Array>("entryStart"));
+    if (entries.length !== header.stats.entries) return undefined;
     return {
       entries,
       stats: header.stats,

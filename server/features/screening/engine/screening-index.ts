@@ -60,8 +60,14 @@ interface HashMultimap {
 const DIRECTORY_SHIFT = 16;
 
 /** In-memory screening index built from list entries; immutable once built. */
+/** The entries of an index by position: an array, or read from a packed index on demand. */
+export interface EntryStore {
+  readonly length: number;
+  at(index: number): ListEntry | undefined;
+}
+
 export interface ScreeningIndex {
-  readonly entries: readonly ListEntry[];
+  readonly entries: EntryStore;
   readonly stats: IndexStats;
   /**
    * @internal Names packed in typed arrays (see nameAt and refsOf): the words of name n are tokens
@@ -745,7 +751,7 @@ function entryAddressTokens(index: ScreeningIndex, entryIdx: number): Set<string
   const cache = index.scratch.addressCache;
   let tokens = cache.get(entryIdx);
   if (tokens === undefined) {
-    tokens = addressTokens((index.entries[entryIdx] as ListEntry).addresses.join(" "));
+    tokens = addressTokens((index.entries.at(entryIdx) as ListEntry).addresses.join(" "));
     cache.set(entryIdx, tokens);
   }
   return tokens;
@@ -1182,7 +1188,7 @@ export function screenWithHits(
     if (hit.score >= threshold) failing++;
     if (hit.score >= minScore) {
       ranked.push({
-        entry: index.entries[entryIdx] as ListEntry,
+        entry: index.entries.at(entryIdx) as ListEntry,
         matchedName: hit.matchedName,
         score: hit.score,
       });
@@ -1213,7 +1219,7 @@ function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hit
     for (const { name: n, display } of index.acronyms.get(only.text) ?? []) {
       for (const ref of refsOf(index, n)) {
         // The spelling whose initials these are, when it is one of this entry's names.
-        const entry = index.entries[ref.entry] as ListEntry;
+        const entry = index.entries.at(ref.entry) as ListEntry;
         const written = display === entry.name || entry.aliases.includes(display) ? display : ref.display;
         hits.push({
           entry: ref.entry,
