@@ -137,6 +137,7 @@ const result = await Bun.build({
     entry,
     path.join(ROOT, "server", "features", "paperwork", "render.worker.ts"),
     path.join(ROOT, "server", "features", "screening", "screening.worker.ts"),
+    path.join(ROOT, "server", "features", "screening", "index-build.worker.ts"),
     path.join(ROOT, "server", "features", "contacts", "contact-import.worker.ts"),
   ],
   compile: { outfile: OUTFILE, autoloadDotenv: false, autoloadBunfig: false },

@@ -96,7 +96,11 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
   try {
     env = loadEnv();
     // Every process of this data folder shares the built screening index (see index-cache.ts).
-    if (!env.databaseUrl.includes(":memory:")) setIndexCacheDir(path.join(env.dataDir, "cache"));
+    if (!env.databaseUrl.includes(":memory:"))
+      setIndexCacheDir(path.join(env.dataDir, "cache"), {
+        url: env.databaseUrl,
+        authToken: env.databaseAuthToken,
+      });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -228,6 +232,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
         start_to_index_ready_ms: sinceStart(),
         entries: index.stats.entries,
         lists: lists.length,
+        index_from: services.screening.registry.lastLoad,
       });
     } catch (error) {
       logger.error("building the screening index failed", { error: String(error) });

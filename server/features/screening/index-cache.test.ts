@@ -203,4 +203,32 @@ describe("the registry over a cache folder", () => {
     expect(again.loaded).toBe(true);
     expect(screen(again.index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
   }, 120_000);
+
+  test("with no stored index, a worker thread builds and stores it, and this thread reads it", async () => {
+    const cacheDir = path.join(dir, "registry-worker");
+    const registry = new ScreeningRegistry(ctx.database.db, {
+      cacheDir,
+      database: { url: ctx.env.databaseUrl },
+    });
+    const { index } = await registry.get();
+    expect(registry.lastLoad).toBe("worker");
+    expect(cacheFiles(cacheDir)).toHaveLength(1);
+    expect(screen(index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
+    const thread = new ScreeningRegistry(ctx.database.db, { cacheDir: path.join(dir, "registry-thread") });
+    const own = await thread.get();
+    expect(thread.lastLoad).toBe("this thread");
+    expect(results(index)).toBe(results(own.index));
+  }, 120_000);
+
+  test("a worker that cannot build leaves the build to this thread", async () => {
+    const blocker = path.join(dir, "not-a-folder");
+    writeFileSync(blocker, "x");
+    const registry = new ScreeningRegistry(ctx.database.db, {
+      cacheDir: path.join(dir, "registry-fallback"),
+      database: { url: `file:${path.join(blocker, "app.db")}` },
+    });
+    const { index } = await registry.get();
+    expect(registry.lastLoad).toBe("this thread");
+    expect(screen(index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
+  }, 120_000);
 });

@@ -8,15 +8,29 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import path from "node:path";
 import { buildIndex, type ListEntry, type ScreeningIndex } from "./engine";
 import { indexKey, packIndex, unpackIndex } from "./engine/index-pack";
+import type { TIndexBuildReply, TIndexBuildRequest } from "./index-build.worker";
 
 const PREFIX = "screening-index-";
 const SUFFIX = ".bin";
 
 let defaultDir: string | undefined;
+let defaultDatabase: TIndexDatabase | undefined;
 
-/** Where the processes of this data folder keep the index (set once at start; unset: no cache). */
-export function setIndexCacheDir(dir: string | undefined): void {
+/** The database a build worker opens for itself. */
+export type TIndexDatabase = { url: string; authToken?: string };
+
+/**
+ * Where the processes of this data folder keep the index (set once at start; unset: no cache), and
+ * the database a worker thread may open to build it when it is not there.
+ */
+export function setIndexCacheDir(dir: string | undefined, database?: TIndexDatabase): void {
   defaultDir = dir;
+  defaultDatabase = database;
+}
+
+/** The database set by setIndexCacheDir, if any. */
+export function indexBuildDatabase(): TIndexDatabase | undefined {
+  return defaultDatabase;
 }
 
 /** The cache folder set by setIndexCacheDir, if any. */
@@ -43,13 +57,7 @@ export async function loadOrBuildIndex(
   // An engine of unknown version (an executable built without its fingerprint) caches nothing.
   if (key === undefined) return { index: buildIndex(await loadEntries()), loaded: false };
   const file = indexCacheFile(dir, sourceKey);
-  let bytes: Uint8Array | undefined;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    bytes = undefined;
-  }
-  const cached = bytes && unpackIndex(bytes, key);
+  const cached = loadCachedIndex(dir, sourceKey);
   if (cached) return { index: cached, loaded: true };
   const built = buildIndex(await loadEntries());
   const packed = packIndex(built, key);
@@ -69,4 +77,41 @@ export async function loadOrBuildIndex(
   }
   // The packed form holds no object per name or entry: what stays in memory is that, not the build's.
   return { index: unpackIndex(packed, key) ?? built, loaded: false };
+}
+
+/** The stored index of exactly this key, if `dir` holds a whole one. */
+export function loadCachedIndex(dir: string, sourceKey: string): ScreeningIndex | undefined {
+  const key = indexKey(sourceKey);
+  if (key === undefined) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(indexCacheFile(dir, sourceKey));
+  } catch {
+    return undefined;
+  }
+  return unpackIndex(bytes, key);
+}
+
+/**
+ * Builds and stores the index of the database's active lists on a worker thread (see
+ * index-build.worker.ts); the source key it stored, or undefined when no worker could do it (the
+ * caller then builds on its own thread).
+ */
+export async function buildIndexInWorker(dir: string, database: TIndexDatabase): Promise<string | undefined> {
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL("./index-build.worker.ts", import.meta.url).href);
+  } catch {
+    return undefined;
+  }
+  try {
+    const reply = await new Promise<TIndexBuildReply>((resolve) => {
+      worker.onmessage = (event: MessageEvent<TIndexBuildReply>) => resolve(event.data);
+      worker.onerror = (event) => resolve({ ok: false, error: event.message });
+      worker.postMessage({ ...database, dir } satisfies TIndexBuildRequest);
+    });
+    return reply.ok ? reply.sourceKey : undefined;
+  } finally {
+    worker.terminate();
+  }
 }

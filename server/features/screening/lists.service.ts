@@ -13,7 +13,14 @@ import {
   parseOfacSdn,
   type ScreeningIndex,
 } from "./engine";
-import { indexCacheDir, loadOrBuildIndex } from "./index-cache";
+import {
+  buildIndexInWorker,
+  indexBuildDatabase,
+  indexCacheDir,
+  loadCachedIndex,
+  loadOrBuildIndex,
+  type TIndexDatabase,
+} from "./index-cache";
 
 /** The list sources a deployment holds; importing a source replaces all its entries at once. */
 export const LIST_SOURCES = { "ofac-sdn": "OFAC SDN", dpl: "BIS DPL", csl: "CSL" } as const;
@@ -336,12 +343,18 @@ export class ScreeningRegistry {
 
   /** Where the built index is kept between processes (default: setIndexCacheDir's; none: build each time). */
   private readonly cacheDir: string | undefined;
+  /** The database a worker thread opens to build the index when it is not on disk (none: this thread). */
+  private readonly buildDatabase: TIndexDatabase | undefined;
+  /** Where the last index came from, for the log. */
+  lastLoad?: "disk" | "worker" | "this thread";
 
   constructor(
     private readonly db: TDb,
-    options: { cacheDir?: string } = {},
+    options: { cacheDir?: string; database?: TIndexDatabase } = {},
   ) {
     this.cacheDir = options.cacheDir ?? indexCacheDir();
+    this.buildDatabase =
+      options.database ?? (options.cacheDir === undefined ? indexBuildDatabase() : undefined);
   }
 
   /** The index and the list versions it was built from. */
@@ -401,17 +414,34 @@ export class ScreeningRegistry {
     const key = `${this.cacheDir ?? ""}|${lists.map((l) => `${l.source}:${l.checksum}`).join("|")}`;
     let built = BUILT_INDEXES.get(key);
     if (!built) {
-      const cacheDir = this.cacheDir;
-      built =
-        cacheDir === undefined
-          ? loadActiveEntries(this.db).then(buildIndex)
-          : activeEntriesKey(this.db, lists).then((sourceKey) =>
-              loadOrBuildIndex(cacheDir, sourceKey, () => loadActiveEntries(this.db)).then((r) => r.index),
-            );
+      built = this.loadIndex(lists);
       BUILT_INDEXES.clear();
       BUILT_INDEXES.set(key, built);
     }
     return { index: await built, lists };
+  }
+
+  /** From disk when stored, else built on a worker and read from disk, else built on this thread. */
+  private async loadIndex(lists: TListVersion[]): Promise<ScreeningIndex> {
+    const cacheDir = this.cacheDir;
+    if (cacheDir === undefined) {
+      this.lastLoad = "this thread";
+      return buildIndex(await loadActiveEntries(this.db));
+    }
+    const sourceKey = await activeEntriesKey(this.db, lists);
+    let index = loadCachedIndex(cacheDir, sourceKey);
+    this.lastLoad = "disk";
+    if (!index && this.buildDatabase !== undefined) {
+      // The worker keys what it builds by what it reads: lists changed meanwhile are built below.
+      if ((await buildIndexInWorker(cacheDir, this.buildDatabase)) === sourceKey)
+        index = loadCachedIndex(cacheDir, sourceKey);
+      this.lastLoad = "worker";
+    }
+    if (!index) {
+      index = (await loadOrBuildIndex(cacheDir, sourceKey, () => loadActiveEntries(this.db))).index;
+      this.lastLoad = "this thread";
+    }
+    return index;
   }
 }
 
