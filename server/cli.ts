@@ -97,10 +97,7 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
     env = loadEnv();
     // Every process of this data folder shares the built screening index (see index-cache.ts).
     if (!env.databaseUrl.includes(":memory:"))
-      setIndexCacheDir(path.join(env.dataDir, "cache"), {
-        url: env.databaseUrl,
-        authToken: env.databaseAuthToken,
-      });
+      setIndexCacheDir(path.join(env.dataDir, "cache"), { buildInWorker: true });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -233,6 +230,9 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
         entries: index.stats.entries,
         lists: lists.length,
         index_from: services.screening.registry.lastLoad,
+        ...(services.screening.registry.workerFailure
+          ? { build_worker_failed: services.screening.registry.workerFailure }
+          : {}),
       });
     } catch (error) {
       logger.error("building the screening index failed", { error: String(error) });

@@ -206,10 +206,7 @@ describe("the registry over a cache folder", () => {
 
   test("with no stored index, a worker thread builds and stores it, and this thread reads it", async () => {
     const cacheDir = path.join(dir, "registry-worker");
-    const registry = new ScreeningRegistry(ctx.database.db, {
-      cacheDir,
-      database: { url: ctx.env.databaseUrl },
-    });
+    const registry = new ScreeningRegistry(ctx.database.db, { cacheDir, buildInWorker: true });
     const { index } = await registry.get();
     expect(registry.lastLoad).toBe("worker");
     expect(cacheFiles(cacheDir)).toHaveLength(1);
@@ -220,12 +217,12 @@ describe("the registry over a cache folder", () => {
     expect(results(index)).toBe(results(own.index));
   }, 120_000);
 
-  test("a worker that cannot build leaves the build to this thread", async () => {
+  test("a worker whose index cannot be stored leaves the build to this thread", async () => {
     const blocker = path.join(dir, "not-a-folder");
     writeFileSync(blocker, "x");
     const registry = new ScreeningRegistry(ctx.database.db, {
-      cacheDir: path.join(dir, "registry-fallback"),
-      database: { url: `file:${path.join(blocker, "app.db")}` },
+      cacheDir: path.join(blocker, "cache"),
+      buildInWorker: true,
     });
     const { index } = await registry.get();
     expect(registry.lastLoad).toBe("this thread");

@@ -14,28 +14,25 @@ const PREFIX = "screening-index-";
 const SUFFIX = ".bin";
 
 let defaultDir: string | undefined;
-let defaultDatabase: TIndexDatabase | undefined;
-
-/** The database a build worker opens for itself. */
-export type TIndexDatabase = { url: string; authToken?: string };
+let defaultWorker = false;
 
 /**
  * Where the processes of this data folder keep the index (set once at start; unset: no cache), and
- * the database a worker thread may open to build it when it is not there.
+ * whether a worker thread builds it when it is not there.
  */
-export function setIndexCacheDir(dir: string | undefined, database?: TIndexDatabase): void {
+export function setIndexCacheDir(dir: string | undefined, options: { buildInWorker?: boolean } = {}): void {
   defaultDir = dir;
-  defaultDatabase = database;
-}
-
-/** The database set by setIndexCacheDir, if any. */
-export function indexBuildDatabase(): TIndexDatabase | undefined {
-  return defaultDatabase;
+  defaultWorker = options.buildInWorker ?? false;
 }
 
 /** The cache folder set by setIndexCacheDir, if any. */
 export function indexCacheDir(): string | undefined {
   return defaultDir;
+}
+
+/** Whether setIndexCacheDir asked for builds on a worker thread. */
+export function indexBuildsInWorker(): boolean {
+  return defaultWorker;
 }
 
 /** The file the index of entries identified by `sourceKey` is kept in (see indexKey). */
@@ -93,24 +90,28 @@ export function loadCachedIndex(dir: string, sourceKey: string): ScreeningIndex 
 }
 
 /**
- * Builds and stores the index of the database's active lists on a worker thread (see
- * index-build.worker.ts); the source key it stored, or undefined when no worker could do it (the
- * caller then builds on its own thread).
+ * Builds and stores the index of these entries on a worker thread (see index-build.worker.ts), so
+ * the build's garbage goes with the thread; an error when no worker could (the caller then builds on
+ * its own thread).
  */
-export async function buildIndexInWorker(dir: string, database: TIndexDatabase): Promise<string | undefined> {
+export async function buildIndexInWorker(
+  dir: string,
+  sourceKey: string,
+  entries: readonly ListEntry[],
+): Promise<{ error?: string }> {
   let worker: Worker;
   try {
     worker = new Worker(new URL("./index-build.worker.ts", import.meta.url).href);
-  } catch {
-    return undefined;
+  } catch (error) {
+    return { error: String(error) };
   }
   try {
     const reply = await new Promise<TIndexBuildReply>((resolve) => {
       worker.onmessage = (event: MessageEvent<TIndexBuildReply>) => resolve(event.data);
-      worker.onerror = (event) => resolve({ ok: false, error: event.message });
-      worker.postMessage({ ...database, dir } satisfies TIndexBuildRequest);
+      worker.onerror = (event) => resolve({ ok: false, error: event.message || "the worker stopped" });
+      worker.postMessage({ dir, sourceKey, entries: [...entries] } satisfies TIndexBuildRequest);
     });
-    return reply.ok ? reply.sourceKey : undefined;
+    return reply.ok ? {} : { error: reply.error };
   } finally {
     worker.terminate();
   }

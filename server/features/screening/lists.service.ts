@@ -15,11 +15,10 @@ import {
 } from "./engine";
 import {
   buildIndexInWorker,
-  indexBuildDatabase,
+  indexBuildsInWorker,
   indexCacheDir,
   loadCachedIndex,
   loadOrBuildIndex,
-  type TIndexDatabase,
 } from "./index-cache";
 
 /** The list sources a deployment holds; importing a source replaces all its entries at once. */
@@ -343,18 +342,19 @@ export class ScreeningRegistry {
 
   /** Where the built index is kept between processes (default: setIndexCacheDir's; none: build each time). */
   private readonly cacheDir: string | undefined;
-  /** The database a worker thread opens to build the index when it is not on disk (none: this thread). */
-  private readonly buildDatabase: TIndexDatabase | undefined;
+  /** Whether a worker thread builds the index when it is not on disk (else this thread does). */
+  private readonly buildInWorker: boolean;
   /** Where the last index came from, for the log. */
   lastLoad?: "disk" | "worker" | "this thread";
+  /** Why the last build worker failed, if it did (the build then ran on this thread). */
+  workerFailure?: string;
 
   constructor(
     private readonly db: TDb,
-    options: { cacheDir?: string; database?: TIndexDatabase } = {},
+    options: { cacheDir?: string; buildInWorker?: boolean } = {},
   ) {
     this.cacheDir = options.cacheDir ?? indexCacheDir();
-    this.buildDatabase =
-      options.database ?? (options.cacheDir === undefined ? indexBuildDatabase() : undefined);
+    this.buildInWorker = options.buildInWorker ?? (options.cacheDir === undefined && indexBuildsInWorker());
   }
 
   /** The index and the list versions it was built from. */
@@ -431,14 +431,21 @@ export class ScreeningRegistry {
     const sourceKey = await activeEntriesKey(this.db, lists);
     let index = loadCachedIndex(cacheDir, sourceKey);
     this.lastLoad = "disk";
-    if (!index && this.buildDatabase !== undefined) {
-      // The worker keys what it builds by what it reads: lists changed meanwhile are built below.
-      if ((await buildIndexInWorker(cacheDir, this.buildDatabase)) === sourceKey)
-        index = loadCachedIndex(cacheDir, sourceKey);
+    if (index) return index;
+    // Stored only under the key its entries were read with: lists imported meanwhile are not.
+    const entries = await loadActiveEntries(this.db);
+    if ((await activeEntriesKey(this.db)) !== sourceKey) {
+      this.lastLoad = "this thread";
+      return buildIndex(entries);
+    }
+    if (this.buildInWorker) {
+      const built = await buildIndexInWorker(cacheDir, sourceKey, entries);
+      if (!built.error) index = loadCachedIndex(cacheDir, sourceKey);
       this.lastLoad = "worker";
+      this.workerFailure = built.error;
     }
     if (!index) {
-      index = (await loadOrBuildIndex(cacheDir, sourceKey, () => loadActiveEntries(this.db))).index;
+      index = (await loadOrBuildIndex(cacheDir, sourceKey, () => entries)).index;
       this.lastLoad = "this thread";
     }
     return index;
