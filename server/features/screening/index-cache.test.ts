@@ -28,6 +28,9 @@ import {
   packIndex,
   unpackIndex,
 } from "./engine/index-pack";
+import { normalizeName } from "./engine/normalize";
+import { prepareTokens } from "./engine/score";
+import { nameAt, refsOf } from "./engine/screening-index";
 import { indexCacheFile, loadOrBuildIndex } from "./index-cache";
 import { activeEntriesKey, parseListFiles, ScreeningRegistry, storeList } from "./lists.service";
 
@@ -147,6 +150,17 @@ describe("screening index cache", () => {
     }
     expect(unpackIndex(packIndex(index, "some other key"), keyOf(entries))).toBeUndefined();
   }, 120_000);
+
+  test("a packed name is read back exactly as prepareTokens prepares it, whatever fields it has", () => {
+    const index = buildIndex(entries);
+    expect(index.stats.names).toBeGreaterThan(1000);
+    for (let n = 0; n < index.stats.names; n++) {
+      // A name is created by the first spelling that gives it: the first of its refs.
+      const [first] = refsOf(index, n);
+      const tokens = normalizeName(first?.display ?? "").tokens;
+      expect(nameAt(index, n)).toEqual(prepareTokens(tokens, index.uniformNames[n] === 1));
+    }
+  });
 
   test("the key follows the engine's code: a changed module gives another", () => {
     const engineDir = path.join(import.meta.dir, "engine");

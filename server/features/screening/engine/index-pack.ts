@@ -9,7 +9,13 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { type EntryStore, type IndexStats, makeScratch, type ScreeningIndex } from "./screening-index";
+import {
+  type EntryStore,
+  type IndexStats,
+  makeScratch,
+  type NameField,
+  type ScreeningIndex,
+} from "./screening-index";
 import type { ListEntry } from "./types";
 
 /** Layout of the packed bytes; the engine's own changes are covered by ENGINE_FINGERPRINT. */
@@ -103,13 +109,7 @@ type TTypeName = keyof typeof TYPES;
 
 /** The typed arrays of an index, by the path of their field. */
 const TYPED_FIELDS = [
-  "nameTokenStart",
   "nameTotal",
-  "tokenText",
-  "tokenKey",
-  "tokenSource",
-  "tokenKind",
-  "tokenWeight",
   "refStart",
   "refEntry",
   "refDisplay",
@@ -124,6 +124,7 @@ interface Header {
   key: string;
   stats: IndexStats;
   strings: string[];
+  nameFields: Array<Pick<NameField, "key" | "kind">>;
   vocabKeys: string[];
   countrySets: string[][];
   acronymKeys: string[];
@@ -143,6 +144,13 @@ function typeName(array: TTyped): TTypeName {
 /** The index as bytes (see unpackIndex); `key` is indexKey of the entries it was built from. */
 export function packIndex(index: ScreeningIndex, key: string): Uint8Array {
   const arrays: Array<[string, TTyped]> = TYPED_FIELDS.map((field) => [field, index[field]]);
+  index.nameFields.forEach((field, f) => {
+    arrays.push(
+      [`nameField.${f}.start`, field.start],
+      [`nameField.${f}.ids`, field.ids],
+      [`nameField.${f}.nums`, field.nums],
+    );
+  });
   arrays.push(
     ["deletions.packed", index.deletions.packed],
     ["deletions.directory", index.deletions.directory],
@@ -204,6 +212,7 @@ export function packIndex(index: ScreeningIndex, key: string): Uint8Array {
     key,
     stats: index.stats,
     strings: [...index.strings],
+    nameFields: index.nameFields.map(({ key, kind }) => ({ key, kind })),
     vocabKeys: [...index.vocabKeys],
     countrySets,
     acronymKeys,
@@ -273,10 +282,18 @@ export function unpackIndex(bytes: Uint8Array, key: string): ScreeningIndex | un
     });
     const entries = new PackedEntries(get<Uint8Array>("entryBlob"), get<Int32Array>("entryStart"));
     if (entries.length !== header.stats.entries) return undefined;
+    const nameFields: NameField[] = header.nameFields.map(({ key, kind }, f) => ({
+      key,
+      kind,
+      start: get<Int32Array>(`nameField.${f}.start`),
+      ids: get<Int32Array>(`nameField.${f}.ids`),
+      nums: get<Float64Array>(`nameField.${f}.nums`),
+    }));
     return {
       entries,
       stats: header.stats,
       strings: header.strings,
+      nameFields,
       ...fields,
       vocabulary,
       vocabKeys: header.vocabKeys,

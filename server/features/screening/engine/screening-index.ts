@@ -70,18 +70,13 @@ export interface ScreeningIndex {
   readonly entries: EntryStore;
   readonly stats: IndexStats;
   /**
-   * @internal Names packed in typed arrays (see nameAt and refsOf): the words of name n are tokens
-   * nameTokenStart[n] .. nameTokenStart[n + 1], each a text, key and source (an id into `strings`,
-   * source -1 when it is the text), a kind (TOKEN_KINDS) and a weight; the entries owning name n
-   * are refs refStart[n] .. refStart[n + 1], each an entry and the display string the list wrote.
+   * @internal Names packed in typed arrays (see nameAt): each field of PreparedName as the build's
+   * prepareTokens gave it, by name: string lists as ids into `strings`, number lists and numbers as
+   * doubles, name n's items at start[n] .. start[n + 1]. The entries owning name n are refs
+   * refStart[n] .. refStart[n + 1], each an entry and the display string the list wrote.
    */
   readonly strings: readonly string[];
-  readonly nameTokenStart: Int32Array;
-  readonly tokenText: Int32Array;
-  readonly tokenKey: Int32Array;
-  readonly tokenSource: Int32Array;
-  readonly tokenKind: Uint8Array;
-  readonly tokenWeight: Float64Array;
+  readonly nameFields: readonly NameField[];
   /** Sum of each name's word weights (PreparedName.total), for the bound before it is prepared. */
   readonly nameTotal: Float64Array;
   readonly refStart: Int32Array;
@@ -274,48 +269,43 @@ interface Scratch {
   nameSlots: Array<PreparedName | undefined>;
 }
 
-/** Token kinds as stored in ScreeningIndex.tokenKind. */
-export const TOKEN_KINDS: readonly TokenKind[] = [
-  "core",
-  "generic",
-  "industry",
-  "country",
-  "particle",
-  "patronymic",
-  "number",
-];
+/** One field of the prepared names, packed (see ScreeningIndex.nameFields). */
+export interface NameField {
+  key: string;
+  kind: "strings" | "numbers" | "number";
+  /** Where each name's items start (strings and numbers), names + 1 entries; empty for "number". */
+  start: Int32Array;
+  /** String ids ("strings"), else empty. */
+  ids: Int32Array;
+  /** The numbers ("numbers": items, "number": one per name), else empty. */
+  nums: Float64Array;
+}
 const NAME_CACHE_SIZE = 8192;
 
-/** The tokens of indexed name n, as normalizeName gave them when the index was built. */
-export function nameTokens(index: ScreeningIndex, n: number): NameToken[] {
-  const out: NameToken[] = [];
-  const end = index.nameTokenStart[n + 1] as number;
-  for (let t = index.nameTokenStart[n] as number; t < end; t++) {
-    const source = index.tokenSource[t] as number;
-    const token: NameToken = {
-      text: index.strings[index.tokenText[t] as number] as string,
-      key: index.strings[index.tokenKey[t] as number] as string,
-      kind: TOKEN_KINDS[index.tokenKind[t] as number] as TokenKind,
-      weight: index.tokenWeight[t] as number,
-    };
-    if (source >= 0) token.source = index.strings[source] as string;
-    out.push(token);
-  }
-  return out;
-}
-
 /**
- * Indexed name n prepared for scoring: prepared again from its packed tokens, exactly as the build
- * prepared it, and kept in a small cache, so the index holds no object per name.
+ * Indexed name n prepared for scoring, exactly as the build prepared it (every field prepareTokens
+ * gave, read back from the packed fields), kept in a small cache: the index holds no object per name.
  */
 export function nameAt(index: ScreeningIndex, n: number): PreparedName {
   const s = index.scratch;
   const slot = n & (NAME_CACHE_SIZE - 1);
   if (s.nameTags[slot] === n + 1) return s.nameSlots[slot] as PreparedName;
-  const prepared = prepareTokens(nameTokens(index, n), index.uniformNames[n] === 1);
+  const prepared: Record<string, unknown> = {};
+  for (const field of index.nameFields) {
+    if (field.kind === "number") {
+      prepared[field.key] = field.nums[n];
+      continue;
+    }
+    const from = field.start[n] as number;
+    const items = new Array((field.start[n + 1] as number) - from);
+    if (field.kind === "strings")
+      for (let i = 0; i < items.length; i++) items[i] = index.strings[field.ids[from + i] as number];
+    else for (let i = 0; i < items.length; i++) items[i] = field.nums[from + i];
+    prepared[field.key] = items;
+  }
   s.nameTags[slot] = n + 1;
-  s.nameSlots[slot] = prepared;
-  return prepared;
+  s.nameSlots[slot] = prepared as unknown as PreparedName;
+  return prepared as unknown as PreparedName;
 }
 
 /** The entries owning indexed name n, each with the spelling its list wrote. */
@@ -626,7 +616,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
   const phonetic = phoneticPairs.toMultimap();
   return {
     entries,
-    ...packNames(names, firstTokens, nameRefs),
+    ...packNames(names, nameRefs),
     uniformNames: Uint8Array.from(uniformFlags),
     vocabulary,
     vocabKeys,
@@ -650,10 +640,9 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
   };
 }
 
-/** The names, their tokens and owners in the typed arrays of ScreeningIndex (see nameAt). */
+/** The prepared names and their owners in the typed arrays of ScreeningIndex (see nameAt). */
 function packNames(
   names: readonly PreparedName[],
-  tokensOf: readonly (readonly NameToken[])[],
   refsOfName: ReadonlyArray<ReadonlyArray<{ entry: number; display: string }>>,
 ) {
   const strings: string[] = [];
@@ -667,35 +656,46 @@ function packNames(
     }
     return id;
   };
-  let tokenCount = 0;
-  for (const tokens of tokensOf) tokenCount += tokens.length;
+  const rows = names as unknown as ReadonlyArray<Record<string, unknown>>;
+  const nameFields: NameField[] = Object.keys(rows[0] ?? {}).map((key) => {
+    const first = rows[0]?.[key];
+    const kind: NameField["kind"] =
+      typeof first === "number"
+        ? "number"
+        : (first as unknown[]).every((x) => typeof x === "number")
+          ? "numbers"
+          : "strings";
+    if (kind === "number")
+      return {
+        key,
+        kind,
+        start: new Int32Array(0),
+        ids: new Int32Array(0),
+        nums: Float64Array.from(rows, (row) => row[key] as number),
+      };
+    const start = new Int32Array(rows.length + 1);
+    const idList: number[] = [];
+    const numList: number[] = [];
+    rows.forEach((row, n) => {
+      const items = row[key];
+      if (!Array.isArray(items)) throw new Error(`screening index: PreparedName.${key} is not a list`);
+      for (const item of items) {
+        if (typeof item === "string" && kind === "strings") idList.push(intern(item));
+        else if (typeof item === "number" && kind === "numbers") numList.push(item);
+        else throw new Error(`screening index: PreparedName.${key} mixes kinds`);
+      }
+      start[n + 1] = kind === "strings" ? idList.length : numList.length;
+    });
+    return { key, kind, start, ids: Int32Array.from(idList), nums: Float64Array.from(numList) };
+  });
   let refCount = 0;
   for (const refs of refsOfName) refCount += refs.length;
-  const nameTokenStart = new Int32Array(names.length + 1);
-  const nameTotal = new Float64Array(names.length);
-  const tokenText = new Int32Array(tokenCount);
-  const tokenKey = new Int32Array(tokenCount);
-  const tokenSource = new Int32Array(tokenCount);
-  const tokenKind = new Uint8Array(tokenCount);
-  const tokenWeight = new Float64Array(tokenCount);
+  const nameTotal = Float64Array.from(names, (name) => name.total);
   const refStart = new Int32Array(names.length + 1);
   const refEntry = new Int32Array(refCount);
   const refDisplay = new Int32Array(refCount);
-  let t = 0;
   let r = 0;
   for (let n = 0; n < names.length; n++) {
-    nameTotal[n] = (names[n] as PreparedName).total;
-    for (const token of tokensOf[n] ?? []) {
-      tokenText[t] = intern(token.text);
-      tokenKey[t] = intern(token.key);
-      tokenSource[t] = token.source === undefined ? -1 : intern(token.source);
-      const kind = TOKEN_KINDS.indexOf(token.kind);
-      if (kind < 0) throw new Error(`screening index: unknown token kind ${token.kind}`);
-      tokenKind[t] = kind;
-      tokenWeight[t] = token.weight;
-      t++;
-    }
-    nameTokenStart[n + 1] = t;
     for (const ref of refsOfName[n] ?? []) {
       refEntry[r] = ref.entry;
       refDisplay[r] = intern(ref.display);
@@ -703,19 +703,7 @@ function packNames(
     }
     refStart[n + 1] = r;
   }
-  return {
-    strings,
-    nameTokenStart,
-    nameTotal,
-    tokenText,
-    tokenKey,
-    tokenSource,
-    tokenKind,
-    tokenWeight,
-    refStart,
-    refEntry,
-    refDisplay,
-  };
+  return { strings, nameFields, nameTotal, refStart, refEntry, refDisplay };
 }
 
 // Words in almost every address; sharing them says nothing.
