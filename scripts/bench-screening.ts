@@ -6,6 +6,7 @@
 // Reads lists from $SCREENING_DATA_DIR (default: db/screening-lists, else /work/shared/data/screening).
 
 import { loadBundledLists, screeningDataDir } from "../server/features/screening/engine/bundled-lists";
+import { entriesKey, indexKey, packIndex, unpackIndex } from "../server/features/screening/engine/index-pack";
 import { buildIndex, screen } from "../server/features/screening/engine/screening-index";
 
 /** Deterministic PRNG (mulberry32) so runs are comparable. */
@@ -84,6 +85,18 @@ function main(): void {
   console.log(
     `build ${ms(index.stats.buildMs)}; heap +${mb(after.heapUsed - before.heapUsed)}, RSS +${mb(after.rss - before.rss)} (RSS now ${mb(after.rss)})`,
   );
+
+  // What a process pays instead of the build when the index is stored (DATA_DIR/cache, see index-cache.ts).
+  const key = indexKey(entriesKey(entries));
+  if (key !== undefined) {
+    const packed = packIndex(index, key);
+    const loadStart = performance.now();
+    const loaded = unpackIndex(packed, key);
+    const loadMs = performance.now() - loadStart;
+    console.log(
+      `stored index ${mb(packed.length)}; load from its bytes ${ms(loadMs)}${loaded ? "" : " (FAILED)"} instead of the build`,
+    );
+  }
 
   // Query mix: half disguised list names (some with a typo), half ordinary company names.
   const listNames = entries.flatMap((e) => [e.name, ...e.aliases]);

@@ -2,6 +2,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { BunPlugin } from "bun";
+import { engineSourceHash } from "../server/features/screening/engine/index-pack";
 import { ensureClientBuild, ROOT } from "./lib";
 
 const EMBED_DIR = path.join(ROOT, "dist", "embedded");
@@ -136,6 +137,7 @@ const result = await Bun.build({
     entry,
     path.join(ROOT, "server", "features", "paperwork", "render.worker.ts"),
     path.join(ROOT, "server", "features", "screening", "screening.worker.ts"),
+    path.join(ROOT, "server", "features", "screening", "index-build.worker.ts"),
     path.join(ROOT, "server", "features", "contacts", "contact-import.worker.ts"),
     path.join(ROOT, "server", "features", "reports", "report-read.worker.ts"),
   ],
@@ -147,7 +149,13 @@ const result = await Bun.build({
   format: "cjs",
   sourcemap: "none",
   plugins: [libsqlNativePlugin(), browserOnlyPlugin()],
-  define: { "process.env.NODE_ENV": '"production"' },
+  define: {
+    "process.env.NODE_ENV": '"production"',
+    // The screening index kept on disk is keyed by the engine's code, which the executable cannot read.
+    SCREENING_ENGINE_FINGERPRINT: JSON.stringify(
+      engineSourceHash(path.join(ROOT, "server", "features", "screening", "engine")),
+    ),
+  },
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

@@ -17,6 +17,7 @@ import {
   importContacts,
   type TImportReport,
 } from "./features/contacts/contact-import";
+import { setIndexCacheDir } from "./features/screening/index-cache";
 import { watchListVersions } from "./features/screening/list-watch";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
@@ -95,6 +96,9 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
   let env: TEnv;
   try {
     env = loadEnv();
+    // Every process of this data folder shares the built screening index (see index-cache.ts).
+    if (!env.databaseUrl.includes(":memory:"))
+      setIndexCacheDir(path.join(env.dataDir, "cache"), { buildInWorker: true });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -226,6 +230,10 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
         start_to_index_ready_ms: sinceStart(),
         entries: index.stats.entries,
         lists: lists.length,
+        index_from: services.screening.registry.lastLoad,
+        ...(services.screening.registry.workerFailure
+          ? { build_worker_failed: services.screening.registry.workerFailure }
+          : {}),
       });
     } catch (error) {
       logger.error("building the screening index failed", { error: String(error) });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, max, min } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { screening_entries, screening_lists } from "../../../db/schema";
 import { AppError } from "../../lib/errors";
@@ -13,6 +13,13 @@ import {
   parseOfacSdn,
   type ScreeningIndex,
 } from "./engine";
+import {
+  buildIndexInWorker,
+  indexBuildsInWorker,
+  indexCacheDir,
+  loadCachedIndex,
+  loadOrBuildIndex,
+} from "./index-cache";
 
 /** The list sources a deployment holds; importing a source replaces all its entries at once. */
 export const LIST_SOURCES = { "ofac-sdn": "OFAC SDN", dpl: "BIS DPL", csl: "CSL" } as const;
@@ -306,6 +313,24 @@ export async function loadActiveEntries(db: TDb): Promise<ListEntry[]> {
 }
 
 /**
+ * What identifies the active entries, for the index kept on disk: every active list version (an
+ * import writes a new one, with its own time) and the count and id range of their entries.
+ */
+export async function activeEntriesKey(db: TDb, lists?: TListVersion[]): Promise<string> {
+  const [versions, [stats]] = await Promise.all([
+    lists ?? activeLists(db),
+    db
+      .select({ n: count(), low: min(screening_entries.id), high: max(screening_entries.id) })
+      .from(screening_entries)
+      .innerJoin(
+        screening_lists,
+        and(eq(screening_lists.id, screening_entries.list_id), eq(screening_lists.is_active, true)),
+      ),
+  ]);
+  return `lists:${JSON.stringify(versions)}:${stats?.n ?? 0}:${stats?.low ?? ""}:${stats?.high ?? ""}`;
+}
+
+/**
  * The in-memory index over the active lists: built on first use (so processes that never screen
  * pay nothing), rebuilt after an import and swapped in whole, so a screening never sees half a list.
  */
@@ -315,7 +340,22 @@ export class ScreeningRegistry {
   /** How long a request waits for the first build before it is refused (serve sets it; else no limit). */
   private requestWaitMs = Number.POSITIVE_INFINITY;
 
-  constructor(private readonly db: TDb) {}
+  /** Where the built index is kept between processes (default: setIndexCacheDir's; none: build each time). */
+  private readonly cacheDir: string | undefined;
+  /** Whether a worker thread builds the index when it is not on disk (else this thread does). */
+  private readonly buildInWorker: boolean;
+  /** Where the last index came from, for the log. */
+  lastLoad?: "disk" | "worker" | "this thread";
+  /** Why the last build worker failed, if it did (the build then ran on this thread). */
+  workerFailure?: string;
+
+  constructor(
+    private readonly db: TDb,
+    options: { cacheDir?: string; buildInWorker?: boolean } = {},
+  ) {
+    this.cacheDir = options.cacheDir ?? indexCacheDir();
+    this.buildInWorker = options.buildInWorker ?? (options.cacheDir === undefined && indexBuildsInWorker());
+  }
 
   /** The index and the list versions it was built from. */
   get(): Promise<{ index: ScreeningIndex; lists: TListVersion[] }> {
@@ -371,14 +411,44 @@ export class ScreeningRegistry {
     const lists = await activeLists(this.db);
     // The same list versions give the same index: databases holding identical lists (test copies of
     // one template, several registries in one process) share one instead of building it again.
-    const key = lists.map((l) => `${l.source}:${l.checksum}`).join("|");
+    const key = `${this.cacheDir ?? ""}|${lists.map((l) => `${l.source}:${l.checksum}`).join("|")}`;
     let built = BUILT_INDEXES.get(key);
     if (!built) {
-      built = loadActiveEntries(this.db).then(buildIndex);
+      built = this.loadIndex(lists);
       BUILT_INDEXES.clear();
       BUILT_INDEXES.set(key, built);
     }
     return { index: await built, lists };
+  }
+
+  /** From disk when stored, else built on a worker and read from disk, else built on this thread. */
+  private async loadIndex(lists: TListVersion[]): Promise<ScreeningIndex> {
+    const cacheDir = this.cacheDir;
+    if (cacheDir === undefined) {
+      this.lastLoad = "this thread";
+      return buildIndex(await loadActiveEntries(this.db));
+    }
+    const sourceKey = await activeEntriesKey(this.db, lists);
+    let index = loadCachedIndex(cacheDir, sourceKey);
+    this.lastLoad = "disk";
+    if (index) return index;
+    // Stored only under the key its entries were read with: lists imported meanwhile are not.
+    const entries = await loadActiveEntries(this.db);
+    if ((await activeEntriesKey(this.db)) !== sourceKey) {
+      this.lastLoad = "this thread";
+      return buildIndex(entries);
+    }
+    if (this.buildInWorker) {
+      const built = await buildIndexInWorker(cacheDir, sourceKey, entries);
+      if (!built.error) index = loadCachedIndex(cacheDir, sourceKey);
+      this.lastLoad = "worker";
+      this.workerFailure = built.error;
+    }
+    if (!index) {
+      index = (await loadOrBuildIndex(cacheDir, sourceKey, () => entries)).index;
+      this.lastLoad = "this thread";
+    }
+    return index;
   }
 }
 

@@ -4,6 +4,7 @@
 // memory, so a single contact's save keeps screening on the main thread's index.
 import type { TScreeningMatch } from "../../../db/contracts/screening";
 import type { ScreenResult } from "./engine";
+import { indexCacheDir } from "./index-cache";
 import type { TListVersion } from "./lists.service";
 
 /** One contact's outcome, as recorded (matches in their stored form). */
@@ -18,7 +19,14 @@ export const CLEAN_OUTCOME: TOutcome = { status: "passed", multiple: false, best
 export type TQuery = [name: string, address: string, country: string | undefined];
 
 export type TWorkerRequest =
-  | { type: "init"; url: string; authToken?: string; threshold: number; isBackground?: boolean }
+  | {
+      type: "init";
+      url: string;
+      authToken?: string;
+      threshold: number;
+      isBackground?: boolean;
+      cacheDir?: string;
+    }
   | { type: "prime"; names: string[] }
   | { type: "screen"; id: number; queries: TQuery[] };
 
@@ -84,12 +92,14 @@ export class ScreeningWorker {
     };
     this.worker.onerror = (event) =>
       this.fail(new Error(event.message || "the screening worker stopped"), settle.reject);
+    const cacheDir = indexCacheDir();
     this.worker.postMessage({
       type: "init",
       url,
       authToken,
       threshold,
       isBackground,
+      cacheDir,
     } satisfies TWorkerRequest);
   }
 

@@ -6,7 +6,8 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { openDatabase } from "../../../db/client";
 import { buildIndex, type NameHit, type ScreeningIndex, scoreName, screenWithHits } from "./engine";
-import { activeLists, loadActiveEntries, type TListVersion } from "./lists.service";
+import { loadOrBuildIndex } from "./index-cache";
+import { activeEntriesKey, activeLists, loadActiveEntries, type TListVersion } from "./lists.service";
 import { compactMatches, type TOutcome, type TWorkerReply, type TWorkerRequest } from "./screening-worker";
 
 declare const self: Worker;
@@ -119,7 +120,16 @@ self.onmessage = (event: MessageEvent<TWorkerRequest>) => {
       const database = await openDatabase(message.url, message.authToken);
       try {
         lists = await activeLists(database.db);
-        if (lists.length) index = buildIndex(await loadActiveEntries(database.db));
+        if (lists.length) {
+          const { db } = database;
+          index = message.cacheDir
+            ? (
+                await loadOrBuildIndex(message.cacheDir, await activeEntriesKey(db, lists), () =>
+                  loadActiveEntries(db),
+                )
+              ).index
+            : buildIndex(await loadActiveEntries(db));
+        }
         // The build leaves much garbage behind; collected now, the resident size stays near the index.
         Bun.gc(true);
       } finally {

@@ -14,7 +14,15 @@ import {
   tokenSimilarity,
   wordSimilarity,
 } from "./score";
-import type { ListEntry, NameToken, ScreenMatch, ScreenOptions, ScreenQuery, ScreenResult } from "./types";
+import type {
+  ListEntry,
+  NameToken,
+  ScreenMatch,
+  ScreenOptions,
+  ScreenQuery,
+  ScreenResult,
+  TokenKind,
+} from "./types";
 
 /** Default score at or above which a screening fails. */
 export const DEFAULT_THRESHOLD = 0.85;
@@ -56,12 +64,28 @@ interface HashMultimap {
 const DIRECTORY_SHIFT = 16;
 
 /** In-memory screening index built from list entries; immutable once built. */
+/** The entries of an index by position: an array, or read from a packed index on demand. */
+export interface EntryStore {
+  readonly length: number;
+  at(index: number): ListEntry | undefined;
+}
+
 export interface ScreeningIndex {
-  readonly entries: readonly ListEntry[];
+  readonly entries: EntryStore;
   readonly stats: IndexStats;
-  /** @internal prepared names and their owners. */
-  readonly names: readonly PreparedName[];
-  readonly nameRefs: ReadonlyArray<ReadonlyArray<{ entry: number; display: string }>>;
+  /**
+   * @internal Names packed in typed arrays (see nameAt): each field of PreparedName as the build's
+   * prepareTokens gave it, by name: string lists as ids into `strings`, number lists and numbers as
+   * doubles, name n's items at start[n] .. start[n + 1]. The entries owning name n are refs
+   * refStart[n] .. refStart[n + 1], each an entry and the display string the list wrote.
+   */
+  readonly strings: readonly string[];
+  readonly nameFields: readonly NameField[];
+  /** Sum of each name's word weights (PreparedName.total), for the bound before it is prepared. */
+  readonly nameTotal: Float64Array;
+  readonly refStart: Int32Array;
+  readonly refEntry: Int32Array;
+  readonly refDisplay: Int32Array;
   /** Names of vessels and aircraft, scored with uniform word weights. */
   readonly uniformNames: Uint8Array;
   readonly vocabulary: ReadonlyMap<string, number>;
@@ -249,6 +273,83 @@ interface Scratch {
    */
   strongWords: Int32Array;
   addressCache: Map<number, Set<string>>;
+  /** Names prepared for scoring lately (see nameAt): a direct-mapped cache by name id. */
+  nameTags: Int32Array;
+  nameSlots: Array<PreparedName | undefined>;
+}
+
+/** One field of the prepared names, packed (see ScreeningIndex.nameFields). */
+export interface NameField {
+  key: string;
+  kind: "strings" | "numbers" | "number";
+  /** Where each name's items start (strings and numbers), names + 1 entries; empty for "number". */
+  start: Int32Array;
+  /** String ids ("strings"), else empty. */
+  ids: Int32Array;
+  /** The numbers ("numbers": items, "number": one per name), else empty. */
+  nums: Float64Array;
+}
+const NAME_CACHE_SIZE = 8192;
+
+/**
+ * Indexed name n prepared for scoring, exactly as the build prepared it (every field prepareTokens
+ * gave, read back from the packed fields), kept in a small cache: the index holds no object per name.
+ */
+export function nameAt(index: ScreeningIndex, n: number): PreparedName {
+  const s = index.scratch;
+  const slot = n & (NAME_CACHE_SIZE - 1);
+  if (s.nameTags[slot] === n + 1) return s.nameSlots[slot] as PreparedName;
+  const prepared: Record<string, unknown> = {};
+  for (const field of index.nameFields) {
+    if (field.kind === "number") {
+      prepared[field.key] = field.nums[n];
+      continue;
+    }
+    const from = field.start[n] as number;
+    const items = new Array((field.start[n + 1] as number) - from);
+    if (field.kind === "strings")
+      for (let i = 0; i < items.length; i++) items[i] = index.strings[field.ids[from + i] as number];
+    else for (let i = 0; i < items.length; i++) items[i] = field.nums[from + i];
+    prepared[field.key] = items;
+  }
+  s.nameTags[slot] = n + 1;
+  s.nameSlots[slot] = prepared as unknown as PreparedName;
+  return prepared as unknown as PreparedName;
+}
+
+/** The entries owning indexed name n, each with the spelling its list wrote. */
+export function refsOf(index: ScreeningIndex, n: number): Array<{ entry: number; display: string }> {
+  const out: Array<{ entry: number; display: string }> = [];
+  const end = index.refStart[n + 1] as number;
+  for (let r = index.refStart[n] as number; r < end; r++)
+    out.push({
+      entry: index.refEntry[r] as number,
+      display: index.strings[index.refDisplay[r] as number] as string,
+    });
+  return out;
+}
+
+/** Fresh per-query working memory for an index of these sizes. */
+export function makeScratch(nameCount: number, vocabCount: number): Scratch {
+  return {
+    query: 0,
+    unit: 0,
+    nameStamp: new Int32Array(nameCount),
+    unitStamp: new Int32Array(nameCount),
+    vocabStamp: new Int32Array(vocabCount),
+    ubQuery: new Float64Array(nameCount),
+    ubCandidate: new Float64Array(nameCount),
+    hitQuery: new Float64Array(nameCount),
+    hitCandidate: new Float64Array(nameCount),
+    unitSim: new Float64Array(nameCount),
+    unitWeight: new Float64Array(nameCount),
+    unitWords: new Int32Array(nameCount),
+    lostSeen: new Int32Array(nameCount),
+    strongWords: new Int32Array(nameCount),
+    addressCache: new Map(),
+    nameTags: new Int32Array(NAME_CACHE_SIZE),
+    nameSlots: new Array(NAME_CACHE_SIZE),
+  };
 }
 
 function fnv1a(text: string): number {
@@ -521,29 +622,11 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
   });
 
   const nameCount = names.length;
-  const scratch: Scratch = {
-    query: 0,
-    unit: 0,
-    nameStamp: new Int32Array(nameCount),
-    unitStamp: new Int32Array(nameCount),
-    vocabStamp: new Int32Array(vocabKeys.length),
-    ubQuery: new Float64Array(nameCount),
-    ubCandidate: new Float64Array(nameCount),
-    hitQuery: new Float64Array(nameCount),
-    hitCandidate: new Float64Array(nameCount),
-    unitSim: new Float64Array(nameCount),
-    unitWeight: new Float64Array(nameCount),
-    unitWords: new Int32Array(nameCount),
-    lostSeen: new Int32Array(nameCount),
-    strongWords: new Int32Array(nameCount),
-    addressCache: new Map(),
-  };
   const deletions = deletionPairs.toMultimap();
   const phonetic = phoneticPairs.toMultimap();
   return {
     entries,
-    names,
-    nameRefs,
+    ...packNames(names, nameRefs),
     uniformNames: Uint8Array.from(uniformFlags),
     vocabulary,
     vocabKeys,
@@ -555,7 +638,7 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
     phonetic,
     entryCountries,
     acronyms,
-    scratch,
+    scratch: makeScratch(nameCount, vocabKeys.length),
     stats: {
       entries: entries.length,
       names: nameCount,
@@ -565,6 +648,73 @@ export function buildIndex(entries: readonly ListEntry[]): ScreeningIndex {
       buildMs: performance.now() - started,
     },
   };
+}
+
+/** The prepared names and their owners in the typed arrays of ScreeningIndex (see nameAt). */
+function packNames(
+  names: readonly PreparedName[],
+  refsOfName: ReadonlyArray<ReadonlyArray<{ entry: number; display: string }>>,
+) {
+  const strings: string[] = [];
+  const ids = new Map<string, number>();
+  const intern = (text: string): number => {
+    let id = ids.get(text);
+    if (id === undefined) {
+      id = strings.length;
+      ids.set(text, id);
+      strings.push(text);
+    }
+    return id;
+  };
+  const rows = names as unknown as ReadonlyArray<Record<string, unknown>>;
+  const nameFields: NameField[] = Object.keys(rows[0] ?? {}).map((key) => {
+    // A list field's kind is read from its first item anywhere (a one-word name has no pairs: an
+    // empty list says nothing), so the lists' order can't change how a field is stored.
+    const first = rows[0]?.[key];
+    const firstItem = rows.find((row) => Array.isArray(row[key]) && (row[key] as unknown[]).length > 0)?.[
+      key
+    ] as unknown[] | undefined;
+    const kind: NameField["kind"] =
+      typeof first === "number" ? "number" : typeof firstItem?.[0] === "string" ? "strings" : "numbers";
+    if (kind === "number")
+      return {
+        key,
+        kind,
+        start: new Int32Array(0),
+        ids: new Int32Array(0),
+        nums: Float64Array.from(rows, (row) => row[key] as number),
+      };
+    const start = new Int32Array(rows.length + 1);
+    const idList: number[] = [];
+    const numList: number[] = [];
+    rows.forEach((row, n) => {
+      const items = row[key];
+      if (!Array.isArray(items)) throw new Error(`screening index: PreparedName.${key} is not a list`);
+      for (const item of items) {
+        if (typeof item === "string" && kind === "strings") idList.push(intern(item));
+        else if (typeof item === "number" && kind === "numbers") numList.push(item);
+        else throw new Error(`screening index: PreparedName.${key} mixes kinds`);
+      }
+      start[n + 1] = kind === "strings" ? idList.length : numList.length;
+    });
+    return { key, kind, start, ids: Int32Array.from(idList), nums: Float64Array.from(numList) };
+  });
+  let refCount = 0;
+  for (const refs of refsOfName) refCount += refs.length;
+  const nameTotal = Float64Array.from(names, (name) => name.total);
+  const refStart = new Int32Array(names.length + 1);
+  const refEntry = new Int32Array(refCount);
+  const refDisplay = new Int32Array(refCount);
+  let r = 0;
+  for (let n = 0; n < names.length; n++) {
+    for (const ref of refsOfName[n] ?? []) {
+      refEntry[r] = ref.entry;
+      refDisplay[r] = intern(ref.display);
+      r++;
+    }
+    refStart[n + 1] = r;
+  }
+  return { strings, nameFields, nameTotal, refStart, refEntry, refDisplay };
 }
 
 // Words in almost every address; sharing them says nothing.
@@ -600,7 +750,7 @@ function entryAddressTokens(index: ScreeningIndex, entryIdx: number): Set<string
   const cache = index.scratch.addressCache;
   let tokens = cache.get(entryIdx);
   if (tokens === undefined) {
-    tokens = addressTokens((index.entries[entryIdx] as ListEntry).addresses.join(" "));
+    tokens = addressTokens((index.entries.at(entryIdx) as ListEntry).addresses.join(" "));
     cache.set(entryIdx, tokens);
   }
   return tokens;
@@ -837,45 +987,45 @@ const nameWordIdStore = new WeakMap<ScreeningIndex, NameWordIds>();
 function nameWordIds(index: ScreeningIndex): NameWordIds {
   const known = nameWordIdStore.get(index);
   if (known !== undefined) return known;
-  const { names, vocabulary } = index;
-  let words = 0;
-  let pairs = 0;
-  for (const name of names) {
-    words += name.texts.length;
-    pairs += name.pairKeys.length;
-  }
+  // Read straight from the packed fields (see packNames): no name is rebuilt for this.
+  const { vocabulary, strings } = index;
+  const field = (key: string): NameField => {
+    const found = index.nameFields.find((f) => f.key === key);
+    if (found === undefined) throw new Error(`screening index: no packed field ${key}`);
+    return found;
+  };
+  const texts = field("texts");
+  const keys = field("keys");
+  const pairKeys = field("pairKeys");
+  const nameCount = index.nameTotal.length;
+  const words = texts.ids.length;
+  const pairs = pairKeys.ids.length;
   const ids: NameWordIds = {
-    start: new Int32Array(names.length + 1),
+    start: Int32Array.from(texts.start),
     text: new Int32Array(words),
     key: new Int32Array(words),
     textLength: new Uint16Array(words),
     keyLength: new Uint16Array(words),
-    pairStart: new Int32Array(names.length + 1),
+    pairStart: Int32Array.from(pairKeys.start),
     pair: new Int32Array(pairs),
     pairLength: new Uint16Array(pairs),
   };
-  let w = 0;
-  let p = 0;
-  names.forEach((name, n) => {
-    ids.start[n] = w;
-    ids.pairStart[n] = p;
-    for (let j = 0; j < name.texts.length; j++, w++) {
-      const text = name.texts[j] as string;
-      const key = name.keys[j] as string;
-      // Every text and key of a name is a vocabulary key (see buildIndex's postings).
-      ids.text[w] = vocabulary.get(text) ?? -1;
-      ids.key[w] = vocabulary.get(key) ?? -1;
-      ids.textLength[w] = Math.min(text.length, 0xffff);
-      ids.keyLength[w] = Math.min(key.length, 0xffff);
-    }
-    for (let j = 0; j < name.pairKeys.length; j++, p++) {
-      const pairKey = name.pairKeys[j] as string;
-      ids.pair[p] = vocabulary.get(pairKey) ?? -1;
-      ids.pairLength[p] = Math.min(pairKey.length, 0xffff);
-    }
-  });
-  ids.start[names.length] = w;
-  ids.pairStart[names.length] = p;
+  if (nameCount > 0 && (keys.ids.length !== words || texts.start.length !== nameCount + 1))
+    throw new Error("screening index: a name's texts and keys differ in number");
+  for (let w = 0; w < words; w++) {
+    const text = strings[texts.ids[w] as number] as string;
+    const key = strings[keys.ids[w] as number] as string;
+    // Every text and key of a name is a vocabulary key (see buildIndex's postings).
+    ids.text[w] = vocabulary.get(text) ?? -1;
+    ids.key[w] = vocabulary.get(key) ?? -1;
+    ids.textLength[w] = Math.min(text.length, 0xffff);
+    ids.keyLength[w] = Math.min(key.length, 0xffff);
+  }
+  for (let p = 0; p < pairs; p++) {
+    const pairKey = strings[pairKeys.ids[p] as number] as string;
+    ids.pair[p] = vocabulary.get(pairKey) ?? -1;
+    ids.pairLength[p] = Math.min(pairKey.length, 0xffff);
+  }
   nameWordIdStore.set(index, ids);
   return ids;
 }
@@ -931,9 +1081,11 @@ function resetLostSlots(index: ScreeningIndex, used: number): void {
 }
 
 /** Best similarity of a possibly-missed query word to any word of a name, made optimistic as in blocking. */
-function lostWordSimilarity(lost: LostWord, name: PreparedName, n: number, ids: NameWordIds): number {
+function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, ids: NameWordIds): number {
   const slot = lost.slot;
-  if (slot === undefined) return lostWordSimilarityOf(lost, name);
+  if (slot === undefined) return lostWordSimilarityOf(lost, nameAt(index, n));
+  // The name's words are read back only when a similarity is not memoised yet.
+  let name: PreparedName | undefined;
   let best = 0;
   const textLength = lost.text.length;
   const keyLength = lost.key.length;
@@ -948,6 +1100,7 @@ function lostWordSimilarity(lost: LostWord, name: PreparedName, n: number, ids: 
     const v = ids.text[w] as number;
     let sim = v >= 0 ? (slot.word[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
+      name ??= nameAt(index, n);
       const text = name.texts[j] as string;
       const known = lost.sims.get(text);
       sim = known ?? wordSimilarity(lost.text, lost.key, text, name.keys[j] as string);
@@ -965,6 +1118,7 @@ function lostWordSimilarity(lost: LostWord, name: PreparedName, n: number, ids: 
     const v = ids.pair[p] as number;
     let sim = v >= 0 ? (slot.pair[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
+      name ??= nameAt(index, n);
       const pairKey = name.pairKeys[j] as string;
       const known = lost.pairSims.get(pairKey);
       sim = known ?? pairSimilarity(pairKey, name.pairTexts[j] as string, lost.key, lost.text);
@@ -1072,7 +1226,6 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
    */
   const wordIds = nameWordIds(index);
   const lostWordsMayLift = (
-    name: PreparedName,
     n: number,
     seen: number,
     matched: number,
@@ -1091,7 +1244,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       for (let u = 0; u < lostUnits.length; u++) {
         const lost = lostUnits[u] as LostWord;
         if ((seen & (1 << u)) !== 0 || uc <= 0) continue;
-        const sim = pass === 0 ? 1 : lostWordSimilarity(lost, name, n, wordIds);
+        const sim = pass === 0 ? 1 : lostWordSimilarity(lost, index, n, wordIds);
         if (sim <= 0) continue;
         m += 2 * sim * lost.weight;
         uq = Math.max(0, uq - lost.weight);
@@ -1199,27 +1352,24 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     words.memoFor(`joined\u0000${q.texts[i]}\u0000${key}`),
   );
   for (const n of touched) {
-    const name = index.names[n] as PreparedName;
     const uniform = index.uniformNames[n] === 1;
     // The bound assumes the query's own weights; the few vessel names are simply scored.
     if (!uniform) {
       const mq = s.ubQuery[n];
       const mc = s.ubCandidate[n];
       const unmatchedQ = Math.max(0, q.total - s.hitQuery[n]);
-      const unmatchedC = Math.max(0, name.total - s.hitCandidate[n]);
+      const unmatchedC = Math.max(0, (index.nameTotal[n] as number) - s.hitCandidate[n]);
       // Blocking can miss a word exact scoring still pairs up, so the contained-name discount is
       // assumed possible on both sides (measured: guessing which side costs 0.3% recall).
       // The discount needs two strong word pairs: without two that blocking saw, only lost words add them.
       const strong = s.strongWords[n];
       const nameDiscount = strongWordsOf(strong) >= 2 ? discount : 1;
       const bound = (mq + mc) / (mq + mc + nameDiscount * (unmatchedQ + unmatchedC)) + maxBonus;
-      if (
-        bound < minScore &&
-        !lostWordsMayLift(name, n, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC, strong)
-      )
+      if (bound < minScore && !lostWordsMayLift(n, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC, strong))
         continue;
     }
     if (uniform && qUniform === undefined) qUniform = prepareTokens(tokens, true);
+    const name = nameAt(index, n);
     const nameScore = scorePrepared(
       uniform ? (qUniform as PreparedName) : q,
       name,
@@ -1228,8 +1378,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       joinedMemo,
     );
     if (nameScore <= 0) continue;
-    for (const ref of index.nameRefs[n] ?? [])
-      hits.push({ entry: ref.entry, display: ref.display, nameScore });
+    for (const ref of refsOf(index, n)) hits.push({ entry: ref.entry, display: ref.display, nameScore });
   }
   resetLostSlots(index, lostUnits.length);
   addAcronymHits(index, tokens, hits);
@@ -1280,7 +1429,7 @@ export function screenWithHits(
     if (hit.score >= threshold) failing++;
     if (hit.score >= minScore) {
       ranked.push({
-        entry: index.entries[entryIdx] as ListEntry,
+        entry: index.entries.at(entryIdx) as ListEntry,
         matchedName: hit.matchedName,
         score: hit.score,
       });
@@ -1309,9 +1458,9 @@ function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hit
   const only = tokens.length === 1 ? tokens[0] : undefined;
   if (only !== undefined && only.text.length >= MIN_ACRONYM_LENGTH && /^[a-z]+$/.test(only.text)) {
     for (const { name: n, display } of index.acronyms.get(only.text) ?? []) {
-      for (const ref of index.nameRefs[n] ?? []) {
+      for (const ref of refsOf(index, n)) {
         // The spelling whose initials these are, when it is one of this entry's names.
-        const entry = index.entries[ref.entry] as ListEntry;
+        const entry = index.entries.at(ref.entry) as ListEntry;
         const written = display === entry.name || entry.aliases.includes(display) ? display : ref.display;
         hits.push({
           entry: ref.entry,
@@ -1328,9 +1477,9 @@ function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hit
     const end = index.postingStart[v + 1] as number;
     for (let p = index.postingStart[v] as number; p < end; p++) {
       const n = index.postingName[p] as number;
-      const name = index.names[n] as PreparedName;
+      const name = nameAt(index, n);
       if (name.texts.length !== 1 || name.texts[0] !== acronym) continue;
-      for (const ref of index.nameRefs[n] ?? []) {
+      for (const ref of refsOf(index, n)) {
         hits.push({
           entry: ref.entry,
           display: `${ref.display} (initials of the name screened)`,

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestContext, type TTestContext } from "../../test/setup";
+import {
+  buildIndex,
+  type ListEntry,
+  loadBundledLists,
+  type ScreeningIndex,
+  screen,
+  screeningDataDir,
+} from "./engine";
+import {
+  ENGINE_SOURCES,
+  engineSourceHash,
+  entriesKey,
+  indexKey,
+  packIndex,
+  unpackIndex,
+} from "./engine/index-pack";
+import { normalizeName } from "./engine/normalize";
+import { prepareTokens } from "./engine/score";
+import { nameAt, refsOf } from "./engine/screening-index";
+import { indexCacheFile, loadOrBuildIndex } from "./index-cache";
+import { activeEntriesKey, parseListFiles, ScreeningRegistry, storeList } from "./lists.service";
+
+// The built index kept on disk must screen exactly as a freshly built one, and must never be used
+// for other entries, another engine, or a damaged file.
+
+const all = loadBundledLists(screeningDataDir()).entries;
+// Every twelfth entry: all list kinds, vessels and acronyms included, built in a fraction of the time.
+const entries = all.filter((_, i) => i % 12 === 0);
+
+/** Queries touching every path: list names as written, with a typo, aliases, acronyms, near misses. */
+const QUERIES = [
+  ...entries
+    .slice(0, 120)
+    .flatMap((e) => [e.name, `${e.name.slice(0, 3)}${e.name.slice(4)}`, ...e.aliases.slice(0, 1)]),
+  "Islamic Revolutionary Guard Corps",
+  "IRISL",
+  "Johnson Precision Machining LLC",
+  "Rossi Timber S.A.",
+  "Bank Melli Iran",
+];
+
+function results(index: ScreeningIndex): string {
+  return JSON.stringify(
+    QUERIES.map((name) => screen(index, { name, country: "IR", address: "Tehran, Iran" }, { minScore: 0.5 })),
+  );
+}
+
+/** The cache over entries given directly, as the benchmarks use it. */
+const cached = (list: readonly ListEntry[], folder = dir) =>
+  loadOrBuildIndex(folder, entriesKey(list), () => list);
+const fileOf = (list: readonly ListEntry[]) => indexCacheFile(dir, entriesKey(list));
+
+function keyOf(list: readonly ListEntry[]): string {
+  const key = indexKey(entriesKey(list));
+  if (key === undefined) throw new Error("the engine's fingerprint is unknown");
+  return key;
+}
+
+let dir: string;
+let expected: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "tradewinds-index-cache-"));
+  expected = results(buildIndex(entries));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cacheFiles = (folder: string) => readdirSync(folder).filter((f) => f.startsWith("screening-index-"));
+
+describe("screening index cache", () => {
+  test("the first process builds and stores the index; the next loads it and screens identically", async () => {
+    // The comparison means something: the sample has failures and near misses.
+    expect(expected).toContain('"status":"failed"');
+    expect(expected).toContain('"status":"passed"');
+    const first = await cached(entries);
+    expect(first.loaded).toBe(false);
+    expect(existsSync(fileOf(entries))).toBe(true);
+    expect(results(first.index)).toBe(expected);
+    const second = await cached(entries);
+    expect(second.loaded).toBe(true);
+    expect(results(second.index)).toBe(expected);
+    expect(second.index.stats).toEqual(first.index.stats);
+    // The entries come with the index, as the lists wrote them.
+    expect(second.index.entries.length).toBe(entries.length);
+    for (let e = 0; e < entries.length; e += 97)
+      expect(second.index.entries.at(e)).toEqual(entries[e] as ListEntry);
+  }, 60_000);
+
+  test("changed entries are built again, never served from the older file, which is removed", async () => {
+    await cached(entries);
+    const changed: ListEntry[] = entries.map((e, i) =>
+      i === 5 ? { ...e, aliases: [...e.aliases, "Zyxwar Quantum Holdings"] } : e,
+    );
+    const reordered = [entries[1] as ListEntry, entries[0] as ListEntry, ...entries.slice(2)];
+    for (const other of [changed, reordered]) {
+      expect(fileOf(other)).not.toBe(fileOf(entries));
+      const { index, loaded } = await cached(other);
+      expect(loaded).toBe(false);
+      expect(results(index)).toBe(results(buildIndex(other)));
+      expect(cacheFiles(dir)).toEqual([path.basename(fileOf(other))]);
+    }
+    const hit = screen((await cached(changed)).index, { name: "Zyxwar Quantum Holdings" });
+    expect(hit.status).toBe("failed");
+    expect(hit.matches[0]?.entry.sourceId).toBe(entries[5]?.sourceId);
+  }, 60_000);
+
+  test("a damaged, truncated or foreign file is built again and rewritten", async () => {
+    const { index } = await cached(entries);
+    const file = fileOf(entries);
+    const good = readFileSync(file);
+    const other = entries.slice(1);
+    const damaged: Record<string, Uint8Array> = {
+      empty: new Uint8Array(0),
+      garbage: new TextEncoder().encode("not an index at all"),
+      truncated: good.subarray(0, Math.floor(good.length / 2)),
+      "one byte short": good.subarray(0, good.length - 1),
+      "a bit flipped in the arrays": (() => {
+        const copy = new Uint8Array(good);
+        copy[copy.length - 1000] = (copy[copy.length - 1000] as number) ^ 1;
+        return copy;
+      })(),
+      "a byte changed in the header": (() => {
+        const copy = new Uint8Array(good);
+        copy[20] = (copy[20] as number) ^ 0x20;
+        return copy;
+      })(),
+      // A whole, valid index of other entries under this file's name.
+      "another key": packIndex(buildIndex(other), keyOf(other)),
+    };
+    for (const [what, bytes] of Object.entries(damaged)) {
+      writeFileSync(file, bytes);
+      const again = await cached(entries);
+      expect({ what, loaded: again.loaded }).toEqual({ what, loaded: false });
+      expect(results(again.index)).toBe(expected);
+      // Written again whole: the next process loads it.
+      expect((await cached(entries)).loaded).toBe(true);
+    }
+    expect(unpackIndex(packIndex(index, "some other key"), keyOf(entries))).toBeUndefined();
+  }, 120_000);
+
+  test("a packed name is read back exactly as prepareTokens prepares it, whatever fields it has", () => {
+    const index = buildIndex(entries);
+    expect(index.stats.names).toBeGreaterThan(1000);
+    for (let n = 0; n < index.stats.names; n++) {
+      // A name is created by the first spelling that gives it: the first of its refs.
+      const [first] = refsOf(index, n);
+      const tokens = normalizeName(first?.display ?? "").tokens;
+      expect(nameAt(index, n)).toEqual(prepareTokens(tokens, index.uniformNames[n] === 1));
+    }
+  });
+
+  test("the key follows the engine's code: a changed module gives another", () => {
+    const engineDir = path.join(import.meta.dir, "engine");
+    const copy = path.join(dir, "engine-copy");
+    mkdirSync(copy);
+    for (const file of ENGINE_SOURCES) copyFileSync(path.join(engineDir, file), path.join(copy, file));
+    expect(engineSourceHash(copy)).toBe(engineSourceHash(engineDir));
+    expect(keyOf(entries)).toContain(engineSourceHash(engineDir));
+    writeFileSync(path.join(copy, "lexicon.ts"), `${readFileSync(path.join(copy, "lexicon.ts"), "utf8")}\n`);
+    expect(engineSourceHash(copy)).not.toBe(engineSourceHash(engineDir));
+  });
+
+  test("a cache folder that cannot be written still gives the index", async () => {
+    const blocker = path.join(dir, "a-file");
+    writeFileSync(blocker, "x");
+    const { index, loaded } = await cached(entries, path.join(blocker, "cache"));
+    expect(loaded).toBe(false);
+    expect(results(index)).toBe(expected);
+  }, 60_000);
+});
+
+describe("the registry over a cache folder", () => {
+  let ctx: TTestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  }, 120_000);
+  afterAll(() => ctx.database.close());
+
+  test("a re-imported list is screened at once, and its index replaces the older one on disk", async () => {
+    const cacheDir = path.join(dir, "registry");
+    const registry = new ScreeningRegistry(ctx.database.db, { cacheDir });
+    const before = await registry.get();
+    const [firstFile] = cacheFiles(cacheDir);
+    expect(firstFile).toBeDefined();
+    expect(screen(before.index, { name: "Brand New Cached Trading Ltd" }).status).toBe("passed");
+    const header =
+      "_id,source,entity_number,type,programs,name,title,addresses,federal_register_notice,start_date,end_date,standard_order,license_requirement,license_policy,call_sign,vessel_type,gross_tonnage,gross_registered_tonnage,vessel_flag,vessel_owner,remarks,source_list_url,alt_names,citizenships,dates_of_birth,nationalities,places_of_birth,source_information_url,ids";
+    const row =
+      'x1,Entity List (EL) - Bureau of Industry and Security,,Entity,,Brand New Cached Trading Ltd,,"1 Harbour Road, Hong Kong",,2026-10-01,,,,,,,,,,,,,,,,,,,';
+    const parsed = parseListFiles("csl", [
+      { name: "consolidated.csv", bytes: new TextEncoder().encode(`${header}\n${row}\n`) },
+    ]);
+    await storeList(ctx.database.db, "csl", parsed, "consolidated.csv");
+    await registry.rebuild();
+    const after = await registry.get();
+    expect(screen(after.index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
+    const files = cacheFiles(cacheDir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).not.toBe(firstFile);
+    // Another process over the same data folder loads what this one stored.
+    const again = await loadOrBuildIndex(cacheDir, await activeEntriesKey(ctx.database.db), () => {
+      throw new Error("the entries are not read when the index is on disk");
+    });
+    expect(again.loaded).toBe(true);
+    expect(screen(again.index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
+  }, 120_000);
+
+  test("with no stored index, a worker thread builds and stores it, and this thread reads it", async () => {
+    const cacheDir = path.join(dir, "registry-worker");
+    const registry = new ScreeningRegistry(ctx.database.db, { cacheDir, buildInWorker: true });
+    const { index } = await registry.get();
+    expect(registry.lastLoad).toBe("worker");
+    expect(cacheFiles(cacheDir)).toHaveLength(1);
+    expect(screen(index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
+    const thread = new ScreeningRegistry(ctx.database.db, { cacheDir: path.join(dir, "registry-thread") });
+    const own = await thread.get();
+    expect(thread.lastLoad).toBe("this thread");
+    expect(results(index)).toBe(results(own.index));
+  }, 120_000);
+
+  test("a worker whose index cannot be stored leaves the build to this thread", async () => {
+    const blocker = path.join(dir, "not-a-folder");
+    writeFileSync(blocker, "x");
+    const registry = new ScreeningRegistry(ctx.database.db, {
+      cacheDir: path.join(blocker, "cache"),
+      buildInWorker: true,
+    });
+    const { index } = await registry.get();
+    expect(registry.lastLoad).toBe("this thread");
+    expect(screen(index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
+  }, 120_000);
+});

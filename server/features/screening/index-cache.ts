@@ -1,0 +1,118 @@
+// The built screening index kept on disk (DATA_DIR/cache), so a process that starts (the server, an
+// import from the command line, a screening worker) loads it in one read instead of building it for
+// seconds. A file is used only under its exact key: the engine's code and the entries it was built
+// from (see engine/index-pack.ts). Anything else — another list version, another engine, a missing,
+// truncated or damaged file — is built again and written again, atomically (a temporary file
+// renamed over), so a reader never sees half a file.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { buildIndex, type ListEntry, type ScreeningIndex } from "./engine";
+import { indexKey, packIndex, unpackIndex } from "./engine/index-pack";
+import type { TIndexBuildReply, TIndexBuildRequest } from "./index-build.worker";
+
+const PREFIX = "screening-index-";
+const SUFFIX = ".bin";
+
+let defaultDir: string | undefined;
+let defaultWorker = false;
+
+/**
+ * Where the processes of this data folder keep the index (set once at start; unset: no cache), and
+ * whether a worker thread builds it when it is not there.
+ */
+export function setIndexCacheDir(dir: string | undefined, options: { buildInWorker?: boolean } = {}): void {
+  defaultDir = dir;
+  defaultWorker = options.buildInWorker ?? false;
+}
+
+/** The cache folder set by setIndexCacheDir, if any. */
+export function indexCacheDir(): string | undefined {
+  return defaultDir;
+}
+
+/** Whether setIndexCacheDir asked for builds on a worker thread. */
+export function indexBuildsInWorker(): boolean {
+  return defaultWorker;
+}
+
+/** The file the index of entries identified by `sourceKey` is kept in (see indexKey). */
+export function indexCacheFile(dir: string, sourceKey: string): string {
+  return path.join(dir, `${PREFIX}${Bun.hash(indexKey(sourceKey) ?? "").toString(16)}${SUFFIX}`);
+}
+
+/**
+ * The index over the entries `sourceKey` identifies: loaded from `dir` when a file of exactly this
+ * key is there (the entries come with it: nothing else is read), else built from `loadEntries()`
+ * and stored for the next process. A cache that cannot be read or written never fails the caller.
+ */
+export async function loadOrBuildIndex(
+  dir: string,
+  sourceKey: string,
+  loadEntries: () => Promise<readonly ListEntry[]> | readonly ListEntry[],
+): Promise<{ index: ScreeningIndex; loaded: boolean }> {
+  const key = indexKey(sourceKey);
+  // An engine of unknown version (an executable built without its fingerprint) caches nothing.
+  if (key === undefined) return { index: buildIndex(await loadEntries()), loaded: false };
+  const file = indexCacheFile(dir, sourceKey);
+  const cached = loadCachedIndex(dir, sourceKey);
+  if (cached) return { index: cached, loaded: true };
+  const built = buildIndex(await loadEntries());
+  const packed = packIndex(built, key);
+  try {
+    mkdirSync(dir, { recursive: true });
+    const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(temporary, packed);
+    renameSync(temporary, file);
+    // Indexes of earlier list versions or engines are not read again.
+    for (const name of readdirSync(dir)) {
+      const isOld = name.startsWith(PREFIX) && name !== path.basename(file);
+      if (isOld && (name.endsWith(SUFFIX) || name.endsWith(".tmp")))
+        rmSync(path.join(dir, name), { force: true });
+    }
+  } catch {
+    // A read-only or full disk: this process still has its index, the next one builds again.
+  }
+  // The packed form holds no object per name or entry: what stays in memory is that, not the build's.
+  return { index: unpackIndex(packed, key) ?? built, loaded: false };
+}
+
+/** The stored index of exactly this key, if `dir` holds a whole one. */
+export function loadCachedIndex(dir: string, sourceKey: string): ScreeningIndex | undefined {
+  const key = indexKey(sourceKey);
+  if (key === undefined) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(indexCacheFile(dir, sourceKey));
+  } catch {
+    return undefined;
+  }
+  return unpackIndex(bytes, key);
+}
+
+/**
+ * Builds and stores the index of these entries on a worker thread (see index-build.worker.ts), so
+ * the build's garbage goes with the thread; an error when no worker could (the caller then builds on
+ * its own thread).
+ */
+export async function buildIndexInWorker(
+  dir: string,
+  sourceKey: string,
+  entries: readonly ListEntry[],
+): Promise<{ error?: string }> {
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL("./index-build.worker.ts", import.meta.url).href);
+  } catch (error) {
+    return { error: String(error) };
+  }
+  try {
+    const reply = await new Promise<TIndexBuildReply>((resolve) => {
+      worker.onmessage = (event: MessageEvent<TIndexBuildReply>) => resolve(event.data);
+      worker.onerror = (event) => resolve({ ok: false, error: event.message || "the worker stopped" });
+      worker.postMessage({ dir, sourceKey, entries: [...entries] } satisfies TIndexBuildRequest);
+    });
+    return reply.ok ? {} : { error: reply.error };
+  } finally {
+    worker.terminate();
+  }
+}
