@@ -417,3 +417,20 @@ describe("words of two or three letters", () => {
     }
   });
 });
+
+describe("packed names", () => {
+  test("a list whose first name is one word (no joined pairs) still packs and finds its longer names", () => {
+    // The packed fields take their kind from their first item anywhere: a first name with an empty
+    // list of pairs once decided "numbers" for every name and the build threw on the next one.
+    const oneWordFirst = buildIndex([
+      entry("1", "HAMAS"),
+      entry("2", "SHENYANG MACHINE TOOL GROUP"),
+      entry("3", "GLOBAL TRADING GROUP LLC"),
+    ]);
+    expect(screen(oneWordFirst, { name: "Shenyang Machine Tool Grp" }).matches[0]?.matchedName).toBe(
+      "SHENYANG MACHINE TOOL GROUP",
+    );
+    expect(screen(oneWordFirst, { name: "Hamas" }).matches[0]?.matchedName).toBe("HAMAS");
+    expect(screen(oneWordFirst, { name: "Shen Yang Machine Tool" }).status).toBe("failed");
+  });
+});
