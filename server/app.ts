@@ -21,11 +21,7 @@ import { paperworkRoutes } from "./features/paperwork/paperwork.routes";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
 import { productsEntity } from "./features/products/products.entity";
 import { reportAttributesRoutes, reportDataRoutes } from "./features/reports/reports.routes";
-import {
-  prepareImportScreening,
-  screenAfterImport,
-  screenOnContactSave,
-} from "./features/screening/screening.hooks";
+import { screenAfterImport, screenOnContactSave } from "./features/screening/screening.hooks";
 import { screeningRoutes } from "./features/screening/screening.routes";
 import { createShipmentRoutes, type TShipmentRouteOptions } from "./features/shipments/shipments.routes";
 import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.entity";
@@ -146,11 +142,7 @@ export function createApp(deps: TAppDeps) {
     })
     .route(
       "/contacts",
-      createContactRoutes({
-        afterSave: screenOnContactSave,
-        beforeImport: prepareImportScreening,
-        afterImport: screenAfterImport,
-      }),
+      createContactRoutes({ afterSave: screenOnContactSave, afterImport: screenAfterImport }),
     )
     .route("/screenings", screeningRoutes)
     .route("/paperwork", paperworkRoutes)

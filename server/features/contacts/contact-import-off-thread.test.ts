@@ -2,11 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import type { TImportAnswer, TImportReport } from "../../../db/contracts/contacts";
 import { contacts } from "../../../db/schema";
-import { createLogger } from "../../lib/logger";
-import { createServices } from "../../services";
 import { buildContact, call, signUp } from "../../test/factories";
-import { appOver, createTestContext, type TTestContext } from "../../test/setup";
-import { ScreeningWorker } from "../screening/screening-worker";
+import { createTestContext, type TTestContext } from "../../test/setup";
 import { importContacts } from "./contact-import";
 import { importOffThread, OFF_THREAD_MIN_BYTES } from "./contact-import-off-thread";
 
@@ -33,10 +30,10 @@ function bigFile(prefix: string) {
   return { text: lines.join("\n"), rows: i };
 }
 
-async function uploadMultipart(who: Awaited<ReturnType<typeof signUp>>, text: string, app = ctx.app) {
+async function uploadMultipart(who: Awaited<ReturnType<typeof signUp>>, text: string) {
   const form = new FormData();
   form.append("csv_upload", new Blob([text], { type: "text/csv" }), "big.csv");
-  const res = await app.request("/api/contacts/upload", {
+  const res = await ctx.app.request("/api/contacts/upload", {
     method: "POST",
     headers: who.auth,
     body: form,
@@ -119,71 +116,5 @@ describe("a big web import runs on a worker thread", () => {
       sql`select max(id) as last from contacts where workspace_id = ${who.user.workspace_id} and company <> 'Queued Co'`,
     );
     expect(item.id).toBeGreaterThan(last);
-  }, 60_000);
-
-  test("its screening starts with the import: each written name is primed on the worker that then screens them", async () => {
-    const services = createServices(ctx.env, createLogger("silent"), ctx.database.db);
-    const app = appOver(ctx, services);
-    const primed: string[] = [];
-    const calls = { screen: 0, stop: 0 };
-    const { prime, screen, stop } = ScreeningWorker.prototype;
-    ScreeningWorker.prototype.prime = function (names) {
-      primed.push(...names);
-      return prime.call(this, names);
-    };
-    ScreeningWorker.prototype.screen = function (queries) {
-      calls.screen++;
-      return screen.call(this, queries);
-    };
-    ScreeningWorker.prototype.stop = function () {
-      calls.stop++;
-      return stop.call(this);
-    };
-    try {
-      const who = await signUp(ctx);
-      const { text } = bigFile("PS");
-      const { status, body } = await uploadMultipart(who, text, app);
-      expect(status).toBe(200);
-      expect(body.created).toBeGreaterThan(1000);
-      // Every created and changed contact's name was handed to the screening worker as its batch was written.
-      expect(body.updated).toBeGreaterThan(0);
-      expect(primed).toHaveLength(body.created + body.updated);
-      const { rescreen } = services.screening;
-      while (rescreen.state.total !== body.created || rescreen.state.isRunning) await Bun.sleep(50);
-      expect(rescreen.state).toMatchObject({ done: body.created, failed: 0 });
-      // That worker screened the job (fewer than 2,000 contacts would otherwise screen on this
-      // thread), and was stopped once, at the end.
-      expect(calls.screen).toBeGreaterThan(0);
-      while (calls.stop === 0) await Bun.sleep(20);
-      expect(calls.stop).toBe(1);
-      const [row] = await ctx.database.db.all<{ n: number; pending: number; results: number }>(
-        sql`select count(*) as n, sum(screening_pending) as pending, (select count(*) from contact_screening_results r join contacts c on c.id = r.contact_id where c.workspace_id = ${who.user.workspace_id}) as results from contacts where workspace_id = ${who.user.workspace_id}`,
-      );
-      expect(row).toEqual({ n: body.created, pending: 0, results: body.created });
-    } finally {
-      Object.assign(ScreeningWorker.prototype, { prime, screen, stop });
-    }
-  }, 120_000);
-
-  test("a refused big file stops the screening it started", async () => {
-    const services = createServices(ctx.env, createLogger("silent"), ctx.database.db);
-    const app = appOver(ctx, services);
-    let stopped = 0;
-    const { stop } = ScreeningWorker.prototype;
-    ScreeningWorker.prototype.stop = function () {
-      stopped++;
-      return stop.call(this);
-    };
-    try {
-      const who = await signUp(ctx);
-      const { text } = bigFile("RF");
-      // A header without the required columns: the whole file is refused.
-      const { status } = await uploadMultipart(who, `Nothing,Useful\n${text}`, app);
-      expect(status).toBe(422);
-      expect(stopped).toBe(1);
-      expect(services.screening.rescreen.state.total).toBe(0);
-    } finally {
-      ScreeningWorker.prototype.stop = stop;
-    }
   }, 60_000);
 });

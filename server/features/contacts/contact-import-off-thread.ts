@@ -17,10 +17,7 @@ type TImportWorkerResult =
   | { type: "file-error"; message: string }
   | { type: "error"; message: string; code?: string };
 
-export type TImportWorkerReply =
-  | { type: "started" }
-  | { type: "written"; names: string[] }
-  | TImportWorkerResult;
+export type TImportWorkerReply = { type: "started" } | TImportWorkerResult;
 
 /** Smaller files import on the main thread: starting a worker costs more than their import. */
 export const OFF_THREAD_MIN_BYTES = 256 * 1024;
@@ -34,8 +31,6 @@ export async function importOffThread(
   database: { url: string; authToken?: string },
   target: { workspaceId: number; userId: number },
   bytes: Uint8Array,
-  /** The company names of each batch's new and changed contacts, once written (to screen them early). */
-  onWritten?: (names: string[]) => void,
 ): Promise<TImportReport | null> {
   if (bytes.length < OFF_THREAD_MIN_BYTES || database.url.includes(":memory:")) return null;
   let worker: Worker;
@@ -51,7 +46,6 @@ export async function importOffThread(
       worker.onmessage = (event: MessageEvent<TImportWorkerReply>) => {
         const data = event.data;
         if (data.type === "started") hasStarted = true;
-        else if (data.type === "written") onWritten?.(data.names);
         else resolve(data);
       };
       // A worker that could not even load (a missing file in an unusual build) leaves the import

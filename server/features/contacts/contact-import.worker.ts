@@ -20,10 +20,7 @@ self.onmessage = async (event: MessageEvent<TImportWorkerRequest>) => {
   try {
     const database = await openDatabase(url, authToken);
     try {
-      const report = await importContacts(database.db, target, decodeUtf8(slices(bytes)), {
-        // Each batch's new and changed names, once written, for the server to have them screened early.
-        onWritten: (names) => self.postMessage({ type: "written", names } satisfies TImportWorkerReply),
-      });
+      const report = await importContacts(database.db, target, decodeUtf8(slices(bytes)));
       reply = { type: "done", report };
     } finally {
       database.close();

@@ -7,7 +7,7 @@ import { yieldToLoop } from "../../lib/limits";
 import { readMultipart } from "../../lib/multipart";
 import { authOf } from "../auth/auth.middleware";
 import { decodeUtf8, ImportFileError, importContacts } from "./contact-import";
-import { importOffThread, OFF_THREAD_MIN_BYTES } from "./contact-import-off-thread";
+import { importOffThread } from "./contact-import-off-thread";
 import { contactsEntity } from "./contacts.entity";
 
 /** How much CSV is parsed between two yields (about 150 rows: a millisecond or two). */
@@ -76,19 +76,11 @@ function percentDecoded(payload: string): string {
   }
 }
 
-/** What `beforeImport` started: it hears each written batch's names, and is stopped if nothing is screened. */
-export type TImportScreening = { prime: (names: string[]) => void; stop: () => void };
-
 type THooks = {
   /** After a contact is created or changed (the app screens it). */
   afterSave?: NonNullable<Parameters<typeof createEntityRoutes>[1]>["afterSave"];
-  /**
-   * Before a big CSV file is imported: may start what screens its contacts (a screening worker that
-   * builds its index while the file is imported, and scores each written batch's names meanwhile).
-   */
-  beforeImport?: (c: Context<TAppEnv>) => TImportScreening | null;
   /** After a CSV import landed (the app screens the new and changed contacts). */
-  afterImport?: (c: Context<TAppEnv>, prepared: TImportScreening | null) => void;
+  afterImport?: (c: Context<TAppEnv>) => void;
 };
 
 /** Contacts: the generic entity API plus POST /contacts/upload (CSV import). */
@@ -105,13 +97,9 @@ export const createContactRoutes = (hooks: THooks = {}) =>
       })(c, next),
     async (c) => {
       const { workspaceId, user } = authOf(c);
-      let prepared: TImportScreening | null = null;
       try {
         const bytes = await uploadedCsv(c);
         const target = { workspaceId, userId: user.id };
-        // A big file's screening starts with its import: the index builds on another core meanwhile.
-        prepared = bytes.length >= OFF_THREAD_MIN_BYTES ? (hooks.beforeImport?.(c) ?? null) : null;
-        const onWritten = prepared ? (names: string[]) => prepared?.prime(names) : undefined;
         // A big file imports on a worker thread, its transaction and commit off the event loop.
         const report =
           (await importOffThread(
@@ -119,14 +107,10 @@ export const createContactRoutes = (hooks: THooks = {}) =>
             { url: c.var.env.databaseUrl, authToken: c.var.env.databaseAuthToken },
             target,
             bytes,
-            onWritten,
-          )) ?? (await importContacts(c.var.db, target, decodeUtf8(inSlices(bytes)), { onWritten }));
-        if (report.created || report.updated) hooks.afterImport?.(c, prepared);
-        else prepared?.stop();
-        prepared = null;
+          )) ?? (await importContacts(c.var.db, target, decodeUtf8(inSlices(bytes))));
+        if (report.created || report.updated) hooks.afterImport?.(c);
         return c.json({ message: "Import completed", ...report });
       } catch (error) {
-        prepared?.stop();
         if (!(error instanceof ImportFileError)) throw error;
         // The spec's client reads data.result as the sign of failure.
         throw new AppError("VALIDATION", "Import failed", {

@@ -107,15 +107,10 @@ export class RescreenJob {
     /** Runs in each chunk's write transaction with the chunk's contact ids (e.g. clears a pending flag). */
     private readonly inTransaction?: TScreenBatchOptions["inTransaction"],
     /** Starts a screening worker for a run of WORKER_MIN_CONTACTS or more (stopped when the run ends). */
-    private readonly startWorkerFor?: () => ScreeningWorker | null,
+    private readonly startWorker?: () => ScreeningWorker | null,
     /** Contacts per write transaction when screening on a worker. */
     private readonly workerChunk = WORKER_CHUNK,
   ) {}
-
-  /** A screening worker of the kind a big run starts, for a caller that hands it to run() itself. */
-  startWorker(): ScreeningWorker | null {
-    return this.startWorkerFor?.() ?? null;
-  }
 
   /** Queues a run over these contacts; resolves when it has finished. */
   run(
@@ -284,7 +279,7 @@ export class RescreenJob {
       finished_at: null,
     };
     const ownWorker =
-      !this.worker && ids.length >= WORKER_MIN_CONTACTS ? (this.startWorkerFor?.() ?? undefined) : undefined;
+      !this.worker && ids.length >= WORKER_MIN_CONTACTS ? (this.startWorker?.() ?? undefined) : undefined;
     const worker = this.worker ?? ownWorker;
     try {
       const lists = worker ? await worker.ready.catch(() => null) : null;
