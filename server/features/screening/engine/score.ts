@@ -80,7 +80,7 @@ export const SIMILARITY_EXPONENT = 0.8;
 // From this length the edit budget is counted in typingDistance, where slips cost half an edit.
 const TYPING_BUDGET_MIN_LENGTH = 5;
 // A word pair counts towards "contained name" evidence only when it is close to exact.
-export const STRONG_SIMILARITY = 0.9;
+const STRONG_SIMILARITY = 0.9;
 
 /**
  * Similarity of two comparison keys in [0, 1]: 1 - edits/length when the edit distance is within

@@ -7,22 +7,12 @@ import {
   type PreparedName,
   pairSimilarity,
   prepareTokens,
-  SIMILARITY_EXPONENT,
   type SimilarityMemo,
-  STRONG_SIMILARITY,
   scorePrepared,
   tokenSimilarity,
   wordSimilarity,
 } from "./score";
-import type {
-  ListEntry,
-  NameToken,
-  ScreenMatch,
-  ScreenOptions,
-  ScreenQuery,
-  ScreenResult,
-  TokenKind,
-} from "./types";
+import type { ListEntry, NameToken, ScreenMatch, ScreenOptions, ScreenQuery, ScreenResult } from "./types";
 
 /** Default score at or above which a screening fails. */
 export const DEFAULT_THRESHOLD = 0.85;
@@ -36,8 +26,6 @@ const BONUS_MIN_NAME_SCORE = 0.5;
 const MAX_PAIR_KEY_LENGTH = 16;
 const ID_BITS = 2 ** 21;
 const OPTIMISM = 0.1;
-/** Blocking similarity (optimistic) from which a word pair may reach STRONG_SIMILARITY once calibrated. */
-const STRONG_BLOCKING_SIMILARITY = STRONG_SIMILARITY ** (1 / SIMILARITY_EXPONENT) - 1e-9;
 
 /** Build statistics, for logs and the benchmark. */
 export interface IndexStats {
@@ -267,11 +255,6 @@ interface Scratch {
   unitWords: Int32Array;
   /** Bit set of the query's possibly-missed words (mayEscapeBlocking) that did reach a name. */
   lostSeen: Int32Array;
-  /**
-   * The query words (bit i: word i) blocking saw pair with a name closely enough, and weighty
-   * enough, to count towards the contained-name discount (see CONTAINED_NAME_DISCOUNT), optimistically.
-   */
-  strongWords: Int32Array;
   addressCache: Map<number, Set<string>>;
   /** Names prepared for scoring lately (see nameAt): a direct-mapped cache by name id. */
   nameTags: Int32Array;
@@ -345,7 +328,6 @@ export function makeScratch(nameCount: number, vocabCount: number): Scratch {
     unitWeight: new Float64Array(nameCount),
     unitWords: new Int32Array(nameCount),
     lostSeen: new Int32Array(nameCount),
-    strongWords: new Int32Array(nameCount),
     addressCache: new Map(),
     nameTags: new Int32Array(NAME_CACHE_SIZE),
     nameSlots: new Array(NAME_CACHE_SIZE),
@@ -756,14 +738,6 @@ function entryAddressTokens(index: ScreeningIndex, entryIdx: number): Set<string
   return tokens;
 }
 
-/** Bit of the query words from this position on (they share it). */
-const STRONG_BITS_CAP = 31;
-
-/** How many query words a strongWords bit set holds; a query word past the cap counts as two more. */
-function strongWordsOf(bits: number): number {
-  return popCount(bits) + ((bits >>> STRONG_BITS_CAP) & 1);
-}
-
 function popCount(bits: number): number {
   let x = bits - ((bits >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -777,43 +751,27 @@ interface BlockingUnit {
   /** How many times the query contains it. */
   count: number;
   isPair: boolean;
-  /**
-   * Per occurrence, the query words it could make count towards the contained-name discount: the
-   * word itself, or a joined pair's words of weight 1 or more (scoring counts those by their own weight).
-   */
-  strongBits: number[];
 }
 
 function blockingUnits(q: PreparedName): BlockingUnit[] {
   const byKey = new Map<string, BlockingUnit>();
-  const add = (key: string, lookups: string[], weight: number, isPair: boolean, strongBits: number): void => {
+  const add = (key: string, lookups: string[], weight: number, isPair: boolean): void => {
     const id = `${isPair ? "pair" : "word"}:${key}`;
     const existing = byKey.get(id);
     if (existing !== undefined) {
       existing.count++;
-      existing.strongBits.push(strongBits);
       for (const l of lookups) if (!existing.lookups.includes(l)) existing.lookups.push(l);
       return;
     }
-    byKey.set(id, { lookups: [...new Set(lookups)], weight, count: 1, isPair, strongBits: [strongBits] });
+    byKey.set(id, { lookups: [...new Set(lookups)], weight, count: 1, isPair });
   };
-  // Word positions from 31 on share the last bit; strongWordsOf then stops counting on them.
-  const bit = (i: number): number => 1 << Math.min(i, STRONG_BITS_CAP);
   for (let i = 0; i < q.keys.length; i++) {
     const key = q.keys[i] as string;
-    add(key, [key, q.texts[i] as string], q.weights[i] as number, false, bit(i));
+    add(key, [key, q.texts[i] as string], q.weights[i] as number, false);
   }
   for (let i = 0; i < q.pairKeys.length; i++) {
     const key = q.pairKeys[i] as string;
-    const bits =
-      ((q.weights[i] as number) >= 1 ? bit(i) : 0) | ((q.weights[i + 1] as number) >= 1 ? bit(i + 1) : 0);
-    add(
-      key,
-      [key, q.pairTexts[i] as string],
-      (q.weights[i] as number) + (q.weights[i + 1] as number),
-      true,
-      bits,
-    );
+    add(key, [key, q.pairTexts[i] as string], (q.weights[i] as number) + (q.weights[i + 1] as number), true);
   }
   return [...byKey.values()];
 }
@@ -951,8 +909,6 @@ interface LostWord {
   weight: number;
   /** How many times the query has the word. */
   count: number;
-  /** The query words it stands for (see BlockingUnit.strongBits). */
-  strongBits: number;
   key: string;
   text: string;
   /** Similarity to list words already compared, by list word. */
@@ -1231,7 +1187,6 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     matched: number,
     unmatchedQ: number,
     unmatchedC: number,
-    strong: number,
   ): boolean => {
     // First assuming each lost word pairs exactly, then, if that would do, comparing them for real.
     // (Plain loops: this runs for thousands of names a query, so no closures are made per name.)
@@ -1240,7 +1195,6 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       let m = matched;
       let uq = unmatchedQ;
       let uc = unmatchedC;
-      let strongWords = strong;
       for (let u = 0; u < lostUnits.length; u++) {
         const lost = lostUnits[u] as LostWord;
         if ((seen & (1 << u)) !== 0 || uc <= 0) continue;
@@ -1249,9 +1203,8 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
         m += 2 * sim * lost.weight;
         uq = Math.max(0, uq - lost.weight);
         uc = Math.max(0, uc - 1);
-        if (sim >= STRONG_BLOCKING_SIMILARITY) strongWords |= lost.strongBits;
       }
-      const lifted = m / (m + (strongWordsOf(strongWords) >= 2 ? discount : 1) * (uq + uc)) + maxBonus;
+      const lifted = m / (m + discount * (uq + uc)) + maxBonus;
       if (!(lifted >= minScore)) return false;
     }
     return true;
@@ -1275,7 +1228,6 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       lostUnits.push({
         weight: unit.weight * unit.count,
         count: unit.count,
-        strongBits: unit.strongBits.reduce((a, b) => a | b, 0),
         key,
         text: unit.lookups[1] ?? key,
         sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
@@ -1299,7 +1251,6 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
           s.hitQuery[n] = 0;
           s.hitCandidate[n] = 0;
           s.lostSeen[n] = 0;
-          s.strongWords[n] = 0;
           touched.push(n);
         }
         s.lostSeen[n] |= lostBit;
@@ -1327,11 +1278,6 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       s.hitQuery[n] += wq;
       s.ubCandidate[n] += matched;
       s.hitCandidate[n] += wc;
-      // Exact scoring counts a query word towards the discount when its pair weighs 1 or more (a
-      // one-to-one pair weighs as its heavier word) and its similarity, calibrated, is STRONG.
-      if (sim >= STRONG_BLOCKING_SIMILARITY && (unit.isPair || Math.max(unit.weight, s.unitWeight[n]) >= 1)) {
-        for (let k = 0; k < times; k++) s.strongWords[n] |= unit.strongBits[k] as number;
-      }
     }
   }
 
@@ -1361,12 +1307,11 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       const unmatchedC = Math.max(0, (index.nameTotal[n] as number) - s.hitCandidate[n]);
       // Blocking can miss a word exact scoring still pairs up, so the contained-name discount is
       // assumed possible on both sides (measured: guessing which side costs 0.3% recall).
-      // The discount needs two strong word pairs: without two that blocking saw, only lost words add them.
-      const strong = s.strongWords[n];
-      const nameDiscount = strongWordsOf(strong) >= 2 ? discount : 1;
-      const bound = (mq + mc) / (mq + mc + nameDiscount * (unmatchedQ + unmatchedC)) + maxBonus;
-      if (bound < minScore && !lostWordsMayLift(n, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC, strong))
-        continue;
+      // The discount is assumed for every name: which word pairs exact scoring counts as strong
+      // can't be told from blocking (a pair it never saw may be one), and a bound that guessed
+      // skipped names exact scoring flags (review of the session-4 merge: "S M S TExCEOM FZCO").
+      const bound = (mq + mc) / (mq + mc + discount * (unmatchedQ + unmatchedC)) + maxBonus;
+      if (bound < minScore && !lostWordsMayLift(n, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC)) continue;
     }
     if (uniform && qUniform === undefined) qUniform = prepareTokens(tokens, true);
     const name = nameAt(index, n);
