@@ -110,6 +110,8 @@ describe("the summary a first view starts from", () => {
       { ...base, expressions: { double: '"Quantity" * 2' } },
       { ...base, sort: [["Carrier", "asc"]] },
       { ...base, group_by: [], split_by: [] },
+      // Only columns: Perspective shows one unaggregated row per line, not one per combination.
+      { ...base, group_by: [], split_by: ["Status"] },
       { ...base, group_by: ["Extended value"] },
     ]) {
       expect(summaryOf(config, REPORT_ATTRIBUTES)).toBeNull();

@@ -90,7 +90,9 @@ export function reportDataUrl(keys: string[] | null): string {
  * null. Only when every value the view shows is a sum of a summable column (a sum of per-combination
  * sums is the sum of the lines) and its rows, columns and sorts name only its own columns: no
  * filters (they may need any column), no expressions, no other aggregate (a count or an average over
- * the summary would count combinations, not lines).
+ * the summary would count combinations, not lines). It needs rows (`group_by`): with only
+ * `split_by`, Perspective does not aggregate and shows one row per record, so the summary's
+ * combinations would not be the lines' rows.
  */
 export function summaryOf(
   config: TViewerConfig,
@@ -106,7 +108,7 @@ export function summaryOf(
   const sums = values.map(nameOf);
   const aggregates = (config.aggregates ?? {}) as Record<string, unknown>;
   if (
-    groupBy.length === 0 ||
+    (config.group_by ?? []).length === 0 ||
     !groupBy.every((name) => (REPORT_GROUPABLE as readonly (string | undefined)[]).includes(name)) ||
     !sums.every((name) => (REPORT_SUMMABLE as readonly (string | undefined)[]).includes(name)) ||
     !values.every((label) => aggregates[label] === "sum")
