@@ -127,3 +127,23 @@ export function firstDataUrl(config: TViewerConfig, attributes: readonly TReport
   const sums = summary.sums.length > 0 ? `&sum=${summary.sums.join(",")}` : "";
   return `/api/reports-data?format=arrow&names=labels&group_by=${summary.groupBy.join(",")}${sums}`;
 }
+
+/**
+ * The first view's data, fetched with `fetchUrl`: its summary when it has one, else its columns'
+ * lines. A summary the server refuses as too large (413: more combinations than it builds in
+ * memory, e.g. by shipment and product) falls back to the same columns' lines, which stream;
+ * `summary` says which one came back (over a summary the viewer stays read-only).
+ */
+export async function loadFirstData<T>(
+  config: TViewerConfig,
+  attributes: readonly TReportAttribute[],
+  fetchUrl: (url: string) => Promise<T>,
+): Promise<{ data: T; summary: boolean }> {
+  const summary = summaryOf(config, attributes) !== null;
+  try {
+    return { data: await fetchUrl(firstDataUrl(config, attributes)), summary };
+  } catch (error) {
+    if (!summary || (error as { status?: unknown } | null)?.status !== 413) throw error;
+    return { data: await fetchUrl(reportDataUrl(firstColumns(config, attributes))), summary: false };
+  }
+}
