@@ -17,7 +17,7 @@ import {
   insertReportProduct,
   insertReportShipment,
 } from "./report-fixtures";
-import { stopReportReadPool } from "./report-read-pool";
+import { offThreadRowSource, stopReportReadPool } from "./report-read-pool";
 import {
   reportArrowStream,
   reportJsonRecords,
@@ -467,12 +467,36 @@ describe("GET /api/reports-data", () => {
       expect(a!.lines.length).toBeGreaterThan(0);
       expect(a!.lines).toEqual(b!.lines);
     }
-    // A query the worker cannot run is an error, not a hang.
+    // A query neither the worker nor this thread can run is an error (retried here once), not a hang.
     const failed = await offThread("select * from no_such_table", []).then(
       () => "answered",
       (error: Error) => error.message,
     );
     expect(failed).toContain("no_such_table");
+  });
+
+  test("a query the worker answers with an error, or still holds when the pool stops, is read on this thread", async () => {
+    const file = ctx.env.databaseUrl.slice("file:".length).split("?")[0];
+    const hereAsked: string[] = [];
+    const here = async (sql: string) => {
+      hereAsked.push(sql);
+      return [[42]];
+    };
+    const rows = offThreadRowSource(file, here);
+    // The worker's error (a busy or unreadable database looks the same) is retried here once.
+    expect(await rows("select * from no_such_table", [])).toEqual([[42]]);
+    expect(hereAsked).toEqual(["select * from no_such_table"]);
+    // A long query is still on the worker when the pool stops: it settles, from this thread.
+    const slow =
+      "with recursive c(x) as (select 1 union all select x + 1 from c where x < 5000000) select count(*) from c";
+    const held = rows(slow, []);
+    stopReportReadPool();
+    const settled = await Promise.race([
+      held,
+      new Promise((resolve) => setTimeout(() => resolve("never settled"), 10_000)),
+    ]);
+    expect(settled).toEqual([[42]]);
+    expect(hereAsked).toEqual(["select * from no_such_table", slow]);
   });
 
   test("bad summary parameters are 422s that say what to give", async () => {
