@@ -15,7 +15,13 @@ type TPending = {
 let worker: Worker | null = null;
 let workerFailed = false;
 let nextId = 1;
+let answeredOffThread = 0;
 const pending = new Map<number, TPending>();
+
+/** How many queries the background worker has answered (tests: proof that it ran). */
+export function reportReadsOffThread(): number {
+  return answeredOffThread;
+}
 
 function startWorker(): Worker | null {
   if (worker || workerFailed) return worker;
@@ -28,6 +34,7 @@ function startWorker(): Worker | null {
       if (!job) return;
       pending.delete(event.data.id);
       if (event.data.rows) {
+        answeredOffThread++;
         job.resolve(event.data.rows);
       } else {
         // Retried once here: this thread's connection may read what the worker's could not. A query

@@ -17,7 +17,7 @@ import {
   insertReportProduct,
   insertReportShipment,
 } from "./report-fixtures";
-import { offThreadRowSource, stopReportReadPool } from "./report-read-pool";
+import { offThreadRowSource, reportReadsOffThread, stopReportReadPool } from "./report-read-pool";
 import {
   reportArrowStream,
   reportJsonRecords,
@@ -462,7 +462,10 @@ describe("GET /api/reports-data", () => {
     const offThread = reportSummaryRowSource(client, ctx.env.databaseUrl);
     expect(offThread).not.toBe(here);
     for (const groupBy of [["status"], ["destination_country", "ship_month", "product_name"]] as const) {
+      // The worker answered it (had it not started, offThread would quietly have read here).
+      const answered = reportReadsOffThread();
       const a = await reportSummaryLines(client, offThread, owner.user.workspace_id, groupBy);
+      expect(reportReadsOffThread()).toBe(answered + 1);
       const b = await reportSummaryLines(client, here, owner.user.workspace_id, groupBy);
       expect(a!.lines.length).toBeGreaterThan(0);
       expect(a!.lines).toEqual(b!.lines);
