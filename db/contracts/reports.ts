@@ -108,6 +108,13 @@ export const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";
  */
 export const REPORT_JSON_MAX_LINES = 50_000;
 
+/**
+ * A summary (`?group_by=`) stops at this many combinations, in JSON and Arrow alike: it is read and
+ * encoded whole in memory, and grouping by a shipment and a product gives about one per line.
+ * Above it the API answers 413 and says to group by fewer columns or to ask for the lines.
+ */
+export const REPORT_SUMMARY_MAX_RECORDS = 50_000;
+
 // The summary's columns live in a module without zod: the /reports route (in the app's first bundle) needs them.
 export { REPORT_GROUPABLE, REPORT_SUMMABLE } from "./report-summary";
 

@@ -6,6 +6,7 @@ import {
   firstColumns,
   firstDataUrl,
   initialConfig,
+  loadFirstData,
   reportDataUrl,
   summaryOf,
   viewLabels,
@@ -110,6 +111,8 @@ describe("the summary a first view starts from", () => {
       { ...base, expressions: { double: '"Quantity" * 2' } },
       { ...base, sort: [["Carrier", "asc"]] },
       { ...base, group_by: [], split_by: [] },
+      // Only columns: Perspective shows one unaggregated row per line, not one per combination.
+      { ...base, group_by: [], split_by: ["Status"] },
       { ...base, group_by: ["Extended value"] },
     ]) {
       expect(summaryOf(config, REPORT_ATTRIBUTES)).toBeNull();
@@ -118,5 +121,48 @@ describe("the summary a first view starts from", () => {
     expect(firstDataUrl({ ...base, filter: [["Carrier", "==", "DHL"]] }, REPORT_ATTRIBUTES)).toBe(
       reportDataUrl(firstColumns({ ...base, filter: [["Carrier", "==", "DHL"]] }, REPORT_ATTRIBUTES)),
     );
+  });
+});
+
+describe("the first view's data", () => {
+  const base = defaultConfig(REPORT_ATTRIBUTES);
+  const refused = (status: number) => Object.assign(new Error("refused"), { status });
+
+  test("a summary the server refuses as too large (413) falls back to the same columns' lines", async () => {
+    const asked: string[] = [];
+    const loaded = await loadFirstData(base, REPORT_ATTRIBUTES, async (url) => {
+      asked.push(url);
+      if (url.includes("group_by")) throw refused(413);
+      return url;
+    });
+    expect(asked).toEqual([
+      firstDataUrl(base, REPORT_ATTRIBUTES),
+      reportDataUrl(["status", "ship_month", "extended_value"]),
+    ]);
+    expect(loaded).toEqual({ data: asked[1], summary: false });
+  });
+
+  test("a summary that answers is used as is; other failures are not retried", async () => {
+    expect(await loadFirstData(base, REPORT_ATTRIBUTES, async (url) => url)).toEqual({
+      data: firstDataUrl(base, REPORT_ATTRIBUTES),
+      summary: true,
+    });
+    let calls = 0;
+    const failed = loadFirstData(base, REPORT_ATTRIBUTES, async () => {
+      calls++;
+      throw refused(500);
+    });
+    await expect(failed).rejects.toThrow("refused");
+    expect(calls).toBe(1);
+    // A view without a summary is not retried on a 413 either (there is nothing smaller to ask for).
+    const filtered = { ...base, filter: [["Carrier", "==", "DHL"]] };
+    calls = 0;
+    await expect(
+      loadFirstData(filtered, REPORT_ATTRIBUTES, async () => {
+        calls++;
+        throw refused(413);
+      }),
+    ).rejects.toThrow("refused");
+    expect(calls).toBe(1);
   });
 });

@@ -90,7 +90,9 @@ export function reportDataUrl(keys: string[] | null): string {
  * null. Only when every value the view shows is a sum of a summable column (a sum of per-combination
  * sums is the sum of the lines) and its rows, columns and sorts name only its own columns: no
  * filters (they may need any column), no expressions, no other aggregate (a count or an average over
- * the summary would count combinations, not lines).
+ * the summary would count combinations, not lines). It needs rows (`group_by`): with only
+ * `split_by`, Perspective does not aggregate and shows one row per record, so the summary's
+ * combinations would not be the lines' rows.
  */
 export function summaryOf(
   config: TViewerConfig,
@@ -106,7 +108,7 @@ export function summaryOf(
   const sums = values.map(nameOf);
   const aggregates = (config.aggregates ?? {}) as Record<string, unknown>;
   if (
-    groupBy.length === 0 ||
+    (config.group_by ?? []).length === 0 ||
     !groupBy.every((name) => (REPORT_GROUPABLE as readonly (string | undefined)[]).includes(name)) ||
     !sums.every((name) => (REPORT_SUMMABLE as readonly (string | undefined)[]).includes(name)) ||
     !values.every((label) => aggregates[label] === "sum")
@@ -124,4 +126,24 @@ export function firstDataUrl(config: TViewerConfig, attributes: readonly TReport
   if (!summary) return reportDataUrl(firstColumns(config, attributes));
   const sums = summary.sums.length > 0 ? `&sum=${summary.sums.join(",")}` : "";
   return `/api/reports-data?format=arrow&names=labels&group_by=${summary.groupBy.join(",")}${sums}`;
+}
+
+/**
+ * The first view's data, fetched with `fetchUrl`: its summary when it has one, else its columns'
+ * lines. A summary the server refuses as too large (413: more combinations than it builds in
+ * memory, e.g. by shipment and product) falls back to the same columns' lines, which stream;
+ * `summary` says which one came back (over a summary the viewer stays read-only).
+ */
+export async function loadFirstData<T>(
+  config: TViewerConfig,
+  attributes: readonly TReportAttribute[],
+  fetchUrl: (url: string) => Promise<T>,
+): Promise<{ data: T; summary: boolean }> {
+  const summary = summaryOf(config, attributes) !== null;
+  try {
+    return { data: await fetchUrl(firstDataUrl(config, attributes)), summary };
+  } catch (error) {
+    if (!summary || (error as { status?: unknown } | null)?.status !== 413) throw error;
+    return { data: await fetchUrl(reportDataUrl(firstColumns(config, attributes))), summary: false };
+  }
 }

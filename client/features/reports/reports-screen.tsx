@@ -15,6 +15,7 @@ import {
   firstColumns,
   firstDataUrl,
   initialConfig,
+  loadFirstData,
   reportDataUrl,
   summaryOf,
 } from "./report-view";
@@ -66,7 +67,10 @@ async function fetchReportData(url = reportDataUrl(null)): Promise<ArrayBuffer> 
   }
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as { message?: string } | null;
-    throw new Error(body?.message ?? `Service returned ${response.status}`);
+    // The status goes with it: a 413 on a summary falls back to the lines (loadFirstData).
+    throw Object.assign(new Error(body?.message ?? `Service returned ${response.status}`), {
+      status: response.status,
+    });
   }
   return response.arrayBuffer();
 }
@@ -140,10 +144,14 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       const first = initialConfig(attributes, window.location.search);
       const summary = summaryOf(first, attributes);
       const firstKeys = summary ? [...summary.groupBy, ...summary.sums] : firstColumns(first, attributes);
-      const firstUrl = firstDataUrl(first, attributes);
-      const data = (takeEarly(firstUrl) ?? fetchReportData(firstUrl)).finally(() =>
-        performance.mark("reports:data-received"),
-      );
+      // A summary refused as too large (413) comes back as the same columns' lines instead.
+      const firstLoad = loadFirstData(
+        first,
+        attributes,
+        (url) => takeEarly(url) ?? fetchReportData(url),
+      ).finally(() => performance.mark("reports:data-received"));
+      firstLoad.catch(() => undefined);
+      const data = firstLoad.then((loaded) => loaded.data);
       data.catch(() => undefined);
       const client = await import("./perspective-loader")
         .then((m) => m.perspectiveClient())
@@ -181,7 +189,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       if (firstKeys) {
         // Asked for only now, after the pivot's frame is painted (or 100 ms in a hidden tab):
         // downloading them alongside slowed the first pivot down.
-        setPhase({ kind: "partial", summary: Boolean(summary) });
+        setPhase({ kind: "partial", summary: (await firstLoad).summary });
         await new Promise<void>((resolve) => {
           requestAnimationFrame(() => setTimeout(resolve, 0));
           setTimeout(resolve, 100);

@@ -1,5 +1,7 @@
 // One background worker reads the report summaries' SQL (report-read.worker.ts); queries queue for it.
-// When it cannot start or dies, the queries run on this thread instead (reportRowSource).
+// When it cannot start or dies, the queries run on this thread instead (reportRowSource); so does a
+// query it answers with an error (SQLITE_BUSY on its read-only connection, a file it cannot open),
+// once, and every query still waiting when the pool is stopped.
 import type { TRowSource } from "./reports.service";
 
 type TPending = {
@@ -13,7 +15,13 @@ type TPending = {
 let worker: Worker | null = null;
 let workerFailed = false;
 let nextId = 1;
+let answeredOffThread = 0;
 const pending = new Map<number, TPending>();
+
+/** How many queries the background worker has answered (tests: proof that it ran). */
+export function reportReadsOffThread(): number {
+  return answeredOffThread;
+}
 
 function startWorker(): Worker | null {
   if (worker || workerFailed) return worker;
@@ -25,8 +33,14 @@ function startWorker(): Worker | null {
       const job = pending.get(event.data.id);
       if (!job) return;
       pending.delete(event.data.id);
-      if (event.data.rows) job.resolve(event.data.rows);
-      else job.reject(new Error(event.data.error ?? "The report query failed"));
+      if (event.data.rows) {
+        answeredOffThread++;
+        job.resolve(event.data.rows);
+      } else {
+        // Retried once here: this thread's connection may read what the worker's could not. A query
+        // that is wrong fails here too, with this connection's own error.
+        job.here(job.sql, job.args).then(job.resolve, job.reject);
+      }
     };
     started.onerror = () => {
       // The worker could not start or crashed: from now on read here, including what it still held.
@@ -61,8 +75,11 @@ export function offThreadRowSource(file: string, here: TRowSource): TRowSource {
   };
 }
 
-/** Stops the worker (tests and shutdown). */
+/** Stops the worker (tests and shutdown); the queries it still held run on this thread instead. */
 export function stopReportReadPool(): void {
   worker?.terminate();
   worker = null;
+  const jobs = [...pending.values()];
+  pending.clear();
+  for (const job of jobs) job.here(job.sql, job.args).then(job.resolve, job.reject);
 }

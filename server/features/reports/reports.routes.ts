@@ -3,6 +3,7 @@ import {
   ARROW_STREAM_TYPE,
   REPORT_ATTRIBUTES,
   REPORT_JSON_MAX_LINES,
+  REPORT_SUMMARY_MAX_RECORDS,
   ZReportDataQuery,
 } from "../../../db/contracts/reports";
 import type { TAppEnv } from "../../lib/context";
@@ -27,7 +28,8 @@ export const reportAttributesRoutes = new Hono<TAppEnv>()
  * GET /api/reports-data: one record per line of the workspace's non-template shipments.
  * `Accept: application/vnd.apache.arrow.stream` or `?format=arrow` streams Apache Arrow IPC, batch by
  * batch (`?names=labels` names its columns by label; `?columns=a,b` sends only those keys); otherwise `{data: [...]}` JSON, up to REPORT_JSON_MAX_LINES lines (413 above, naming Arrow).
- * `?group_by=a,b&sum=c` answers a summary instead (one record per combination, sums by SQL), in either format.
+ * `?group_by=a,b&sum=c` answers a summary instead (one record per combination, sums by SQL), in either format,
+ * up to REPORT_SUMMARY_MAX_RECORDS combinations (413 above, naming fewer columns or the lines).
  */
 export const reportDataRoutes = new Hono<TAppEnv>()
   .use(requireAuth())
@@ -41,13 +43,22 @@ export const reportDataRoutes = new Hono<TAppEnv>()
       : (c.req.header("accept") ?? "").includes(ARROW_STREAM_TYPE);
     if (groupBy) {
       const rows = reportSummaryRowSource(client, c.var.env.databaseUrl);
+      // A summary is built whole in memory, so it is capped in both formats (a shipment × product
+      // grouping is about one record per line): the lines stream instead.
+      const tooMany = () =>
+        new AppError(
+          "PAYLOAD_TOO_LARGE",
+          `This summary has more than ${REPORT_SUMMARY_MAX_RECORDS.toLocaleString("en-US")} combinations of ${groupBy.join(", ")}, too many for a summary. Group by fewer or coarser columns (a shipment with a product is about one per line), or ask for the lines themselves without group_by and sum, as Apache Arrow: ?format=arrow or Accept: ${ARROW_STREAM_TYPE}.`,
+        );
       if (wantsArrow) {
         const bytes = await reportSummaryArrow(client, rows, workspaceId, { groupBy, sums: sum, names });
+        if (!bytes) throw tooMany();
         return new Response(bytes as Uint8Array<ArrayBuffer>, {
           headers: { "content-type": ARROW_STREAM_TYPE, "cache-control": "no-store" },
         });
       }
       const records = await reportSummaryRecords(client, rows, workspaceId, groupBy, sum);
+      if (!records) throw tooMany();
       return c.json({ data: records, total: records.length });
     }
     if (wantsArrow) {

@@ -24,6 +24,7 @@ import { scaledToDecimal } from "../../../db/contracts/decimal";
 import {
   REPORT_ATTRIBUTES,
   type REPORT_GROUPABLE,
+  REPORT_SUMMARY_MAX_RECORDS,
   SCREENING_VALUES,
   type TReportColumn,
   type TReportRecord,
@@ -997,6 +998,7 @@ const INT32_MAX = 2 ** 31 - 1;
  * A pivot that sums these columns over them shows what it shows over the lines. Combinations that
  * read the same (two contacts of one name, the days of one month) are merged here; a quantity
  * beyond Int32 is spread over several records of the same combination, whose sum is still exact.
+ * With `limit`, null when SQL finds more than `limit` combinations (only `limit + 1` rows are read).
  */
 export async function reportSummaryLines(
   client: Client,
@@ -1004,7 +1006,8 @@ export async function reportSummaryLines(
   workspaceId: number,
   groupBy: readonly (typeof REPORT_GROUPABLE)[number][],
   lookups?: TReportLookups,
-): Promise<{ lines: TLine[]; lookups: TReportLookups }> {
+  limit?: number,
+): Promise<{ lines: TLine[]; lookups: TReportLookups } | null> {
   const l = lookups ?? (await loadLookups(client, workspaceId));
   const raws = [...new Set(groupBy.flatMap((c) => SUMMARY_NEEDS[c]))];
   // A month stands in for the date when the date itself is not wanted.
@@ -1017,8 +1020,10 @@ select ${[...select, "sum(i.quantity)", "sum(i.extended_value)", "sum(s.total_in
 from shipment_items i
 cross join shipments s on s.id = i.shipment_id
 where s.workspace_id = ? and s.shipping_status_id <> 1
-${dims.length > 0 ? `group by ${dims.map((_, i) => i + 1).join(", ")}` : ""}`;
-  const groups = await rows(sql, [workspaceId]);
+${dims.length > 0 ? `group by ${dims.map((_, i) => i + 1).join(", ")}` : ""}
+${limit === undefined ? "" : "limit ?"}`;
+  const groups = await rows(sql, limit === undefined ? [workspaceId] : [workspaceId, limit + 1]);
+  if (limit !== undefined && groups.length > limit) return null;
   const merged = new Map<string, TLine[]>();
   for (const g of groups) {
     if (dims.length === 0 && g[0] === null) break; // No lines: sum() over nothing is one NULL row.
@@ -1084,7 +1089,10 @@ export function summaryColumns(
   return COLUMNS.filter((c) => groupBy.includes(c) || sums.includes(c));
 }
 
-/** A summary (reportSummaryLines) as an Arrow IPC stream of one record batch, the lines' dictionaries and types. */
+/**
+ * A summary (reportSummaryLines) as an Arrow IPC stream of one record batch, the lines' dictionaries
+ * and types; null above REPORT_SUMMARY_MAX_RECORDS combinations (the caller answers 413).
+ */
 export async function reportSummaryArrow(
   client: Client,
   rows: TRowSource,
@@ -1094,8 +1102,17 @@ export async function reportSummaryArrow(
     sums?: readonly TReportColumn[];
     names?: "keys" | "labels";
   },
-): Promise<Uint8Array> {
-  const { lines, lookups } = await reportSummaryLines(client, rows, workspaceId, options.groupBy);
+): Promise<Uint8Array | null> {
+  const summary = await reportSummaryLines(
+    client,
+    rows,
+    workspaceId,
+    options.groupBy,
+    undefined,
+    REPORT_SUMMARY_MAX_RECORDS,
+  );
+  if (!summary) return null;
+  const { lines, lookups } = summary;
   const columns = summaryColumns(options.groupBy, options.sums);
   const schema = reportSchema(lookups, options.names, columns);
   const sink = new ChunkSink();
@@ -1106,14 +1123,25 @@ export async function reportSummaryArrow(
   return sink.take();
 }
 
-/** A summary as JSON records: exact decimal strings for the summed money, as the lines' records. */
+/**
+ * A summary as JSON records: exact decimal strings for the summed money, as the lines' records;
+ * null above REPORT_SUMMARY_MAX_RECORDS combinations (the caller answers 413).
+ */
 export async function reportSummaryRecords(
   client: Client,
   rows: TRowSource,
   workspaceId: number,
   groupBy: readonly (typeof REPORT_GROUPABLE)[number][],
   sums: readonly TReportColumn[] = [],
-): Promise<TReportRecord[]> {
-  const { lines, lookups } = await reportSummaryLines(client, rows, workspaceId, groupBy);
-  return toJsonRecords(lines, lookups, summaryColumns(groupBy, sums));
+): Promise<TReportRecord[] | null> {
+  const summary = await reportSummaryLines(
+    client,
+    rows,
+    workspaceId,
+    groupBy,
+    undefined,
+    REPORT_SUMMARY_MAX_RECORDS,
+  );
+  if (!summary) return null;
+  return toJsonRecords(summary.lines, summary.lookups, summaryColumns(groupBy, sums));
 }

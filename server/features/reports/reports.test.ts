@@ -6,6 +6,7 @@ import {
   REPORT_GROUPABLE,
   REPORT_JSON_MAX_LINES,
   REPORT_SUMMABLE,
+  REPORT_SUMMARY_MAX_RECORDS,
   type TReportRecord,
 } from "../../../db/contracts/reports";
 import { signUp } from "../../test/factories";
@@ -16,7 +17,7 @@ import {
   insertReportProduct,
   insertReportShipment,
 } from "./report-fixtures";
-import { stopReportReadPool } from "./report-read-pool";
+import { offThreadRowSource, reportReadsOffThread, stopReportReadPool } from "./report-read-pool";
 import {
   reportArrowStream,
   reportJsonRecords,
@@ -461,17 +462,44 @@ describe("GET /api/reports-data", () => {
     const offThread = reportSummaryRowSource(client, ctx.env.databaseUrl);
     expect(offThread).not.toBe(here);
     for (const groupBy of [["status"], ["destination_country", "ship_month", "product_name"]] as const) {
+      // The worker answered it (had it not started, offThread would quietly have read here).
+      const answered = reportReadsOffThread();
       const a = await reportSummaryLines(client, offThread, owner.user.workspace_id, groupBy);
+      expect(reportReadsOffThread()).toBe(answered + 1);
       const b = await reportSummaryLines(client, here, owner.user.workspace_id, groupBy);
-      expect(a.lines.length).toBeGreaterThan(0);
-      expect(a.lines).toEqual(b.lines);
+      expect(a!.lines.length).toBeGreaterThan(0);
+      expect(a!.lines).toEqual(b!.lines);
     }
-    // A query the worker cannot run is an error, not a hang.
+    // A query neither the worker nor this thread can run is an error (retried here once), not a hang.
     const failed = await offThread("select * from no_such_table", []).then(
       () => "answered",
       (error: Error) => error.message,
     );
     expect(failed).toContain("no_such_table");
+  });
+
+  test("a query the worker answers with an error, or still holds when the pool stops, is read on this thread", async () => {
+    const file = ctx.env.databaseUrl.slice("file:".length).split("?")[0];
+    const hereAsked: string[] = [];
+    const here = async (sql: string) => {
+      hereAsked.push(sql);
+      return [[42]];
+    };
+    const rows = offThreadRowSource(file, here);
+    // The worker's error (a busy or unreadable database looks the same) is retried here once.
+    expect(await rows("select * from no_such_table", [])).toEqual([[42]]);
+    expect(hereAsked).toEqual(["select * from no_such_table"]);
+    // A long query is still on the worker when the pool stops: it settles, from this thread.
+    const slow =
+      "with recursive c(x) as (select 1 union all select x + 1 from c where x < 5000000) select count(*) from c";
+    const held = rows(slow, []);
+    stopReportReadPool();
+    const settled = await Promise.race([
+      held,
+      new Promise((resolve) => setTimeout(() => resolve("never settled"), 10_000)),
+    ]);
+    expect(settled).toEqual([[42]]);
+    expect(hereAsked).toEqual(["select * from no_such_table", slow]);
   });
 
   test("bad summary parameters are 422s that say what to give", async () => {
@@ -602,7 +630,7 @@ describe("GET /api/reports-data", () => {
     expect(((await res.json()) as { message: string }).message).toContain("json or arrow");
   });
 
-  test("JSON stops at the cap with a 413 that names Arrow; Arrow still answers", async () => {
+  test("JSON stops at the cap with a 413 that names Arrow; Arrow still answers; so does a summary of as many combinations", async () => {
     const big = await signUp(ctx);
     const db = ctx.database.db;
     const ws = big.user.workspace_id;
@@ -620,5 +648,22 @@ describe("GET /api/reports-data", () => {
     const table = await getArrow(big.auth, "query");
     expect(table.numRows).toBe(shipmentCount * 3);
     expect(table.batches.length).toBeGreaterThan(1);
+    // A summary by shipment and product is one record per line, built whole in memory: capped in
+    // JSON and Arrow alike, with a 413 that says what to ask for instead.
+    expect(shipmentCount * 3).toBeGreaterThan(REPORT_SUMMARY_MAX_RECORDS);
+    for (const format of ["json", "arrow"]) {
+      const res = await ctx.app.request(
+        `/api/reports-data?format=${format}&group_by=shipment_id,product_number&sum=extended_value`,
+        { headers: big.auth },
+      );
+      expect(res.status).toBe(413);
+      const { message } = (await res.json()) as { message: string };
+      expect(message).toContain("Group by fewer");
+      expect(message).toContain("format=arrow");
+    }
+    // A summary of few combinations over the same lines still answers.
+    const { res: few, body: summary } = await getJson(big.auth, "?group_by=product_number&sum=quantity");
+    expect(few.status).toBe(200);
+    expect(summary.data).toHaveLength(3);
   });
 });
