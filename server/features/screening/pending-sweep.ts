@@ -21,7 +21,7 @@ export async function sweepPendingScreenings(deps: TSweepDeps): Promise<number> 
   const ids = await pendingContactIds(deps.db);
   if (!ids.length) return 0;
   deps.logger.info("screening contacts whose screening is pending", { count: ids.length });
-  await deps.rescreen.run(ids, "pending screenings");
+  await deps.rescreen.run(ids, "pending screenings", undefined, { pendingOnly: true });
   return ids.length;
 }
 

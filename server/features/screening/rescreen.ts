@@ -7,6 +7,7 @@ import { type NameHit, scoreName } from "./engine";
 import type { TListVersion } from "./lists.service";
 import {
   contactAddress,
+  pendingAmong,
   screenContacts,
   type TChangeReason,
   type TScreenBatchOptions,
@@ -45,7 +46,23 @@ export type TRescreenOptions = {
   changeReason?: TChangeReason;
   /** Screens on this worker (the caller's, left running) instead of this thread's index. */
   worker?: ScreeningWorker;
+  /**
+   * Screens only the contacts still marked pending when the run starts: runs that exist to clear
+   * pending marks (the sweep, the screening after an import) may be queued for the same contacts
+   * (the sweep fired between an import's commit and its own run), and each contact is screened once.
+   */
+  pendingOnly?: boolean;
 };
+
+/** Of these contacts, those still marked pending, in their order (read in slices: SQL variables). */
+async function stillPending(db: TDb, contactIds: number[]): Promise<number[]> {
+  const pending = new Set<number>();
+  for (let at = 0; at < contactIds.length; at += PENDING_SLICE) {
+    for (const id of await pendingAmong(db, contactIds.slice(at, at + PENDING_SLICE))) pending.add(id);
+  }
+  return contactIds.filter((id) => pending.has(id));
+}
+const PENDING_SLICE = 5_000;
 
 /** Contacts whose newest screening is older than their last change (or who have none), by id. */
 export async function staleContactIds(db: TDb, workspaceId?: number): Promise<number[]> {
@@ -119,7 +136,8 @@ export class RescreenJob {
     onProgress?: (state: TRescreenState) => void,
     options: TRescreenOptions = {},
   ): Promise<TRescreenState> {
-    const run = this.queue.then(() => {
+    const run = this.queue.then(async () => {
+      const ids = options.pendingOnly ? await stillPending(this.deps.db, contactIds) : contactIds;
       this.options = {
         kind: "auto",
         changeReason: options.changeReason,
@@ -127,7 +145,7 @@ export class RescreenJob {
       };
       this.changes = [];
       this.worker = options.worker;
-      return this.execute(contactIds, reason, onProgress);
+      return this.execute(ids, reason, onProgress);
     });
     this.queue = run.then(
       () => undefined,

@@ -4,8 +4,13 @@
  * not cleared for paperwork, and the sweep finishes it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { contacts, screening_lists } from "../../../db/schema";
+import { eq, inArray, sql } from "drizzle-orm";
+import {
+  contact_screening_results,
+  contacts,
+  screening_audit_log,
+  screening_lists,
+} from "../../../db/schema";
 import { createLogger } from "../../lib/logger";
 import { createServices } from "../../services";
 import { buildContact, call, signUp } from "../../test/factories";
@@ -275,4 +280,43 @@ describe("listing many pending contacts", () => {
     expect(new Set(all).size).toBe(all.length);
     expect(all.filter((id) => expected.includes(id)).length).toBe(4_500);
   }, 120_000);
+
+  test("a sweep and an import's screening queued for the same pending contacts screen each contact once", async () => {
+    // The sweep can fire between an import's commit and the import's own run: both read the same
+    // pending ids and queue a run. The second finds them screened and records nothing again.
+    const other = await signUp(ctx);
+    const ids: number[] = [];
+    for (const company of ["Twice Queued Traders", "Once Only Shipping", "Single Record Logistics"]) {
+      const res = await send(failingApp, "POST", "/api/contacts", buildContact({ company }));
+      const { item } = (await res.json()) as { item: { id: number } };
+      await ctx.database.db
+        .update(contacts)
+        .set({ workspace_id: other.user.workspace_id })
+        .where(eq(contacts.id, item.id));
+      ids.push(item.id);
+    }
+    const deps = sweepDeps();
+    const first = deps.rescreen.run(ids, "pending screenings", undefined, { pendingOnly: true });
+    const second = deps.rescreen.run(ids, "contact import", undefined, { pendingOnly: true });
+    await Promise.all([first, second]);
+    const counts = await ctx.database.db
+      .select({ id: contact_screening_results.contact_id, n: sql<number>`count(*)` })
+      .from(contact_screening_results)
+      .where(inArray(contact_screening_results.contact_id, ids))
+      .groupBy(contact_screening_results.contact_id);
+    expect(counts.map((row) => row.n)).toEqual([1, 1, 1]);
+    const audited = await ctx.database.db
+      .select({ n: sql<number>`count(*)` })
+      .from(screening_audit_log)
+      .where(inArray(screening_audit_log.contact_id, ids));
+    expect(audited[0]?.n).toBe(3);
+    for (const id of ids) expect(await pendingOf(id)).toBe(false);
+    // A run that is not about pending marks (a list update) still screens whom it is given.
+    await deps.rescreen.run(ids, "list update");
+    const after = await ctx.database.db
+      .select({ n: sql<number>`count(*)` })
+      .from(contact_screening_results)
+      .where(inArray(contact_screening_results.contact_id, ids));
+    expect(after[0]?.n).toBe(6);
+  }, 60_000);
 });

@@ -26,6 +26,8 @@ export function screenAfterImport(c: Context<TAppEnv>): void {
   // The pending mark is indexed; comparing every contact with its newest result is not (a
   // 100,000-contact workspace held the server for seconds in that one query).
   void pendingContactIds(c.var.db, workspaceId)
-    .then((ids) => (ids.length ? rescreen.run(ids, "contact import") : undefined))
+    .then((ids) =>
+      ids.length ? rescreen.run(ids, "contact import", undefined, { pendingOnly: true }) : undefined,
+    )
     .catch((error) => c.var.logger.error("screening imported contacts failed", { error: String(error) }));
 }
