@@ -173,6 +173,17 @@ describe("screening index cache", () => {
     expect(engineSourceHash(copy)).not.toBe(engineSourceHash(engineDir));
   });
 
+  test("a write that fails leaves no temporary file behind", async () => {
+    const folder = path.join(dir, "failed-write");
+    // The stored file's name taken by a folder that is not empty: the temporary file is written
+    // whole, then cannot be renamed into place (as a full disk fails the write itself).
+    mkdirSync(path.join(fileOf(entries).replace(dir, folder), "in-the-way"), { recursive: true });
+    const { index, loaded } = await cached(entries, folder);
+    expect(loaded).toBe(false);
+    expect(results(index)).toBe(expected);
+    expect(readdirSync(folder).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  }, 60_000);
+
   test("a cache folder that cannot be written still gives the index", async () => {
     const blocker = path.join(dir, "a-file");
     writeFileSync(blocker, "x");

@@ -58,9 +58,9 @@ export async function loadOrBuildIndex(
   if (cached) return { index: cached, loaded: true };
   const built = buildIndex(await loadEntries());
   const packed = packIndex(built, key);
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
-    const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(temporary, packed);
     renameSync(temporary, file);
     // Indexes of earlier list versions or engines are not read again.
@@ -70,7 +70,11 @@ export async function loadOrBuildIndex(
         rmSync(path.join(dir, name), { force: true });
     }
   } catch {
-    // A read-only or full disk: this process still has its index, the next one builds again.
+    // A read-only or full disk: this process still has its index, the next one builds again. A
+    // partial temporary file (a write that ran out of space) is not left to fill the disk further.
+    try {
+      rmSync(temporary, { force: true });
+    } catch {}
   }
   // The packed form holds no object per name or entry: what stays in memory is that, not the build's.
   return { index: unpackIndex(packed, key) ?? built, loaded: false };
