@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -172,6 +173,27 @@ describe("screening index cache", () => {
     writeFileSync(path.join(copy, "lexicon.ts"), `${readFileSync(path.join(copy, "lexicon.ts"), "utf8")}\n`);
     expect(engineSourceHash(copy)).not.toBe(engineSourceHash(engineDir));
   });
+
+  test("a write removes older indexes and stale temporary files, not those of other processes", async () => {
+    const folder = path.join(dir, "shared");
+    mkdirSync(folder);
+    const file = (name: string, minutesAgo: number) => {
+      const at = path.join(folder, `screening-index-${name}`);
+      writeFileSync(at, "x");
+      const time = new Date(Date.now() - minutesAgo * 60_000);
+      utimesSync(at, time, time);
+      return name;
+    };
+    const older = [file("older.bin", 1), file("stale.bin.1.abc.tmp", 30)];
+    // Another process writing its index now, and one that stored another key after this build began.
+    const others = [file("writing.bin.2.def.tmp", 0), file("newer.bin", -1)];
+    const { loaded } = await cached(entries, folder);
+    expect(loaded).toBe(false);
+    const left = cacheFiles(folder);
+    expect(left).toContain(path.basename(fileOf(entries)));
+    for (const name of others) expect(left).toContain(`screening-index-${name}`);
+    for (const name of older) expect(left).not.toContain(`screening-index-${name}`);
+  }, 60_000);
 
   test("a write that fails leaves no temporary file behind", async () => {
     const folder = path.join(dir, "failed-write");
