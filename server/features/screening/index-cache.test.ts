@@ -32,7 +32,7 @@ import {
 import { normalizeName } from "./engine/normalize";
 import { prepareTokens } from "./engine/score";
 import { nameAt, refsOf } from "./engine/screening-index";
-import { indexCacheFile, loadOrBuildIndex } from "./index-cache";
+import { buildIndexInWorker, indexCacheFile, loadOrBuildIndex } from "./index-cache";
 import { activeEntriesKey, parseListFiles, ScreeningRegistry, storeList } from "./lists.service";
 
 // The built index kept on disk must screen exactly as a freshly built one, and must never be used
@@ -194,6 +194,15 @@ describe("screening index cache", () => {
     for (const name of others) expect(left).toContain(`screening-index-${name}`);
     for (const name of older) expect(left).not.toContain(`screening-index-${name}`);
   }, 60_000);
+
+  test("a build worker that ends without an answer is not waited for", async () => {
+    const silent = path.join(dir, "silent.worker.ts");
+    writeFileSync(silent, "self.onmessage = () => process.exit(0);\n");
+    const folder = path.join(dir, "silent-worker");
+    const built = await buildIndexInWorker(folder, entriesKey(entries), entries, silent);
+    expect(built.error).toBe("the worker ended without an answer");
+    expect(existsSync(fileOf(entries).replace(dir, folder))).toBe(false);
+  }, 20_000);
 
   test("a write that fails leaves no temporary file behind", async () => {
     const folder = path.join(dir, "failed-write");

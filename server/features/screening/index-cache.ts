@@ -122,10 +122,11 @@ export async function buildIndexInWorker(
   dir: string,
   sourceKey: string,
   entries: readonly ListEntry[],
+  workerUrl = new URL("./index-build.worker.ts", import.meta.url).href,
 ): Promise<{ error?: string }> {
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./index-build.worker.ts", import.meta.url).href);
+    worker = new Worker(workerUrl);
   } catch (error) {
     return { error: String(error) };
   }
@@ -133,6 +134,11 @@ export async function buildIndexInWorker(
     const reply = await new Promise<TIndexBuildReply>((resolve) => {
       worker.onmessage = (event: MessageEvent<TIndexBuildReply>) => resolve(event.data);
       worker.onerror = (event) => resolve({ ok: false, error: event.message || "the worker stopped" });
+      // A worker that ends without a word (exited, killed for memory) would otherwise be waited for
+      // forever, and screening with it.
+      worker.addEventListener("close", () =>
+        resolve({ ok: false, error: "the worker ended without an answer" }),
+      );
       worker.postMessage({ dir, sourceKey, entries: [...entries] } satisfies TIndexBuildRequest);
     });
     return reply.ok ? {} : { error: reply.error };
