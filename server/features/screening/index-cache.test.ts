@@ -33,7 +33,14 @@ import { normalizeName } from "./engine/normalize";
 import { prepareTokens } from "./engine/score";
 import { nameAt, refsOf } from "./engine/screening-index";
 import { buildIndexInWorker, indexCacheFile, loadOrBuildIndex } from "./index-cache";
-import { activeEntriesKey, parseListFiles, ScreeningRegistry, storeList } from "./lists.service";
+import {
+  activeEntriesKey,
+  loadActiveEntries,
+  loadOrBuildActiveIndex,
+  parseListFiles,
+  ScreeningRegistry,
+  storeList,
+} from "./lists.service";
 
 // The built index kept on disk must screen exactly as a freshly built one, and must never be used
 // for other entries, another engine, or a damaged file.
@@ -267,6 +274,35 @@ describe("the registry over a cache folder", () => {
     });
     expect(again.loaded).toBe(true);
     expect(screen(again.index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
+  }, 120_000);
+
+  test("an index whose lists were imported again while its entries were read is not stored", async () => {
+    const cacheDir = path.join(dir, "import-meanwhile");
+    const before = await activeEntriesKey(ctx.database.db);
+    const header =
+      "_id,source,entity_number,type,programs,name,title,addresses,federal_register_notice,start_date,end_date,standard_order,license_requirement,license_policy,call_sign,vessel_type,gross_tonnage,gross_registered_tonnage,vessel_flag,vessel_owner,remarks,source_list_url,alt_names,citizenships,dates_of_birth,nationalities,places_of_birth,source_information_url,ids";
+    // The CSL again (an import replaces the source whole): the earlier test's row and a new one.
+    const rows = [
+      'x1,Entity List (EL) - Bureau of Industry and Security,,Entity,,Brand New Cached Trading Ltd,,"1 Harbour Road, Hong Kong",,2026-10-01,,,,,,,,,,,,,,,,,,,',
+      'x2,Entity List (EL) - Bureau of Industry and Security,,Entity,,Meanwhile Imported Trading Ltd,,"2 Harbour Road, Hong Kong",,2026-10-02,,,,,,,,,,,,,,,,,,,',
+    ];
+    const index = await loadOrBuildActiveIndex(ctx.database.db, cacheDir, undefined, async (db) => {
+      const read = await loadActiveEntries(db);
+      // A list import commits after the key was read and before the index is stored.
+      const parsed = parseListFiles("csl", [
+        { name: "consolidated.csv", bytes: new TextEncoder().encode(`${header}\n${rows.join("\n")}\n`) },
+      ]);
+      await storeList(db, "csl", parsed, "consolidated.csv");
+      return read;
+    });
+    // Built from the entries read before the import.
+    expect(screen(index, { name: "Meanwhile Imported Trading Ltd" }).status).toBe("passed");
+    expect(await activeEntriesKey(ctx.database.db)).not.toBe(before);
+    expect(existsSync(cacheDir) ? cacheFiles(cacheDir) : []).toEqual([]);
+    // The next read stores the index of the newer entries under their key.
+    const next = await loadOrBuildActiveIndex(ctx.database.db, cacheDir);
+    expect(screen(next, { name: "Meanwhile Imported Trading Ltd" }).status).toBe("failed");
+    expect(cacheFiles(cacheDir)).toHaveLength(1);
   }, 120_000);
 
   test("with no stored index, a worker thread builds and stores it, and this thread reads it", async () => {

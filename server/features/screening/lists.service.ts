@@ -331,6 +331,26 @@ export async function activeEntriesKey(db: TDb, lists?: TListVersion[]): Promise
 }
 
 /**
+ * The index over the active entries, from `cacheDir` when stored there, else built from the database
+ * and stored — only under the key its entries were read with: when a list import commits between
+ * the key and the entries, the index is built but not stored (newer entries under an older key
+ * would be served to every process until the next import).
+ */
+export async function loadOrBuildActiveIndex(
+  db: TDb,
+  cacheDir: string,
+  lists?: TListVersion[],
+  readEntries: (db: TDb) => Promise<ListEntry[]> = loadActiveEntries,
+): Promise<ScreeningIndex> {
+  const sourceKey = await activeEntriesKey(db, lists);
+  const stored = loadCachedIndex(cacheDir, sourceKey);
+  if (stored) return stored;
+  const entries = await readEntries(db);
+  if ((await activeEntriesKey(db)) !== sourceKey) return buildIndex(entries);
+  return (await loadOrBuildIndex(cacheDir, sourceKey, () => entries)).index;
+}
+
+/**
  * The in-memory index over the active lists: built on first use (so processes that never screen
  * pay nothing), rebuilt after an import and swapped in whole, so a screening never sees half a list.
  */
