@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import {
   buildIndex,
@@ -275,6 +276,23 @@ describe("the registry over a cache folder", () => {
     expect(again.loaded).toBe(true);
     expect(screen(again.index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
   }, 120_000);
+
+  test("the key of the active entries follows how they are read and the migrations applied", async () => {
+    const { db } = ctx.database;
+    const before = await activeEntriesKey(db);
+    // Another reading of the rows (a changed loader) gives another key.
+    expect(before).toContain(Bun.hash(loadActiveEntries.toString()).toString(16));
+    // A migration that may rewrite the rows gives another key.
+    await db.run(
+      sql`insert into __drizzle_migrations (hash, created_at) values ('a-data-migration', 99999999999999)`,
+    );
+    try {
+      expect(await activeEntriesKey(db)).not.toBe(before);
+    } finally {
+      await db.run(sql`delete from __drizzle_migrations where hash = 'a-data-migration'`);
+    }
+    expect(await activeEntriesKey(db)).toBe(before);
+  });
 
   test("an index whose lists were imported again while its entries were read is not stored", async () => {
     const cacheDir = path.join(dir, "import-meanwhile");
