@@ -7,10 +7,12 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import {
   buildIndex,
@@ -31,8 +33,15 @@ import {
 import { normalizeName } from "./engine/normalize";
 import { prepareTokens } from "./engine/score";
 import { nameAt, refsOf } from "./engine/screening-index";
-import { indexCacheFile, loadOrBuildIndex } from "./index-cache";
-import { activeEntriesKey, parseListFiles, ScreeningRegistry, storeList } from "./lists.service";
+import { buildIndexInWorker, indexCacheFile, loadOrBuildIndex } from "./index-cache";
+import {
+  activeEntriesKey,
+  loadActiveEntries,
+  loadOrBuildActiveIndex,
+  parseListFiles,
+  ScreeningRegistry,
+  storeList,
+} from "./lists.service";
 
 // The built index kept on disk must screen exactly as a freshly built one, and must never be used
 // for other entries, another engine, or a damaged file.
@@ -137,6 +146,15 @@ describe("screening index cache", () => {
         copy[20] = (copy[20] as number) ^ 0x20;
         return copy;
       })(),
+      // Still valid JSON with this key: only a hash of the header too tells it from the file written.
+      "a letter changed in the vocabulary": (() => {
+        const copy = new Uint8Array(good);
+        const at = good.indexOf(Buffer.from('"vocabKeys":["')) + '"vocabKeys":["'.length;
+        expect(at).toBeGreaterThan(20);
+        expect(String.fromCharCode(copy[at] as number)).toMatch(/[a-z]/);
+        copy[at] = copy[at] === 0x71 ? 0x7a : 0x71;
+        return copy;
+      })(),
       // A whole, valid index of other entries under this file's name.
       "another key": packIndex(buildIndex(other), keyOf(other)),
     };
@@ -172,6 +190,47 @@ describe("screening index cache", () => {
     writeFileSync(path.join(copy, "lexicon.ts"), `${readFileSync(path.join(copy, "lexicon.ts"), "utf8")}\n`);
     expect(engineSourceHash(copy)).not.toBe(engineSourceHash(engineDir));
   });
+
+  test("a write removes older indexes and stale temporary files, not those of other processes", async () => {
+    const folder = path.join(dir, "shared");
+    mkdirSync(folder);
+    const file = (name: string, minutesAgo: number) => {
+      const at = path.join(folder, `screening-index-${name}`);
+      writeFileSync(at, "x");
+      const time = new Date(Date.now() - minutesAgo * 60_000);
+      utimesSync(at, time, time);
+      return name;
+    };
+    const older = [file("older.bin", 1), file("stale.bin.1.abc.tmp", 30)];
+    // Another process writing its index now, and one that stored another key after this build began.
+    const others = [file("writing.bin.2.def.tmp", 0), file("newer.bin", -1)];
+    const { loaded } = await cached(entries, folder);
+    expect(loaded).toBe(false);
+    const left = cacheFiles(folder);
+    expect(left).toContain(path.basename(fileOf(entries)));
+    for (const name of others) expect(left).toContain(`screening-index-${name}`);
+    for (const name of older) expect(left).not.toContain(`screening-index-${name}`);
+  }, 60_000);
+
+  test("a build worker that ends without an answer is not waited for", async () => {
+    const silent = path.join(dir, "silent.worker.ts");
+    writeFileSync(silent, "self.onmessage = () => process.exit(0);\n");
+    const folder = path.join(dir, "silent-worker");
+    const built = await buildIndexInWorker(folder, entriesKey(entries), entries, silent);
+    expect(built.error).toBe("the worker ended without an answer");
+    expect(existsSync(fileOf(entries).replace(dir, folder))).toBe(false);
+  }, 20_000);
+
+  test("a write that fails leaves no temporary file behind", async () => {
+    const folder = path.join(dir, "failed-write");
+    // The stored file's name taken by a folder that is not empty: the temporary file is written
+    // whole, then cannot be renamed into place (as a full disk fails the write itself).
+    mkdirSync(path.join(fileOf(entries).replace(dir, folder), "in-the-way"), { recursive: true });
+    const { index, loaded } = await cached(entries, folder);
+    expect(loaded).toBe(false);
+    expect(results(index)).toBe(expected);
+    expect(readdirSync(folder).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  }, 60_000);
 
   test("a cache folder that cannot be written still gives the index", async () => {
     const blocker = path.join(dir, "a-file");
@@ -216,6 +275,51 @@ describe("the registry over a cache folder", () => {
     });
     expect(again.loaded).toBe(true);
     expect(screen(again.index, { name: "Brand New Cached Trading Ltd" }).status).toBe("failed");
+  }, 120_000);
+
+  test("the key of the active entries follows how they are read and the migrations applied", async () => {
+    const { db } = ctx.database;
+    const before = await activeEntriesKey(db);
+    // Another reading of the rows (a changed loader) gives another key.
+    expect(before).toContain(Bun.hash(loadActiveEntries.toString()).toString(16));
+    // A migration that may rewrite the rows gives another key.
+    await db.run(
+      sql`insert into __drizzle_migrations (hash, created_at) values ('a-data-migration', 99999999999999)`,
+    );
+    try {
+      expect(await activeEntriesKey(db)).not.toBe(before);
+    } finally {
+      await db.run(sql`delete from __drizzle_migrations where hash = 'a-data-migration'`);
+    }
+    expect(await activeEntriesKey(db)).toBe(before);
+  });
+
+  test("an index whose lists were imported again while its entries were read is not stored", async () => {
+    const cacheDir = path.join(dir, "import-meanwhile");
+    const before = await activeEntriesKey(ctx.database.db);
+    const header =
+      "_id,source,entity_number,type,programs,name,title,addresses,federal_register_notice,start_date,end_date,standard_order,license_requirement,license_policy,call_sign,vessel_type,gross_tonnage,gross_registered_tonnage,vessel_flag,vessel_owner,remarks,source_list_url,alt_names,citizenships,dates_of_birth,nationalities,places_of_birth,source_information_url,ids";
+    // The CSL again (an import replaces the source whole): the earlier test's row and a new one.
+    const rows = [
+      'x1,Entity List (EL) - Bureau of Industry and Security,,Entity,,Brand New Cached Trading Ltd,,"1 Harbour Road, Hong Kong",,2026-10-01,,,,,,,,,,,,,,,,,,,',
+      'x2,Entity List (EL) - Bureau of Industry and Security,,Entity,,Meanwhile Imported Trading Ltd,,"2 Harbour Road, Hong Kong",,2026-10-02,,,,,,,,,,,,,,,,,,,',
+    ];
+    const index = await loadOrBuildActiveIndex(ctx.database.db, cacheDir, undefined, async (db) => {
+      // A list import commits after the key was read and before the entries are.
+      const parsed = parseListFiles("csl", [
+        { name: "consolidated.csv", bytes: new TextEncoder().encode(`${header}\n${rows.join("\n")}\n`) },
+      ]);
+      await storeList(db, "csl", parsed, "consolidated.csv");
+      return loadActiveEntries(db);
+    });
+    // This process screens with the newer entries, but does not store them under the older key.
+    expect(screen(index, { name: "Meanwhile Imported Trading Ltd" }).status).toBe("failed");
+    expect(await activeEntriesKey(ctx.database.db)).not.toBe(before);
+    expect(existsSync(cacheDir) ? cacheFiles(cacheDir) : []).toEqual([]);
+    // The next read stores the index of the newer entries under their key.
+    const next = await loadOrBuildActiveIndex(ctx.database.db, cacheDir);
+    expect(screen(next, { name: "Meanwhile Imported Trading Ltd" }).status).toBe("failed");
+    expect(cacheFiles(cacheDir)).toHaveLength(1);
   }, 120_000);
 
   test("with no stored index, a worker thread builds and stores it, and this thread reads it", async () => {

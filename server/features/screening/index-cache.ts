@@ -4,7 +4,7 @@
 // from (see engine/index-pack.ts). Anything else — another list version, another engine, a missing,
 // truncated or damaged file — is built again and written again, atomically (a temporary file
 // renamed over), so a reader never sees half a file.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildIndex, type ListEntry, type ScreeningIndex } from "./engine";
 import { indexKey, packIndex, unpackIndex } from "./engine/index-pack";
@@ -58,22 +58,46 @@ export async function loadOrBuildIndex(
   if (cached) return { index: cached, loaded: true };
   const built = buildIndex(await loadEntries());
   const packed = packIndex(built, key);
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
-    const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(temporary, packed);
     renameSync(temporary, file);
-    // Indexes of earlier list versions or engines are not read again.
-    for (const name of readdirSync(dir)) {
-      const isOld = name.startsWith(PREFIX) && name !== path.basename(file);
-      if (isOld && (name.endsWith(SUFFIX) || name.endsWith(".tmp")))
-        rmSync(path.join(dir, name), { force: true });
-    }
+    removeOlderFiles(dir, file);
   } catch {
-    // A read-only or full disk: this process still has its index, the next one builds again.
+    // A read-only or full disk: this process still has its index, the next one builds again. A
+    // partial temporary file (a write that ran out of space) is not left to fill the disk further.
+    try {
+      rmSync(temporary, { force: true });
+    } catch {}
   }
   // The packed form holds no object per name or entry: what stays in memory is that, not the build's.
   return { index: unpackIndex(packed, key) ?? built, loaded: false };
+}
+
+/** A temporary file this old was left by a process that stopped mid-write (a write takes seconds). */
+const STALE_TEMPORARY_MS = 5 * 60 * 1000;
+
+/**
+ * Removes the indexes stored before `written` (earlier list versions or engines: not read again)
+ * and temporary files left by stopped writers. Other processes share the folder: an index stored
+ * since (another key, written by a process with newer lists) and a write in progress are kept.
+ */
+function removeOlderFiles(dir: string, written: string): void {
+  const writtenAt = statSync(written).mtimeMs;
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (!name.startsWith(PREFIX) || file === written) continue;
+    try {
+      const modified = statSync(file).mtimeMs;
+      const isOld = name.endsWith(".tmp")
+        ? Date.now() - modified > STALE_TEMPORARY_MS
+        : name.endsWith(SUFFIX) && modified < writtenAt;
+      if (isOld) rmSync(file, { force: true });
+    } catch {
+      // Removed meanwhile by another process.
+    }
+  }
 }
 
 /** The stored index of exactly this key, if `dir` holds a whole one. */
@@ -98,10 +122,11 @@ export async function buildIndexInWorker(
   dir: string,
   sourceKey: string,
   entries: readonly ListEntry[],
+  workerUrl = new URL("./index-build.worker.ts", import.meta.url).href,
 ): Promise<{ error?: string }> {
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./index-build.worker.ts", import.meta.url).href);
+    worker = new Worker(workerUrl);
   } catch (error) {
     return { error: String(error) };
   }
@@ -109,6 +134,11 @@ export async function buildIndexInWorker(
     const reply = await new Promise<TIndexBuildReply>((resolve) => {
       worker.onmessage = (event: MessageEvent<TIndexBuildReply>) => resolve(event.data);
       worker.onerror = (event) => resolve({ ok: false, error: event.message || "the worker stopped" });
+      // A worker that ends without a word (exited, killed for memory) would otherwise be waited for
+      // forever, and screening with it.
+      worker.addEventListener("close", () =>
+        resolve({ ok: false, error: "the worker ended without an answer" }),
+      );
       worker.postMessage({ dir, sourceKey, entries: [...entries] } satisfies TIndexBuildRequest);
     });
     return reply.ok ? {} : { error: reply.error };

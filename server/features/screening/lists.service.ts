@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { and, count, desc, eq, inArray, max, min } from "drizzle-orm";
+import { and, count, desc, eq, inArray, max, min, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { screening_entries, screening_lists } from "../../../db/schema";
 import { AppError } from "../../lib/errors";
@@ -312,12 +312,28 @@ export async function loadActiveEntries(db: TDb): Promise<ListEntry[]> {
   }));
 }
 
+/** How entries are read from their rows (the code of loadActiveEntries): another reading, another key. */
+const ENTRIES_LOADER = Bun.hash(loadActiveEntries.toString()).toString(16);
+
+/** The last migration applied to the database (a migration may rewrite the entries' rows). */
+async function lastMigration(db: TDb): Promise<string> {
+  try {
+    const [last] = await db.all<{ hash: string; created_at: number; n: number }>(
+      sql`select hash, created_at, (select count(*) from __drizzle_migrations) as n from __drizzle_migrations order by created_at desc, id desc limit 1`,
+    );
+    return last ? `${last.n}:${last.created_at}:${last.hash}` : "none";
+  } catch {
+    return "unknown";
+  }
+}
+
 /**
  * What identifies the active entries, for the index kept on disk: every active list version (an
- * import writes a new one, with its own time) and the count and id range of their entries.
+ * import writes a new one, with its own time), the count and id range of their entries, how they
+ * are read (the loader's code) and the last migration applied (which may have rewritten the rows).
  */
 export async function activeEntriesKey(db: TDb, lists?: TListVersion[]): Promise<string> {
-  const [versions, [stats]] = await Promise.all([
+  const [versions, [stats], migration] = await Promise.all([
     lists ?? activeLists(db),
     db
       .select({ n: count(), low: min(screening_entries.id), high: max(screening_entries.id) })
@@ -326,8 +342,29 @@ export async function activeEntriesKey(db: TDb, lists?: TListVersion[]): Promise
         screening_lists,
         and(eq(screening_lists.id, screening_entries.list_id), eq(screening_lists.is_active, true)),
       ),
+    lastMigration(db),
   ]);
-  return `lists:${JSON.stringify(versions)}:${stats?.n ?? 0}:${stats?.low ?? ""}:${stats?.high ?? ""}`;
+  return `lists:${JSON.stringify(versions)}:${stats?.n ?? 0}:${stats?.low ?? ""}:${stats?.high ?? ""}:loader:${ENTRIES_LOADER}:migration:${migration}`;
+}
+
+/**
+ * The index over the active entries, from `cacheDir` when stored there, else built from the database
+ * and stored — only under the key its entries were read with: when a list import commits between
+ * the key and the entries, the index is built but not stored (newer entries under an older key
+ * would be served to every process until the next import).
+ */
+export async function loadOrBuildActiveIndex(
+  db: TDb,
+  cacheDir: string,
+  lists?: TListVersion[],
+  readEntries: (db: TDb) => Promise<ListEntry[]> = loadActiveEntries,
+): Promise<ScreeningIndex> {
+  const sourceKey = await activeEntriesKey(db, lists);
+  const stored = loadCachedIndex(cacheDir, sourceKey);
+  if (stored) return stored;
+  const entries = await readEntries(db);
+  if ((await activeEntriesKey(db)) !== sourceKey) return buildIndex(entries);
+  return (await loadOrBuildIndex(cacheDir, sourceKey, () => entries)).index;
 }
 
 /**

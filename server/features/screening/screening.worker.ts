@@ -6,8 +6,7 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { openDatabase } from "../../../db/client";
 import { buildIndex, type NameHit, type ScreeningIndex, scoreName, screenWithHits } from "./engine";
-import { loadOrBuildIndex } from "./index-cache";
-import { activeEntriesKey, activeLists, loadActiveEntries, type TListVersion } from "./lists.service";
+import { activeLists, loadActiveEntries, loadOrBuildActiveIndex, type TListVersion } from "./lists.service";
 import { compactMatches, type TOutcome, type TWorkerReply, type TWorkerRequest } from "./screening-worker";
 
 declare const self: Worker;
@@ -123,11 +122,7 @@ self.onmessage = (event: MessageEvent<TWorkerRequest>) => {
         if (lists.length) {
           const { db } = database;
           index = message.cacheDir
-            ? (
-                await loadOrBuildIndex(message.cacheDir, await activeEntriesKey(db, lists), () =>
-                  loadActiveEntries(db),
-                )
-              ).index
+            ? await loadOrBuildActiveIndex(db, message.cacheDir, lists)
             : buildIndex(await loadActiveEntries(db));
         }
         // The build leaves much garbage behind; collected now, the resident size stays near the index.

@@ -19,8 +19,15 @@ import {
 import type { ListEntry } from "./types";
 
 /** Layout of the packed bytes; the engine's own changes are covered by ENGINE_FINGERPRINT. */
-const FORMAT = "tradewinds-screening-index/2";
-const MAGIC = new TextEncoder().encode("TWSIDX02");
+const FORMAT = "tradewinds-screening-index/3";
+const MAGIC = new TextEncoder().encode("TWSIDX03");
+/** The packed bytes end with Bun.hash of all before them (header and arrays), in this many hex digits. */
+const HASH_LENGTH = 16;
+
+/** The hash a packed index ends with: of every byte before it, so a change anywhere is detected. */
+function hashOf(bytes: Uint8Array): Uint8Array {
+  return new TextEncoder().encode(Bun.hash(bytes).toString(16).padStart(HASH_LENGTH, "0"));
+}
 
 /** The engine's modules whose code decides what an index holds (this one included). */
 export const ENGINE_SOURCES = [
@@ -130,8 +137,6 @@ interface Header {
   acronymKeys: string[];
   acronymDisplays: string[];
   sections: Array<{ name: string; type: TTypeName; offset: number; length: number }>;
-  /** Bun.hash of the bytes after the header: a damaged file is built again, not read. */
-  dataHash: string;
 }
 
 function typeName(array: TTyped): TTypeName {
@@ -218,15 +223,16 @@ export function packIndex(index: ScreeningIndex, key: string): Uint8Array {
     acronymKeys,
     acronymDisplays,
     sections,
-    dataHash: Bun.hash(data).toString(16),
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const dataStart = Math.ceil((MAGIC.length + 4 + json.length) / 8) * 8;
-  const out = new Uint8Array(dataStart + offset);
+  const out = new Uint8Array(dataStart + offset + HASH_LENGTH);
   out.set(MAGIC, 0);
   new DataView(out.buffer).setUint32(MAGIC.length, json.length, true);
   out.set(json, MAGIC.length + 4);
   out.set(data, dataStart);
+  // A damaged file (header or arrays) is built again, not read.
+  out.set(hashOf(out.subarray(0, dataStart + offset)), dataStart + offset);
   return out;
 }
 
@@ -236,9 +242,13 @@ export function packIndex(index: ScreeningIndex, key: string): Uint8Array {
  */
 export function unpackIndex(bytes: Uint8Array, key: string): ScreeningIndex | undefined {
   try {
-    if (bytes.length < MAGIC.length + 4 || MAGIC.some((b, i) => bytes[i] !== b)) return undefined;
+    if (bytes.length < MAGIC.length + 4 + HASH_LENGTH || MAGIC.some((b, i) => bytes[i] !== b))
+      return undefined;
+    const hashAt = bytes.length - HASH_LENGTH;
+    const hash = hashOf(bytes.subarray(0, hashAt));
+    if (hash.some((b, i) => bytes[hashAt + i] !== b)) return undefined;
     // Views need aligned memory: a buffer read at an odd offset is copied once.
-    const data = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+    const data = (bytes.byteOffset % 8 === 0 ? bytes : bytes.slice()).subarray(0, hashAt);
     const jsonLength = new DataView(data.buffer, data.byteOffset).getUint32(MAGIC.length, true);
     if (MAGIC.length + 4 + jsonLength > data.length) return undefined;
     const header = JSON.parse(
@@ -248,7 +258,6 @@ export function unpackIndex(bytes: Uint8Array, key: string): ScreeningIndex | un
     ) as Header;
     if (header.key !== key) return undefined;
     const dataStart = Math.ceil((MAGIC.length + 4 + jsonLength) / 8) * 8;
-    if (Bun.hash(data.subarray(dataStart)).toString(16) !== header.dataHash) return undefined;
     const typed = new Map<string, TTyped>();
     for (const section of header.sections) {
       const Type = TYPES[section.type];

@@ -160,6 +160,12 @@ describe("screen on a small index", () => {
     expect(b).toBeCloseTo(Math.min(1, a + ADDRESS_BONUS), 4);
   });
 
+  test("an index of no entries screens every name as passed", () => {
+    const empty = buildIndex([]);
+    for (const name of ["Bank Melli Iran", "IRISL", "Ivan Petrov"])
+      expect(screen(empty, { name, country: "IR" })).toMatchObject({ status: "passed", matches: [] });
+  });
+
   test("stats describe the index", () => {
     expect(index.stats.entries).toBe(ENTRIES.length);
     expect(index.stats.names).toBeGreaterThan(ENTRIES.length);

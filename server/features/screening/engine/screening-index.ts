@@ -943,6 +943,21 @@ const nameWordIdStore = new WeakMap<ScreeningIndex, NameWordIds>();
 function nameWordIds(index: ScreeningIndex): NameWordIds {
   const known = nameWordIdStore.get(index);
   if (known !== undefined) return known;
+  // An index of no entries packs no fields: no name has words.
+  if (index.nameTotal.length === 0) {
+    const none: NameWordIds = {
+      start: new Int32Array(1),
+      text: new Int32Array(0),
+      key: new Int32Array(0),
+      textLength: new Uint16Array(0),
+      keyLength: new Uint16Array(0),
+      pairStart: new Int32Array(1),
+      pair: new Int32Array(0),
+      pairLength: new Uint16Array(0),
+    };
+    nameWordIdStore.set(index, none);
+    return none;
+  }
   // Read straight from the packed fields (see packNames): no name is rebuilt for this.
   const { vocabulary, strings } = index;
   const field = (key: string): NameField => {
