@@ -416,8 +416,8 @@ function round4(x: number): number {
 }
 
 describe("words of two or three letters", () => {
-  // They have no deletion keys, so blocking reaches their one-edit partners ("ian"/"iran",
-  // "ru"/"rup") only through the lost-word check; without it the bound drops these names.
+  // They have no deletion keys, so blocking never reaches their one-edit partners ("ian"/"iran",
+  // "ru"/"rup"): the bound must keep such names in reach of exact scoring all the same.
   const small = buildIndex([
     entry("1", "IRAN POUYA"),
     entry("2", "RUP BELTAMOZHSERVIS"),

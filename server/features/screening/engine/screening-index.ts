@@ -891,15 +891,6 @@ function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitCandidat
  * the budget exceeds what the index holds (two edits in five to seven letters, where one deletion is
  * indexed; three from nine) and slips count half an edit, so a word may carry more of them.
  */
-/**
- * Whether a word of two or three letters is looked up as written only: "ian" pairs with "iran" and
- * "ru" with "rup" (one edit within their budget) through no blocking key.
- */
-function hasNoDeletionKeys(unit: BlockingUnit): boolean {
-  for (const key of unit.lookups) if (key.length >= 2 && key.length <= 3 && !HAS_DIGIT.test(key)) return true;
-  return false;
-}
-
 function mayEscapeBlocking(unit: BlockingUnit): boolean {
   for (const key of unit.lookups) if (key.length >= 5) return true;
   return false;
@@ -1230,12 +1221,10 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     s.unit++;
     const unitStamp = s.unit;
     const { vocab: vocabCandidates, sims: vocabSims, exactHit } = unitCandidates(index, unit);
-    // A word not on the lists as written may have more typos than its deletion keys reach; a word
-    // of two or three letters has no deletion keys, so any of its one-edit partners may be missed.
+    // A word not on the lists as written may have more typos than its deletion keys reach. (Words
+    // of two or three letters have none; the bound's assumed discount keeps their names in reach.)
     const lostBit =
-      !unit.isPair &&
-      lostUnits.length < 31 &&
-      ((!exactHit && mayEscapeBlocking(unit)) || hasNoDeletionKeys(unit))
+      !unit.isPair && !exactHit && lostUnits.length < 31 && mayEscapeBlocking(unit)
         ? 1 << lostUnits.length
         : 0;
     if (lostBit !== 0) {
