@@ -54,15 +54,20 @@ export type TRescreenOptions = {
   pendingOnly?: boolean;
 };
 
-/** Of these contacts, those still marked pending, in their order (read in slices: SQL variables). */
+/**
+ * Of these contacts, those still marked pending, in their order. Read in slices with a yield in
+ * between: libSQL reads synchronously, and 100,000 ids read back to back held the event loop for
+ * ~0.5 s (the stall test's worst /api/health during an import's screening).
+ */
 async function stillPending(db: TDb, contactIds: number[]): Promise<number[]> {
   const pending = new Set<number>();
   for (let at = 0; at < contactIds.length; at += PENDING_SLICE) {
+    if (at > 0) await yieldToLoop();
     for (const id of await pendingAmong(db, contactIds.slice(at, at + PENDING_SLICE))) pending.add(id);
   }
   return contactIds.filter((id) => pending.has(id));
 }
-const PENDING_SLICE = 5_000;
+const PENDING_SLICE = 2_000;
 
 /** Contacts whose newest screening is older than their last change (or who have none), by id. */
 export async function staleContactIds(db: TDb, workspaceId?: number): Promise<number[]> {
