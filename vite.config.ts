@@ -41,6 +41,33 @@ function lazyModules(): Plugin {
   };
 }
 
+/**
+ * Perspective 3.8's worker instantiates its engine with `WebAssembly.instantiate(bytes)` and reads
+ * `.instance` off the result. Given a compiled `WebAssembly.Module` (which `init_server` accepts and
+ * hands to the worker as is), `instantiate` answers the Instance itself, so the worker broke. This
+ * reads either, so the reports screen can compile the engine while it downloads (streaming) instead
+ * of the worker compiling 10 MB from bytes after the download. The build fails if the code changed.
+ */
+const PERSPECTIVE_WORKER_INSTANTIATE = "let a=await WebAssembly.instantiate(s,r);return i(a.instance)";
+function perspectiveCompiledEngine(): Plugin {
+  return {
+    name: "tradewinds-perspective-compiled-engine",
+    transform(code, id) {
+      if (!/@finos[\\/]perspective[\\/]dist[\\/]esm[\\/]perspective\.js$/.test(id.split("?")[0]!))
+        return null;
+      if (!code.includes(PERSPECTIVE_WORKER_INSTANTIATE)) {
+        throw new Error(
+          "Perspective's worker no longer instantiates its engine as expected: review vite.config.ts",
+        );
+      }
+      return code.replace(
+        PERSPECTIVE_WORKER_INSTANTIATE,
+        "let a=await WebAssembly.instantiate(s,r);a=a instanceof WebAssembly.Instance?{instance:a}:a;return i(a.instance)",
+      );
+    },
+  };
+}
+
 const CLIENT_ENTRY = path.resolve(import.meta.dirname, "client/entry-client.tsx");
 let loadedFirst: Set<string> | undefined;
 
@@ -63,7 +90,7 @@ function isLoadedFirst(
 }
 
 export default defineConfig({
-  plugins: [lazyModules(), react(), tailwindcss(), precompress()],
+  plugins: [lazyModules(), perspectiveCompiledEngine(), react(), tailwindcss(), precompress()],
   publicDir: "public",
   // Perspective ships its own WASM and workers: prebundling them breaks their asset URLs.
   optimizeDeps: {

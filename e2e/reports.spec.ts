@@ -138,10 +138,14 @@ test("a link opens its pivot: the server's sums for the view first (read-only), 
   const problems = watchConsole(page);
   await seedReport(user);
   const dataRequests: string[] = [];
+  const engineRequests: string[] = [];
   page.on("request", (request) => {
     if (request.url().includes("/api/reports-data")) dataRequests.push(new URL(request.url()).search);
+    if (/perspective-server-[\w-]+\.wasm/.test(request.url())) engineRequests.push(request.url());
   });
   await page.goto("/reports?group_by=Destination%20country&split_by=Status&columns=Extended%20value");
+  // The server render runs Perspective's chunk as soon as it arrives, not after the app's code.
+  await expect(page.locator('head script[type=module][async][src*="perspective-loader"]')).toHaveCount(1);
   await expect(page.locator("[data-testid=reports-viewer][data-first-pivot]")).toHaveCount(1, {
     timeout: 60_000,
   });
@@ -163,6 +167,8 @@ test("a link opens its pivot: the server's sums for the view first (read-only), 
     "?format=arrow&names=labels&group_by=destination_country,status&sum=extended_value",
     "?format=arrow&names=labels",
   ]);
+  // The engine is compiled from the preloaded download: one request.
+  expect(engineRequests).toHaveLength(1);
   const after = await viewerConfig(page);
   expect(after.group_by).toEqual(["Destination country"]);
   expect(after.split_by).toEqual(["Status"]);

@@ -303,7 +303,7 @@ try {
       `    from navigation (median): HTML received ${phase("html-received")} s, DOMContentLoaded ${phase("dom-content-loaded")} s; requested: Perspective chunk ${phase("perspective-chunk-requested")} s, engine WASM ${phase("engine-wasm-requested")} s, data ${phase("data-requested")} s`,
     );
     console.log(
-      `    from navigation (median): viewer WASM ready ${phase("viewer-wasm-ready")} s, Perspective worker ready ${phase("perspective-ready")} s, data received ${phase("data-received")} s, table loaded ${phase("table-loaded")} s, first pivot ${phase("first-pivot")} s, every column shown ${phase("all-columns-shown")} s`,
+      `    from navigation (median): engine WASM compiled ${phase("engine-compiled")} s, viewer WASM ready ${phase("viewer-wasm-ready")} s, Perspective worker ready ${phase("perspective-ready")} s, data received ${phase("data-received")} s, table loaded ${phase("table-loaded")} s, first pivot ${phase("first-pivot")} s, every column shown ${phase("all-columns-shown")} s`,
     );
     console.log(
       `  re-pivot: median ${repivot.toFixed(2)} s of ${repivots.map((t) => t.toFixed(2)).join(", ")} (target < ${target?.repivot ?? "–"} s)${mark(repivot, target?.repivot)}`,

@@ -1,5 +1,5 @@
 import { createRoute, lazyRouteComponent, useRouterState } from "@tanstack/react-router";
-import { preload, preloadModule } from "react-dom";
+import { preinitModule, preload, preloadModule } from "react-dom";
 import type { TReportAttribute } from "../../db/contracts/reports";
 import { PageHeader } from "../components/app/screens";
 import { ErrorPanel } from "../components/kit/error-panel";
@@ -37,6 +37,9 @@ export const reportsRoute = createRoute({
             crossOrigin: "anonymous",
           });
           for (const href of reports.modules) preloadModule(href);
+          // Perspective's chunk runs as soon as it arrives (an async module script), not after the
+          // app's code has loaded: it starts the WebAssembly compilation and the worker on /reports.
+          if (reports.start) preinitModule(reports.start, { as: "script" });
           for (const href of reports.styles) preload(href, { as: "style", crossOrigin: "anonymous" });
           for (const href of reports.files) preload(href, { as: "fetch", crossOrigin: "anonymous" });
         }

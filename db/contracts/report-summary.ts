@@ -1,4 +1,4 @@
-import type { TReportColumn } from "./reports";
+import type { TReportColumn } from "./report-attributes";
 
 /**
  * Columns a summary (`?group_by=`) can group by: every column that names something (a status, a

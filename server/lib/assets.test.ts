@@ -28,7 +28,7 @@ describe("page assets from Vite's manifest", () => {
     expect(page.styles.sort()).toEqual(["/assets/app-6.css", "/assets/entry-client-4.css"]);
   });
 
-  test("/reports' lazy chunks, their new imports, stylesheet and WASM are listed for its server render", () => {
+  test("/reports' lazy chunks, their new imports, stylesheet and WASM are listed for its server render, Perspective's chunk to start", () => {
     expect(pageAssetsFromManifest(manifest).reports).toBeUndefined();
     const page = pageAssetsFromManifest({
       ...manifest,
@@ -44,6 +44,7 @@ describe("page assets from Vite's manifest", () => {
       modules: ["/assets/reports-screen-9.js", "/assets/switch-10.js", "/assets/perspective-loader-11.js"],
       styles: ["/assets/perspective-loader-12.css"],
       files: ["/assets/perspective-viewer-13.wasm", "/assets/perspective-server-14.wasm"],
+      start: "/assets/perspective-loader-11.js",
     });
   });
 });

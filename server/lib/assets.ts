@@ -21,8 +21,12 @@ export type TPageAssets = {
   reports?: TLazyAssets;
 };
 
-/** A lazy part of the client: its module chunks (not already preloaded), stylesheets and other files. */
-export type TLazyAssets = { modules: string[]; styles: string[]; files: string[] };
+/**
+ * A lazy part of the client: its module chunks (not already preloaded), stylesheets and other files,
+ * and `start`, the chunk the page runs as soon as it has it (`<script type="module" async>`), not
+ * only when the app's own code asks for it.
+ */
+export type TLazyAssets = { modules: string[]; styles: string[]; files: string[]; start?: string };
 
 type TViteManifest = Record<
   string,
@@ -70,6 +74,9 @@ export function pageAssetsFromManifest(manifest: TViteManifest): TPageAssets {
       for (const imported of chunk.imports ?? []) walk(imported);
     };
     for (const key of REPORTS_CHUNKS) walk(key);
+    // Perspective's chunk starts its WebAssembly and worker when it runs on /reports
+    // (perspective-loader.ts): run it with the page's first bytes, alongside the app's own code.
+    lazy.start = `/${manifest[REPORTS_CHUNKS[1]!]!.file}`;
     page.reports = lazy;
   }
   return page;

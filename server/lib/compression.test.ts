@@ -11,6 +11,8 @@ import { diskAssetStore, parseAcceptEncoding } from "./assets";
 let ctx: TTestContext;
 let app: ReturnType<typeof appOver>;
 const script = `console.log(${JSON.stringify("tradewinds ".repeat(400))});`;
+// A WebAssembly file (the header of an empty module, then padding that compresses well).
+const wasm = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...new Array(8000).fill(0)]);
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -24,6 +26,7 @@ beforeAll(async () => {
   );
   writeFileSync(path.join(folder, "assets", "entry.js"), script);
   writeFileSync(path.join(folder, "assets", "tiny.js"), "1");
+  writeFileSync(path.join(folder, "assets", "engine.wasm"), wasm);
   precompressFolder(folder);
   app = appOver(ctx, { assets: diskAssetStore(folder) });
 });
@@ -54,6 +57,21 @@ describe("compressed responses", () => {
       headers: { "accept-encoding": "br;q=0, gzip;q=0" },
     });
     expect(refused.headers.get("content-encoding")).toBeNull();
+  });
+
+  test("WebAssembly goes out compressed as application/wasm, cached for good (the reports screen compiles it while it downloads)", async () => {
+    const res = await app.request("/assets/engine.wasm", { headers: { "accept-encoding": "gzip, br" } });
+    expect(res.status).toBe(200);
+    // compileStreaming refuses any other type.
+    expect(res.headers.get("content-type")).toBe("application/wasm");
+    expect(res.headers.get("content-encoding")).toBe("br");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const body = new Uint8Array(await res.arrayBuffer());
+    expect(body.length).toBeLessThan(wasm.length / 10);
+    expect(new Uint8Array(decodeBrotli(body))).toEqual(wasm);
+    const gz = await app.request("/assets/engine.wasm", { headers: { "accept-encoding": "gzip" } });
+    expect(gz.headers.get("content-type")).toBe("application/wasm");
+    expect(new Uint8Array(gunzipSync(new Uint8Array(await gz.arrayBuffer())))).toEqual(wasm);
   });
 
   test("a file too small to gain is served as is, and the variants are not served by their own name to a plain client", async () => {

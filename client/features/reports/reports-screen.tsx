@@ -2,7 +2,7 @@ import { Link } from "@tanstack/react-router";
 import { DownloadIcon, ImageIcon, RefreshCwIcon, Settings2Icon } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { REPORT_ATTRIBUTES, type TReportAttribute } from "../../../db/contracts/reports";
+import { REPORT_ATTRIBUTES, type TReportAttribute } from "../../../db/contracts/report-attributes";
 import { PageHeader } from "../../components/app/screens";
 import { Button } from "../../components/ui/button";
 import { Label } from "../../components/ui/label";
