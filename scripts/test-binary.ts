@@ -98,6 +98,24 @@ try {
         bytes === Bun.file(path.join(ROOT, "dist", "client", file)).size,
       `${file} is served as application/wasm`,
     );
+    // Compressed from the build's precompressed copy when it has one (the viewer's WASM is packed
+    // already and has none), cached for good: the reports screen compiles the engine while it
+    // downloads (compileStreaming needs application/wasm).
+    const brotli = Bun.file(path.join(ROOT, "dist", "client", `${file}.br`));
+    const hasBrotli = await brotli.exists();
+    const packed = await fetch(`${url}/${file}`, {
+      headers: { "accept-encoding": "br" },
+      decompress: false,
+    } as RequestInit);
+    const packedBytes = (await packed.arrayBuffer()).byteLength;
+    check(
+      packed.ok &&
+        packed.headers.get("content-type") === "application/wasm" &&
+        packed.headers.get("content-encoding") === (hasBrotli ? "br" : null) &&
+        packed.headers.get("cache-control") === "public, max-age=31536000, immutable" &&
+        packedBytes === (hasBrotli ? brotli.size : bytes),
+      `${file} is served ${hasBrotli ? "brotli-compressed" : "as built"} and immutable to a browser that accepts br`,
+    );
   }
 } finally {
   server.kill("SIGTERM");
