@@ -940,12 +940,15 @@ interface LostWord {
   count: number;
   key: string;
   text: string;
-  /** Similarity to list words already compared, by list word. */
-  sims: Map<string, number>;
-  /** Similarity to list word pairs joined, by the pair's key. */
-  pairSims: Map<string, number>;
-  /** This query's similarities by vocabulary id (NaN: not compared yet), or undefined past LOST_SLOTS. */
+  /**
+   * Similarities to list words by vocabulary id (NaN: not compared yet), kept across queries for the
+   * last LOST_SLOTS lost words; undefined past those, which use `sims` and `pairSims` instead.
+   */
   slot: LostSlot | undefined;
+  /** Similarity to list words already compared, by list word (lost words without a slot). */
+  sims: Map<string, number>;
+  /** Similarity to list word pairs joined, by the pair's key (lost words without a slot). */
+  pairSims: Map<string, number>;
 }
 
 /**
@@ -1051,54 +1054,66 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
   return ids;
 }
 
-/** Per-query similarity arrays of one lost word, by vocabulary id; reset entry by entry after each query. */
+/**
+ * Similarity arrays of one lost word, by vocabulary id: a memo of pure functions of the two words'
+ * spellings, like wordMemos, kept while the word is among the last LOST_SLOTS lost words (a batch
+ * repeats them: "Lindqvist Logistics AB", "Lindqvist Timber"), cleared entry by entry when reused.
+ */
 interface LostSlot {
   word: Float64Array;
   pair: Float64Array;
-  /** Ids set this query, to reset. */
+  /** Ids set since the slot was taken, to clear. */
   setWords: number[];
   setPairs: number[];
+  /** The lost word (key and spelling) the slot holds. */
+  owner: string;
+  /** The query (Scratch.query) that used it last. */
+  used: number;
 }
 
-/** Lost words per query with typed memos (further ones use the string maps only). */
-const LOST_SLOTS = 4;
+/** Lost words with typed memos (each ~1.3 MB; further words of a query use the string maps). */
+const LOST_SLOTS = 8;
+/** The string memos of a lost word that has a slot: never read. */
+const NO_MEMO: Map<string, number> = new Map();
 const lostSlotStore = new WeakMap<ScreeningIndex, LostSlot[]>();
 
-function lostSlots(index: ScreeningIndex): LostSlot[] {
+/** The slot holding this lost word's similarities, else the least recently used one not used by this query. */
+function lostSlotFor(index: ScreeningIndex, owner: string, query: number): LostSlot | undefined {
   let slots = lostSlotStore.get(index);
   if (slots === undefined) {
     slots = [];
     lostSlotStore.set(index, slots);
   }
-  return slots;
-}
-
-function lostSlot(index: ScreeningIndex, at: number): LostSlot | undefined {
-  if (at >= LOST_SLOTS) return undefined;
-  const slots = lostSlots(index);
-  let slot = slots[at];
-  if (slot === undefined) {
+  for (const slot of slots) {
+    if (slot.owner === owner) {
+      slot.used = query;
+      return slot;
+    }
+  }
+  if (slots.length < LOST_SLOTS) {
     const size = index.vocabKeys.length;
-    slot = {
+    const slot: LostSlot = {
       word: new Float64Array(size).fill(Number.NaN),
       pair: new Float64Array(size).fill(Number.NaN),
       setWords: [],
       setPairs: [],
+      owner,
+      used: query,
     };
-    slots[at] = slot;
+    slots.push(slot);
+    return slot;
   }
-  return slot;
-}
-
-function resetLostSlots(index: ScreeningIndex, used: number): void {
-  const slots = lostSlots(index);
-  for (let at = 0; at < Math.min(used, slots.length); at++) {
-    const slot = slots[at] as LostSlot;
-    for (const v of slot.setWords) slot.word[v] = Number.NaN;
-    for (const v of slot.setPairs) slot.pair[v] = Number.NaN;
-    slot.setWords.length = 0;
-    slot.setPairs.length = 0;
-  }
+  let victim: LostSlot | undefined;
+  for (const slot of slots)
+    if (slot.used !== query && (victim === undefined || slot.used < victim.used)) victim = slot;
+  if (victim === undefined) return undefined;
+  for (const v of victim.setWords) victim.word[v] = Number.NaN;
+  for (const v of victim.setPairs) victim.pair[v] = Number.NaN;
+  victim.setWords.length = 0;
+  victim.setPairs.length = 0;
+  victim.owner = owner;
+  victim.used = query;
+  return victim;
 }
 
 /** Best similarity of a possibly-missed query word to any word of a name, made optimistic as in blocking. */
@@ -1121,10 +1136,12 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
     const v = ids.text[w] as number;
     let sim = v >= 0 ? (slot.word[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
-      const text = strings[ids.textString[w] as number] as string;
-      const known = lost.sims.get(text);
-      sim = known ?? wordSimilarity(lost.text, lost.key, text, strings[ids.keyString[w] as number] as string);
-      if (known === undefined) lost.sims.set(text, sim);
+      sim = wordSimilarity(
+        lost.text,
+        lost.key,
+        strings[ids.textString[w] as number] as string,
+        strings[ids.keyString[w] as number] as string,
+      );
       if (v >= 0) {
         slot.word[v] = sim;
         slot.setWords.push(v);
@@ -1138,12 +1155,12 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
     const v = ids.pair[p] as number;
     let sim = v >= 0 ? (slot.pair[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
-      const pairKey = strings[ids.pairKeyString[p] as number] as string;
-      const known = lost.pairSims.get(pairKey);
-      sim =
-        known ??
-        pairSimilarity(pairKey, strings[ids.pairTextString[p] as number] as string, lost.key, lost.text);
-      if (known === undefined) lost.pairSims.set(pairKey, sim);
+      sim = pairSimilarity(
+        strings[ids.pairKeyString[p] as number] as string,
+        strings[ids.pairTextString[p] as number] as string,
+        lost.key,
+        lost.text,
+      );
       if (v >= 0) {
         slot.pair[v] = sim;
         slot.setPairs.push(v);
@@ -1290,14 +1307,16 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
         : 0;
     if (lostBit !== 0) {
       const key = unit.lookups[0] as string;
+      const text = unit.lookups[1] ?? key;
+      const slot = lostSlotFor(index, `${key}\u0000${text}`, queryStamp);
       lostUnits.push({
         weight: unit.weight * unit.count,
         count: unit.count,
         key,
-        text: unit.lookups[1] ?? key,
-        sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
-        pairSims: words.memoFor(`lostpair\u0000${key}\u0000${unit.lookups[1] ?? key}`),
-        slot: lostSlot(index, lostUnits.length),
+        text,
+        slot,
+        sims: slot ? NO_MEMO : words.memoFor(`lost\u0000${key}\u0000${text}`),
+        pairSims: slot ? NO_MEMO : words.memoFor(`lostpair\u0000${key}\u0000${text}`),
       });
     }
     unitTouched.length = 0;
@@ -1397,7 +1416,6 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     if (nameScore <= 0) continue;
     for (const ref of refsOf(index, n)) hits.push({ entry: ref.entry, display: ref.display, nameScore });
   }
-  resetLostSlots(index, lostUnits.length);
   addAcronymHits(index, tokens, hits);
   words.settle();
   return hits;
