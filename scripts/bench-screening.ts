@@ -111,8 +111,9 @@ async function batchOnWorkers(names: readonly string[]): Promise<void> {
         if (previous) count(await previous);
         const seconds = (performance.now() - t0) / 1000;
         const cpu = process.cpuUsage(cpu0);
+        const rss = process.memoryUsage().rss;
         console.log(
-          `  ${workers} worker${workers > 1 ? "s" : " "}: ready in ${(readyMs / 1000).toFixed(2)} s, 10,000 names ${seconds.toFixed(2)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; ${failed} failed), RSS +${mb(process.memoryUsage().rss - rssBefore)}  target < 5 s`,
+          `  ${workers} worker${workers > 1 ? "s" : " "}: ready in ${(readyMs / 1000).toFixed(2)} s, 10,000 names ${seconds.toFixed(2)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; ${failed} failed), RSS ${mb(rss)} (${rss >= rssBefore ? "+" : "-"}${mb(Math.abs(rss - rssBefore))} since the start)  target < 5 s`,
         );
       } finally {
         pool.stop();
