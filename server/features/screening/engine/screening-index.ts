@@ -784,7 +784,8 @@ function blockingUnits(q: PreparedName): BlockingUnit[] {
 /** Word similarities remembered across queries; bounded by WORD_MEMO_LIMIT entries in all. */
 /**
  * Word similarities remembered across queries: at most WORD_MEMO_LIMIT entries in the current
- * generation and as many in the previous one (~10 MB at most in all).
+ * generation and as many in the previous one. (Heap after 8,000 list-name queries: +37 MB with the
+ * lost-word slots, against +12 MB with one generation of 60,000 and per-query slots.)
  */
 const WORD_MEMO_LIMIT = 150_000;
 
