@@ -15,7 +15,7 @@ import {
   type TScreenItem,
   type TScreeningDeps,
 } from "./screening.service";
-import type { ScreeningWorker, TOutcome, TQuery } from "./screening-worker";
+import type { TBatchScreener, TOutcome, TQuery } from "./screening-worker";
 
 export type TRescreenState = {
   isRunning: boolean;
@@ -45,7 +45,7 @@ export type TRescreenOptions = {
   /** Explains each changed outcome (list re-imports: new entry, removed entry, changed alias). */
   changeReason?: TChangeReason;
   /** Screens on this worker (the caller's, left running) instead of this thread's index. */
-  worker?: ScreeningWorker;
+  worker?: TBatchScreener;
   /**
    * Screens only the contacts still marked pending when the run starts: runs that exist to clear
    * pending marks (the sweep, the screening after an import) may be queued for the same contacts
@@ -121,15 +121,18 @@ export class RescreenJob {
   changes: TScreenBatchResult["changed"] = [];
   private queue: Promise<void> = Promise.resolve();
   private options: TScreenBatchOptions = {};
-  private worker: ScreeningWorker | undefined;
+  private worker: TBatchScreener | undefined;
 
   constructor(
     private readonly deps: TScreeningDeps,
     private readonly logger: TLogger,
     /** Runs in each chunk's write transaction with the chunk's contact ids (e.g. clears a pending flag). */
     private readonly inTransaction?: TScreenBatchOptions["inTransaction"],
-    /** Starts a screening worker for a run of WORKER_MIN_CONTACTS or more (stopped when the run ends). */
-    private readonly startWorker?: () => ScreeningWorker | null,
+    /**
+     * Starts a screening worker (or a pool of them, see ScreeningWorkerPool) for a run of
+     * WORKER_MIN_CONTACTS or more, given the run's size (stopped when the run ends).
+     */
+    private readonly startWorker?: (contacts: number) => TBatchScreener | null,
     /** Contacts per write transaction when screening on a worker. */
     private readonly workerChunk = WORKER_CHUNK,
   ) {}
@@ -254,7 +257,7 @@ export class RescreenJob {
    */
   private async executeOnWorker(
     ids: number[],
-    worker: ScreeningWorker,
+    worker: TBatchScreener,
     lists: TListVersion[],
     onProgress?: (state: TRescreenState) => void,
   ) {
@@ -302,7 +305,9 @@ export class RescreenJob {
       finished_at: null,
     };
     const ownWorker =
-      !this.worker && ids.length >= WORKER_MIN_CONTACTS ? (this.startWorker?.() ?? undefined) : undefined;
+      !this.worker && ids.length >= WORKER_MIN_CONTACTS
+        ? (this.startWorker?.(ids.length) ?? undefined)
+        : undefined;
     const worker = this.worker ?? ownWorker;
     try {
       const lists = worker ? await worker.ready.catch(() => null) : null;

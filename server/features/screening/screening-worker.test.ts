@@ -7,7 +7,7 @@ import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import { importContacts } from "../contacts/contact-import";
 import { RescreenJob, staleContactIds } from "./rescreen";
-import { ScreeningWorker } from "./screening-worker";
+import { ScreeningWorker, ScreeningWorkerPool, type TQuery, workerOfName } from "./screening-worker";
 
 let ctx: TTestContext;
 beforeAll(async () => {
@@ -167,6 +167,51 @@ describe("screening on a worker", () => {
       worker?.stop();
     }
   }, 120_000);
+
+  test("a pool of two workers answers each batch as one worker does, in order", async () => {
+    const one = ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    const pool = ScreeningWorkerPool.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold, {
+      workers: 2,
+    });
+    try {
+      expect(pool?.size).toBe(2);
+      expect(await pool?.ready).toEqual((await one?.ready) ?? []);
+      // Listed and clean names interleaved, repeats included, with and without country and address.
+      const queries: TQuery[] = Array.from({ length: 40 }, (_, i) => [
+        NAMES[(i * 3) % NAMES.length] as string,
+        i % 4 ? "" : "Gogolevsky Blvd 21, Moscow",
+        i % 2 ? "RU" : undefined,
+      ]);
+      // Both workers get a share of the batch.
+      const shares = new Set(queries.map(([name]) => workerOfName(name, 2)));
+      expect(shares.size).toBe(2);
+      pool?.prime(queries.slice(0, 10).map(([name]) => name));
+      const alone = await one?.screen(queries);
+      const shared = await pool?.screen(queries);
+      expect(shared).toEqual(alone ?? []);
+      const statuses = (shared ?? []).map((o) => o.status);
+      expect(statuses.filter((s) => s === "failed").length).toBeGreaterThan(5);
+      expect(statuses.filter((s) => s === "passed").length).toBeGreaterThan(5);
+      expect(await pool?.screen([])).toEqual([]);
+    } finally {
+      one?.stop();
+      pool?.stop();
+    }
+  }, 120_000);
+
+  test("a pool whose workers cannot open the database fails its callers", async () => {
+    const pool = ScreeningWorkerPool.start(
+      "file:/nonexistent-folder/for/sure/app.db?mode=ro",
+      undefined,
+      0.85,
+      {
+        workers: 2,
+      },
+    );
+    await expect(pool?.ready).rejects.toThrow();
+    await expect(pool?.screen([["Mahan Air", "", undefined]]) ?? Promise.resolve()).rejects.toThrow();
+    pool?.stop();
+  });
 
   test("a worker that cannot open the database fails its callers instead of hanging", async () => {
     const worker = ScreeningWorker.start("file:/nonexistent-folder/for/sure/app.db?mode=ro", undefined, 0.85);

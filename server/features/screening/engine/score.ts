@@ -54,12 +54,18 @@ export function prepareTokens(tokens: readonly NameToken[], uniform = false): Pr
  * to eight, then one more per four letters. Anything beyond the budget is simply a different word.
  */
 export function editBudget(length: number): number {
+  // MAX_EDIT_BUDGET below is the largest this returns.
   if (length <= 2) return 0;
   if (length <= 4) return 1;
   if (length <= 8) return 2;
   if (length <= 12) return 3;
   return 4;
 }
+
+/** The most edits editBudget allows any word: tokenSimilarity is 0 for lengths further apart. */
+const MAX_EDIT_BUDGET = 4;
+/** The most edits joinedSimilarity allows: 0 for lengths further apart. */
+const MAX_JOINED_BUDGET = 2;
 
 /** Whether a word has a digit: a char loop, cheaper than a regular expression on these short words. */
 function hasDigit(word: string): boolean {
@@ -251,13 +257,20 @@ export function scorePrepared(
     const cache = memo?.[i];
     for (let j = 0; j < n; j++) {
       const ct = c.texts[j] as string;
+      const ck = c.keys[j] as string;
+      const qs = q.sources[i] as string;
+      const cs = c.sources[j] as string;
+      // Words further apart in length than any edit budget compare in a few steps (their spellings
+      // score 0; only an abbreviation can pair them): cheaper than remembering the result.
+      const isFar =
+        Math.abs(qt.length - ct.length) > MAX_EDIT_BUDGET &&
+        Math.abs(qk.length - ck.length) > MAX_EDIT_BUDGET &&
+        Math.abs(qs.length - cs.length) > MAX_EDIT_BUDGET;
       const memoKey = c.memoKeys[j] as string;
-      let s: number | undefined = cache?.get(memoKey);
+      let s: number | undefined = isFar ? undefined : cache?.get(memoKey);
       if (s === undefined) {
-        s = wordSimilarity(qt, qk, ct, c.keys[j] as string);
+        s = wordSimilarity(qt, qk, ct, ck);
         // An abbreviation with a typo ("Tch", "Phaarm") is only close to the abbreviation as written.
-        const qs = q.sources[i] as string;
-        const cs = c.sources[j] as string;
         if (s < 1 && (qs !== qt || cs !== ct)) {
           const bySource = tokenSimilarity(qs, cs);
           if (bySource > s) s = bySource;
@@ -267,7 +280,7 @@ export function scorePrepared(
           const byAbbreviation = Math.max(abbreviationSimilarity(qs, ct), abbreviationSimilarity(cs, qt));
           if (byAbbreviation > s) s = byAbbreviation;
         }
-        cache?.set(memoKey, s);
+        if (!isFar) cache?.set(memoKey, s);
       }
       if (s <= 0) continue;
       if (s === 1) {
@@ -293,9 +306,16 @@ export function scorePrepared(
       for (let j = 0; j < n; j++) {
         // A candidate word's key follows from its text, so the text alone keys the memo.
         const ct = c.texts[j] as string;
+        const ck = c.keys[j] as string;
+        // Lengths too far apart for joinedSimilarity's budget, as keys and as written: 0.
+        if (
+          Math.abs(pk.length - ck.length) > MAX_JOINED_BUDGET &&
+          Math.abs(pt.length - ct.length) > MAX_JOINED_BUDGET
+        )
+          continue;
         let s = cache?.get(ct);
         if (s === undefined) {
-          s = pairSimilarity(pk, pt, c.keys[j] as string, ct);
+          s = pairSimilarity(pk, pt, ck, ct);
           cache?.set(ct, s);
         }
         if (s <= 0) continue;
@@ -312,10 +332,17 @@ export function scorePrepared(
       const pt = c.pairTexts[j] as string;
       // The joined pair's key follows from its text.
       for (let i = 0; i < m; i++) {
+        const qk = q.keys[i] as string;
+        const qt = q.texts[i] as string;
+        if (
+          Math.abs(pk.length - qk.length) > MAX_JOINED_BUDGET &&
+          Math.abs(pt.length - qt.length) > MAX_JOINED_BUDGET
+        )
+          continue;
         const cache = joinedMemo?.[i];
         let s = cache?.get(pt);
         if (s === undefined) {
-          s = pairSimilarity(pk, pt, q.keys[i] as string, q.texts[i] as string);
+          s = pairSimilarity(pk, pt, qk, qt);
           cache?.set(pt, s);
         }
         if (s <= 0) continue;

@@ -242,19 +242,20 @@ export function initialsOf(
 interface Scratch {
   query: number;
   unit: number;
-  nameStamp: Int32Array;
-  unitStamp: Int32Array;
+  /**
+   * Per name, NAME_INTS ints side by side (one cache line for the posting loop, which reads names
+   * in no order): the query stamp, the unit stamp, the bit set of the name's words hit by the current
+   * blocking unit, and the bit set of the query's possibly-missed words (mayEscapeBlocking) that did
+   * reach the name.
+   */
+  nameInts: Int32Array;
+  /**
+   * Per name, NAME_FLOATS doubles side by side: the current unit's best similarity and heaviest
+   * word, the matched weight blocking saw (the bound's numerator counts it on both sides), and the
+   * query's and the name's weight hit.
+   */
+  nameFloats: Float64Array;
   vocabStamp: Int32Array;
-  ubQuery: Float64Array;
-  ubCandidate: Float64Array;
-  hitQuery: Float64Array;
-  hitCandidate: Float64Array;
-  unitSim: Float64Array;
-  unitWeight: Float64Array;
-  /** Bit set of a name's words hit by the current blocking unit. */
-  unitWords: Int32Array;
-  /** Bit set of the query's possibly-missed words (mayEscapeBlocking) that did reach a name. */
-  lostSeen: Int32Array;
   addressCache: Map<number, Set<string>>;
   /** Names prepared for scoring lately (see nameAt): a direct-mapped cache by name id. */
   nameTags: Int32Array;
@@ -273,6 +274,18 @@ export interface NameField {
   nums: Float64Array;
 }
 const NAME_CACHE_SIZE = 8192;
+// Layout of Scratch.nameInts and nameFloats.
+const NAME_INTS = 4;
+const QUERY_STAMP = 0;
+const UNIT_STAMP = 1;
+const UNIT_WORDS = 2;
+const LOST_SEEN = 3;
+const NAME_FLOATS = 8;
+const UNIT_SIM = 0;
+const UNIT_WEIGHT = 1;
+const MATCHED = 2;
+const HIT_QUERY = 3;
+const HIT_CANDIDATE = 4;
 
 /**
  * Indexed name n prepared for scoring, exactly as the build prepared it (every field prepareTokens
@@ -317,17 +330,9 @@ export function makeScratch(nameCount: number, vocabCount: number): Scratch {
   return {
     query: 0,
     unit: 0,
-    nameStamp: new Int32Array(nameCount),
-    unitStamp: new Int32Array(nameCount),
+    nameInts: new Int32Array(nameCount * NAME_INTS),
+    nameFloats: new Float64Array(nameCount * NAME_FLOATS),
     vocabStamp: new Int32Array(vocabCount),
-    ubQuery: new Float64Array(nameCount),
-    ubCandidate: new Float64Array(nameCount),
-    hitQuery: new Float64Array(nameCount),
-    hitCandidate: new Float64Array(nameCount),
-    unitSim: new Float64Array(nameCount),
-    unitWeight: new Float64Array(nameCount),
-    unitWords: new Int32Array(nameCount),
-    lostSeen: new Int32Array(nameCount),
     addressCache: new Map(),
     nameTags: new Int32Array(NAME_CACHE_SIZE),
     nameSlots: new Array(NAME_CACHE_SIZE),
@@ -777,12 +782,17 @@ function blockingUnits(q: PreparedName): BlockingUnit[] {
 }
 
 /** Word similarities remembered across queries; bounded by WORD_MEMO_LIMIT entries in all. */
-const WORD_MEMO_LIMIT = 60_000;
+/**
+ * Word similarities remembered across queries: at most WORD_MEMO_LIMIT entries in the current
+ * generation and as many in the previous one. (Heap after 8,000 list-name queries: +37 MB with the
+ * lost-word slots, against +12 MB with one generation of 60,000 and per-query slots.)
+ */
+const WORD_MEMO_LIMIT = 150_000;
 
 interface WordMemos {
   /** The memo of one query word (by its spellings), from list word to similarity. */
   memoFor(queryWord: string): Map<string, number>;
-  /** Counts what the last query added, and starts again once over the limit. */
+  /** Counts what the last query added, and starts a new generation once over the limit. */
   settle(): void;
 }
 
@@ -791,19 +801,27 @@ const wordMemoStore = new WeakMap<ScreeningIndex, WordMemos>();
 /**
  * Similarities of a query word to list words, kept across queries: they are pure functions of the
  * two words' spellings (the memo keys carry every spelling the comparison reads), so sharing them
- * changes no score, only the time a batch of names with common words takes.
+ * changes no score, only the time a batch of names with common words takes. Kept in two
+ * generations: when the current one is full it becomes the previous one, and a query word's memo
+ * used again moves back into the current one, so the words most queries share ("al", "trading",
+ * "muhammad") are not thrown away with the rest.
  */
 function wordMemos(index: ScreeningIndex): WordMemos {
   const known = wordMemoStore.get(index);
   if (known !== undefined) return known;
   let maps = new Map<string, Map<string, number>>();
+  let previous = new Map<string, Map<string, number>>();
   let settled = 0;
   const used: Array<[Map<string, number>, number]> = [];
   const memos: WordMemos = {
     memoFor(queryWord) {
       let map = maps.get(queryWord);
       if (map === undefined) {
-        map = new Map();
+        map = previous.get(queryWord);
+        if (map !== undefined) {
+          previous.delete(queryWord);
+          settled += map.size;
+        } else map = new Map();
         maps.set(queryWord, map);
       }
       used.push([map, map.size]);
@@ -813,6 +831,7 @@ function wordMemos(index: ScreeningIndex): WordMemos {
       for (const [map, before] of used) settled += map.size - before;
       used.length = 0;
       if (settled + maps.size > WORD_MEMO_LIMIT) {
+        previous = maps;
         maps = new Map();
         settled = 0;
       }
@@ -829,9 +848,15 @@ interface UnitCandidates {
   exactHit: boolean;
 }
 
-/** Blocking units remembered per index, so a word many queries share is looked up once. */
+/**
+ * Blocking units remembered per index, so a word many queries share is looked up once: up to
+ * UNIT_MEMO_LIMIT in the current generation and as many in the previous one (see wordMemos).
+ */
 const UNIT_MEMO_LIMIT = 2_000;
-const unitMemos = new WeakMap<ScreeningIndex, Map<string, UnitCandidates>>();
+const unitMemos = new WeakMap<
+  ScreeningIndex,
+  { current: Map<string, UnitCandidates>; previous: Map<string, UnitCandidates> }
+>();
 
 /**
  * The vocabulary entries a blocking unit reaches through exact, deletion and phonetic keys, each
@@ -841,12 +866,15 @@ const unitMemos = new WeakMap<ScreeningIndex, Map<string, UnitCandidates>>();
 function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitCandidates {
   let memo = unitMemos.get(index);
   if (memo === undefined) {
-    memo = new Map();
+    memo = { current: new Map(), previous: new Map() };
     unitMemos.set(index, memo);
   }
   const memoKey = `${unit.isPair ? "p" : "w"}\u0000${unit.lookups.join("\u0000")}`;
-  const known = memo.get(memoKey);
-  if (known !== undefined) return known;
+  const known = memo.current.get(memoKey) ?? memo.previous.get(memoKey);
+  if (known !== undefined) {
+    if (memo.current.get(memoKey) === undefined) rememberUnit(memo, memoKey, known);
+    return known;
+  }
   const s = index.scratch;
   s.unit++;
   const stamp = s.unit;
@@ -881,9 +909,20 @@ function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitCandidat
     sims.push(best === 1 ? best : Math.min(1, best + OPTIMISM));
   }
   const result = { vocab: Int32Array.from(vocab), sims: Float64Array.from(sims), exactHit };
-  if (memo.size >= UNIT_MEMO_LIMIT) memo.clear();
-  memo.set(memoKey, result);
+  rememberUnit(memo, memoKey, result);
   return result;
+}
+
+function rememberUnit(
+  memo: { current: Map<string, UnitCandidates>; previous: Map<string, UnitCandidates> },
+  key: string,
+  candidates: UnitCandidates,
+): void {
+  if (memo.current.size >= UNIT_MEMO_LIMIT) {
+    memo.previous = memo.current;
+    memo.current = new Map();
+  }
+  memo.current.set(key, candidates);
 }
 
 /**
@@ -902,12 +941,15 @@ interface LostWord {
   count: number;
   key: string;
   text: string;
-  /** Similarity to list words already compared, by list word. */
-  sims: Map<string, number>;
-  /** Similarity to list word pairs joined, by the pair's key. */
-  pairSims: Map<string, number>;
-  /** This query's similarities by vocabulary id (NaN: not compared yet), or undefined past LOST_SLOTS. */
+  /**
+   * Similarities to list words by vocabulary id (NaN: not compared yet), kept across queries for the
+   * last LOST_SLOTS lost words; undefined past those, which use `sims` and `pairSims` instead.
+   */
   slot: LostSlot | undefined;
+  /** Similarity to list words already compared, by list word (lost words without a slot). */
+  sims: Map<string, number>;
+  /** Similarity to list word pairs joined, by the pair's key (lost words without a slot). */
+  pairSims: Map<string, number>;
 }
 
 /**
@@ -927,6 +969,14 @@ interface NameWordIds {
   /** Vocabulary id of the pair's key, -1 when the pair is not in the vocabulary (long, or with a digit). */
   pair: Int32Array;
   pairLength: Uint16Array;
+  /**
+   * The same words as ids into index.strings (the packed fields' own ids): what nameAt would read
+   * back for them, so a comparison the memos don't hold yet needs no name rebuilt.
+   */
+  textString: Int32Array;
+  keyString: Int32Array;
+  pairKeyString: Int32Array;
+  pairTextString: Int32Array;
 }
 
 const nameWordIdStore = new WeakMap<ScreeningIndex, NameWordIds>();
@@ -945,6 +995,10 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
       pairStart: new Int32Array(1),
       pair: new Int32Array(0),
       pairLength: new Uint16Array(0),
+      textString: new Int32Array(0),
+      keyString: new Int32Array(0),
+      pairKeyString: new Int32Array(0),
+      pairTextString: new Int32Array(0),
     };
     nameWordIdStore.set(index, none);
     return none;
@@ -959,6 +1013,7 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
   const texts = field("texts");
   const keys = field("keys");
   const pairKeys = field("pairKeys");
+  const pairTexts = field("pairTexts");
   const nameCount = index.nameTotal.length;
   const words = texts.ids.length;
   const pairs = pairKeys.ids.length;
@@ -971,9 +1026,17 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
     pairStart: Int32Array.from(pairKeys.start),
     pair: new Int32Array(pairs),
     pairLength: new Uint16Array(pairs),
+    textString: Int32Array.from(texts.ids),
+    keyString: Int32Array.from(keys.ids),
+    pairKeyString: Int32Array.from(pairKeys.ids),
+    pairTextString: Int32Array.from(pairTexts.ids),
   };
   if (nameCount > 0 && (keys.ids.length !== words || texts.start.length !== nameCount + 1))
     throw new Error("screening index: a name's texts and keys differ in number");
+  for (let n = 0; n <= nameCount; n++) {
+    if (keys.start[n] !== texts.start[n] || pairTexts.start[n] !== pairKeys.start[n])
+      throw new Error("screening index: a name's words or pairs differ in number between fields");
+  }
   for (let w = 0; w < words; w++) {
     const text = strings[texts.ids[w] as number] as string;
     const key = strings[keys.ids[w] as number] as string;
@@ -992,67 +1055,79 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
   return ids;
 }
 
-/** Per-query similarity arrays of one lost word, by vocabulary id; reset entry by entry after each query. */
+/**
+ * Similarity arrays of one lost word, by vocabulary id: a memo of pure functions of the two words'
+ * spellings, like wordMemos, kept while the word is among the last LOST_SLOTS lost words (a batch
+ * repeats them: "Lindqvist Logistics AB", "Lindqvist Timber"), cleared entry by entry when reused.
+ */
 interface LostSlot {
   word: Float64Array;
   pair: Float64Array;
-  /** Ids set this query, to reset. */
+  /** Ids set since the slot was taken, to clear. */
   setWords: number[];
   setPairs: number[];
+  /** The lost word (key and spelling) the slot holds. */
+  owner: string;
+  /** The query (Scratch.query) that used it last. */
+  used: number;
 }
 
-/** Lost words per query with typed memos (further ones use the string maps only). */
-const LOST_SLOTS = 4;
+/** Lost words with typed memos (each ~1.3 MB; further words of a query use the string maps). */
+const LOST_SLOTS = 8;
+/** The string memos of a lost word that has a slot: never read. */
+const NO_MEMO: Map<string, number> = new Map();
 const lostSlotStore = new WeakMap<ScreeningIndex, LostSlot[]>();
 
-function lostSlots(index: ScreeningIndex): LostSlot[] {
+/** The slot holding this lost word's similarities, else the least recently used one not used by this query. */
+function lostSlotFor(index: ScreeningIndex, owner: string, query: number): LostSlot | undefined {
   let slots = lostSlotStore.get(index);
   if (slots === undefined) {
     slots = [];
     lostSlotStore.set(index, slots);
   }
-  return slots;
-}
-
-function lostSlot(index: ScreeningIndex, at: number): LostSlot | undefined {
-  if (at >= LOST_SLOTS) return undefined;
-  const slots = lostSlots(index);
-  let slot = slots[at];
-  if (slot === undefined) {
+  for (const slot of slots) {
+    if (slot.owner === owner) {
+      slot.used = query;
+      return slot;
+    }
+  }
+  if (slots.length < LOST_SLOTS) {
     const size = index.vocabKeys.length;
-    slot = {
+    const slot: LostSlot = {
       word: new Float64Array(size).fill(Number.NaN),
       pair: new Float64Array(size).fill(Number.NaN),
       setWords: [],
       setPairs: [],
+      owner,
+      used: query,
     };
-    slots[at] = slot;
+    slots.push(slot);
+    return slot;
   }
-  return slot;
-}
-
-function resetLostSlots(index: ScreeningIndex, used: number): void {
-  const slots = lostSlots(index);
-  for (let at = 0; at < Math.min(used, slots.length); at++) {
-    const slot = slots[at] as LostSlot;
-    for (const v of slot.setWords) slot.word[v] = Number.NaN;
-    for (const v of slot.setPairs) slot.pair[v] = Number.NaN;
-    slot.setWords.length = 0;
-    slot.setPairs.length = 0;
-  }
+  let victim: LostSlot | undefined;
+  for (const slot of slots)
+    if (slot.used !== query && (victim === undefined || slot.used < victim.used)) victim = slot;
+  if (victim === undefined) return undefined;
+  for (const v of victim.setWords) victim.word[v] = Number.NaN;
+  for (const v of victim.setPairs) victim.pair[v] = Number.NaN;
+  victim.setWords.length = 0;
+  victim.setPairs.length = 0;
+  victim.owner = owner;
+  victim.used = query;
+  return victim;
 }
 
 /** Best similarity of a possibly-missed query word to any word of a name, made optimistic as in blocking. */
 function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, ids: NameWordIds): number {
   const slot = lost.slot;
   if (slot === undefined) return lostWordSimilarityOf(lost, nameAt(index, n));
-  // The name's words are read back only when a similarity is not memoised yet.
-  let name: PreparedName | undefined;
+  // A word not memoised yet is read from the string table, as nameAt would read it.
+  const strings = index.strings;
   let best = 0;
   const textLength = lost.text.length;
   const keyLength = lost.key.length;
   const wordEnd = ids.start[n + 1] as number;
-  for (let w = ids.start[n] as number, j = 0; w < wordEnd; w++, j++) {
+  for (let w = ids.start[n] as number; w < wordEnd; w++) {
     // No edit budget reaches across more than four letters.
     if (
       Math.abs((ids.textLength[w] as number) - textLength) > 4 &&
@@ -1062,11 +1137,12 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
     const v = ids.text[w] as number;
     let sim = v >= 0 ? (slot.word[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
-      name ??= nameAt(index, n);
-      const text = name.texts[j] as string;
-      const known = lost.sims.get(text);
-      sim = known ?? wordSimilarity(lost.text, lost.key, text, name.keys[j] as string);
-      if (known === undefined) lost.sims.set(text, sim);
+      sim = wordSimilarity(
+        lost.text,
+        lost.key,
+        strings[ids.textString[w] as number] as string,
+        strings[ids.keyString[w] as number] as string,
+      );
       if (v >= 0) {
         slot.word[v] = sim;
         slot.setWords.push(v);
@@ -1075,16 +1151,17 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
     if (sim > best) best = sim;
   }
   const pairEnd = ids.pairStart[n + 1] as number;
-  for (let p = ids.pairStart[n] as number, j = 0; p < pairEnd; p++, j++) {
+  for (let p = ids.pairStart[n] as number; p < pairEnd; p++) {
     if (Math.abs((ids.pairLength[p] as number) - keyLength) > 2) continue;
     const v = ids.pair[p] as number;
     let sim = v >= 0 ? (slot.pair[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
-      name ??= nameAt(index, n);
-      const pairKey = name.pairKeys[j] as string;
-      const known = lost.pairSims.get(pairKey);
-      sim = known ?? pairSimilarity(pairKey, name.pairTexts[j] as string, lost.key, lost.text);
-      if (known === undefined) lost.pairSims.set(pairKey, sim);
+      sim = pairSimilarity(
+        strings[ids.pairKeyString[p] as number] as string,
+        strings[ids.pairTextString[p] as number] as string,
+        lost.key,
+        lost.text,
+      );
       if (v >= 0) {
         slot.pair[v] = sim;
         slot.setPairs.push(v);
@@ -1217,6 +1294,8 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   };
   const touched: number[] = [];
   const unitTouched: number[] = [];
+  const ints = s.nameInts;
+  const floats = s.nameFloats;
   for (const unit of units) {
     s.unit++;
     const unitStamp = s.unit;
@@ -1229,14 +1308,16 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
         : 0;
     if (lostBit !== 0) {
       const key = unit.lookups[0] as string;
+      const text = unit.lookups[1] ?? key;
+      const slot = lostSlotFor(index, `${key}\u0000${text}`, queryStamp);
       lostUnits.push({
         weight: unit.weight * unit.count,
         count: unit.count,
         key,
-        text: unit.lookups[1] ?? key,
-        sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
-        pairSims: words.memoFor(`lostpair\u0000${key}\u0000${unit.lookups[1] ?? key}`),
-        slot: lostSlot(index, lostUnits.length),
+        text,
+        slot,
+        sims: slot ? NO_MEMO : words.memoFor(`lost\u0000${key}\u0000${text}`),
+        pairSims: slot ? NO_MEMO : words.memoFor(`lostpair\u0000${key}\u0000${text}`),
       });
     }
     unitTouched.length = 0;
@@ -1248,40 +1329,41 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
       for (let p = index.postingStart[v] as number; p < end; p++) {
         const n = index.postingName[p] as number;
         const wc = index.postingWeight[p] as number;
-        if (s.nameStamp[n] !== queryStamp) {
-          s.nameStamp[n] = queryStamp;
-          s.ubQuery[n] = 0;
-          s.ubCandidate[n] = 0;
-          s.hitQuery[n] = 0;
-          s.hitCandidate[n] = 0;
-          s.lostSeen[n] = 0;
+        const ni = n * NAME_INTS;
+        const nf = n * NAME_FLOATS;
+        if (ints[ni + QUERY_STAMP] !== queryStamp) {
+          ints[ni + QUERY_STAMP] = queryStamp;
+          floats[nf + MATCHED] = 0;
+          floats[nf + HIT_QUERY] = 0;
+          floats[nf + HIT_CANDIDATE] = 0;
+          ints[ni + LOST_SEEN] = 0;
           touched.push(n);
         }
-        s.lostSeen[n] |= lostBit;
-        if (s.unitStamp[n] !== unitStamp) {
-          s.unitStamp[n] = unitStamp;
-          s.unitSim[n] = sim;
-          s.unitWeight[n] = wc;
-          s.unitWords[n] = 1 << (index.postingWord[p] as number);
+        ints[ni + LOST_SEEN] |= lostBit;
+        if (ints[ni + UNIT_STAMP] !== unitStamp) {
+          ints[ni + UNIT_STAMP] = unitStamp;
+          floats[nf + UNIT_SIM] = sim;
+          floats[nf + UNIT_WEIGHT] = wc;
+          ints[ni + UNIT_WORDS] = 1 << (index.postingWord[p] as number);
           unitTouched.push(n);
         } else {
-          if (sim > s.unitSim[n]) s.unitSim[n] = sim;
-          if (wc > s.unitWeight[n]) s.unitWeight[n] = wc;
-          s.unitWords[n] |= 1 << (index.postingWord[p] as number);
+          if (sim > (floats[nf + UNIT_SIM] as number)) floats[nf + UNIT_SIM] = sim;
+          if (wc > (floats[nf + UNIT_WEIGHT] as number)) floats[nf + UNIT_WEIGHT] = wc;
+          ints[ni + UNIT_WORDS] |= 1 << (index.postingWord[p] as number);
         }
       }
     }
     for (const n of unitTouched) {
-      const times = unit.count === 1 ? 1 : Math.min(unit.count, popCount(s.unitWords[n]));
-      const sim = s.unitSim[n];
-      const wc = s.unitWeight[n] * times;
+      const nf = n * NAME_FLOATS;
+      const times =
+        unit.count === 1 ? 1 : Math.min(unit.count, popCount(ints[n * NAME_INTS + UNIT_WORDS] as number));
+      const sim = floats[nf + UNIT_SIM] as number;
+      const wc = (floats[nf + UNIT_WEIGHT] as number) * times;
       const wq = unit.weight * times;
       // Scoring weighs a matched pair by its heavier word on both sides.
-      const matched = Math.max(wq, wc) * sim;
-      s.ubQuery[n] += matched;
-      s.hitQuery[n] += wq;
-      s.ubCandidate[n] += matched;
-      s.hitCandidate[n] += wc;
+      floats[nf + MATCHED] += Math.max(wq, wc) * sim;
+      floats[nf + HIT_QUERY] += wq;
+      floats[nf + HIT_CANDIDATE] += wc;
     }
   }
 
@@ -1305,17 +1387,23 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     const uniform = index.uniformNames[n] === 1;
     // The bound assumes the query's own weights; the few vessel names are simply scored.
     if (!uniform) {
-      const mq = s.ubQuery[n];
-      const mc = s.ubCandidate[n];
-      const unmatchedQ = Math.max(0, q.total - s.hitQuery[n]);
-      const unmatchedC = Math.max(0, (index.nameTotal[n] as number) - s.hitCandidate[n]);
+      const nf = n * NAME_FLOATS;
+      // The matched weight counts on the query's side and the name's alike.
+      const mq = floats[nf + MATCHED] as number;
+      const mc = mq;
+      const unmatchedQ = Math.max(0, q.total - (floats[nf + HIT_QUERY] as number));
+      const unmatchedC = Math.max(0, (index.nameTotal[n] as number) - (floats[nf + HIT_CANDIDATE] as number));
       // Blocking can miss a word exact scoring still pairs up, so the contained-name discount is
       // assumed possible on both sides (measured: guessing which side costs 0.3% recall).
       // The discount is assumed for every name: which word pairs exact scoring counts as strong
       // can't be told from blocking (a pair it never saw may be one), and a bound that guessed
       // skipped names exact scoring flags (review of the session-4 merge: "S M S TExCEOM FZCO").
       const bound = (mq + mc) / (mq + mc + discount * (unmatchedQ + unmatchedC)) + maxBonus;
-      if (bound < minScore && !lostWordsMayLift(n, s.lostSeen[n], mq + mc, unmatchedQ, unmatchedC)) continue;
+      if (
+        bound < minScore &&
+        !lostWordsMayLift(n, ints[n * NAME_INTS + LOST_SEEN] as number, mq + mc, unmatchedQ, unmatchedC)
+      )
+        continue;
     }
     if (uniform && qUniform === undefined) qUniform = prepareTokens(tokens, true);
     const name = nameAt(index, n);
@@ -1329,7 +1417,6 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     if (nameScore <= 0) continue;
     for (const ref of refsOf(index, n)) hits.push({ entry: ref.entry, display: ref.display, nameScore });
   }
-  resetLostSlots(index, lostUnits.length);
   addAcronymHits(index, tokens, hits);
   words.settle();
   return hits;

@@ -5,6 +5,7 @@ import {
   jaro,
   jaroWinkler,
   levenshtein,
+  SLIP_COST,
   typingDistance,
 } from "./similarity";
 
@@ -130,5 +131,57 @@ describe("typing slips", () => {
         expect([a, b, max, typingDistance(a, b, max)]).toEqual([a, b, max, exact <= max ? exact : max + 1]);
       }
     }
+  });
+});
+
+/** typingDistance by the whole table, no band and no early exit: what the banded one must equal. */
+function typingDistanceByFullTable(a: string, b: string): number {
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push([]);
+    for (let j = 0; j <= b.length; j++) {
+      if (i === 0 || j === 0) {
+        (rows[i] as number[])[j] = i + j;
+        continue;
+      }
+      const ca = a.charCodeAt(i - 1);
+      const cb = b.charCodeAt(j - 1);
+      const cost = ca === cb ? 0 : areKeyNeighbours(ca, cb) ? SLIP_COST : 1;
+      let v = Math.min(
+        (rows[i - 1]?.[j] as number) + 1,
+        (rows[i]?.[j - 1] as number) + 1,
+        (rows[i - 1]?.[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb)
+        v = Math.min(v, (rows[i - 2]?.[j - 2] as number) + SLIP_COST);
+      (rows[i] as number[])[j] = v;
+    }
+  }
+  return rows[a.length]?.[b.length] as number;
+}
+
+describe("typingDistance computes only the band within its limit", () => {
+  test("it equals the whole table's distance, or max + 1 beyond it, for related and unrelated words", () => {
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    // Few letters, neighbours among them, so swaps, slips and repeats are common.
+    const letters = "asdqwezxmn";
+    const word = (length: number) =>
+      Array.from({ length }, () => letters[Math.floor(random() * letters.length)]).join("");
+    let withinLimit = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const a = word(Math.floor(random() * 14));
+      const b = random() < 0.5 ? word(Math.floor(random() * 14)) : a.slice(0, a.length - 1) + word(2);
+      const exact = typingDistanceByFullTable(a, b);
+      for (const max of [0.5, 1, 1.5, 2, 3, 4]) {
+        const expected = exact <= max ? exact : max + 1;
+        if (exact <= max && exact > 0) withinLimit++;
+        expect([a, b, max, typingDistance(a, b, max)]).toEqual([a, b, max, expected]);
+      }
+    }
+    expect(withinLimit).toBeGreaterThan(5_000);
   });
 });

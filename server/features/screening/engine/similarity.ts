@@ -160,17 +160,24 @@ export function typingDistance(a: string, b: string, max: number): number {
     slipPrev2 = new Int32Array(lb * 2 + 1);
   }
   const limit = Math.floor(max * 2);
+  // Only cells within `band` of the diagonal can stay within the limit (an insertion or deletion
+  // costs 2): the others are not computed, and read as `beyond`, which like their true values
+  // exceeds the limit, so every cell within the limit gets its exact value.
+  const band = Math.floor(limit / 2);
+  const beyond = limit + 1;
   for (let j = 0; j <= lb; j++) slipPrev[j] = 2 * j;
   // A swap (cost 1) reaches back two rows and can undercut the last row's cheapest cell, whose
   // substitutions cost 2: the search gives up only when both rows are beyond the limit.
   let lastRowMin = 0;
   for (let i = 1; i <= la; i++) {
-    slipCur[0] = 2 * i;
-    let rowMin = 2 * i;
+    const from = Math.max(1, i - band);
+    const to = Math.min(lb, i + band);
+    slipCur[from - 1] = from === 1 ? 2 * i : beyond;
+    let rowMin = slipCur[from - 1] as number;
     const ca = a.charCodeAt(i - 1);
     // Start of ca's row in NEIGHBOURS, or -1 for a character off the letter keys.
     const row = ca >= 97 && ca <= 122 ? (ca - 97) * 26 : -1;
-    for (let j = 1; j <= lb; j++) {
+    for (let j = from; j <= to; j++) {
       const cb = b.charCodeAt(j - 1);
       const slip = row >= 0 && cb >= 97 && cb <= 122 && NEIGHBOURS[row + cb - 97] === 1;
       const cost = ca === cb ? 0 : slip ? 1 : 2;
@@ -181,6 +188,8 @@ export function typingDistance(a: string, b: string, max: number): number {
       slipCur[j] = v;
       if (v < rowMin) rowMin = v;
     }
+    // The next row reads this one's cell right of the band.
+    if (to < lb) slipCur[to + 1] = beyond;
     if (rowMin > limit && lastRowMin + 1 > limit) return max + 1;
     lastRowMin = rowMin;
     const t = slipPrev2;
