@@ -69,6 +69,11 @@ function hasDigit(word: string): boolean {
   }
   return false;
 }
+/** Whether the shorter word is the longer one without its first letter ("leg"/"oleg"). */
+function droppedInitial(a: string, b: string): boolean {
+  if (a.length === b.length + 1) return a.endsWith(b);
+  return b.length === a.length + 1 && b.endsWith(a);
+}
 // A short word with a different first letter is more often another word than a typo ("ryan"/"iran").
 const SHORT_INITIAL_PENALTY = 0.8;
 /**
@@ -108,7 +113,12 @@ export function tokenSimilarity(a: string, b: string): number {
     return 1 - t / longest;
   }
   const lev = 1 - d / longest;
-  if (a.charCodeAt(0) !== b.charCodeAt(0)) return longest <= 5 ? lev * SHORT_INITIAL_PENALTY : lev;
+  if (a.charCodeAt(0) !== b.charCodeAt(0)) {
+    // A first letter left out, the rest as written, is a dropped letter like any other ("Leg" for
+    // "Oleg", "Erra" for "Terra"), not another word that happens to share letters ("Ryan"/"Iran").
+    if (longest > 5 || droppedInitial(a, b)) return lev;
+    return lev * SHORT_INITIAL_PENALTY;
+  }
   // Two edits in a short word earn Jaro-Winkler's optimism only as swaps or substitutions in six
   // letters ("fharad"/"farhad"): not as a truncation ("roac"/"roshak"), not in five ("marsh"/"marks").
   if (longest < 5 || (d > 1 && longest < 7 && (la !== lb || longest < 6))) {

@@ -135,7 +135,7 @@ export function areKeyNeighbours(a: number, b: number): boolean {
   return x >= 0 && x < 26 && y >= 0 && y < 26 && NEIGHBOURS[x * 26 + y] === 1;
 }
 
-/** Cost of a slip of the finger (a neighbouring key, two letters swapped) against any other edit. */
+/** Cost of a slip of the finger (a neighbouring key, two letters swapped, a key pressed twice) against any other edit. */
 export const SLIP_COST = 0.5;
 // Computed in half edits so the rows stay integers: a slip costs 1, any other edit 2.
 let slipPrev = new Int32Array(MAX_LEN + 1);
@@ -143,15 +143,16 @@ let slipCur = new Int32Array(MAX_LEN + 1);
 let slipPrev2 = new Int32Array(MAX_LEN + 1);
 
 /**
- * Optimal-string-alignment distance in which the two commonest typing slips, hitting a neighbouring
- * key and swapping two adjacent letters, cost SLIP_COST instead of 1: "lynh" is a slip away from
+ * Optimal-string-alignment distance in which the commonest typing slips, hitting a neighbouring
+ * key, swapping two adjacent letters and pressing a key twice, cost SLIP_COST instead of 1: "lynh" is a slip away from
  * "lynn", while "wong" is a full edit from "wang". Gives up early like boundedLevenshtein, returning
  * more than `max` as soon as the distance is known to exceed it.
  */
 export function typingDistance(a: string, b: string, max: number): number {
   const la = a.length;
   const lb = b.length;
-  if (Math.abs(la - lb) > max) return max + 1;
+  // Each letter more on one side costs at least a slip (a doubled letter).
+  if (Math.abs(la - lb) * SLIP_COST > max) return max + 1;
   if (la === 0) return lb;
   if (lb === 0) return la;
   if (slipPrev.length < lb + 1) {
@@ -174,7 +175,11 @@ export function typingDistance(a: string, b: string, max: number): number {
       const cb = b.charCodeAt(j - 1);
       const slip = row >= 0 && cb >= 97 && cb <= 122 && NEIGHBOURS[row + cb - 97] === 1;
       const cost = ca === cb ? 0 : slip ? 1 : 2;
-      let v = Math.min(slipPrev[j] + 2, slipCur[j - 1] + 2, slipPrev[j - 1] + cost);
+      // A key pressed twice is a slip too: a letter that repeats the one before it, on either side
+      // ("Shipppping", "Limiteed"; "Talasa" for "Talassa" read the other way).
+      const drop = i > 1 && ca === a.charCodeAt(i - 2) ? 1 : 2;
+      const add = j > 1 && cb === b.charCodeAt(j - 2) ? 1 : 2;
+      let v = Math.min(slipPrev[j] + drop, slipCur[j - 1] + add, slipPrev[j - 1] + cost);
       if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
         v = Math.min(v, slipPrev2[j - 2] + 1);
       }
