@@ -123,3 +123,36 @@ describe("a short word missing its first letter", () => {
     (name) => expectPasses(name),
   );
 });
+
+describe("a word with more slips than its deletion keys reach", () => {
+  const lost = buildIndex([
+    entry("armalit", "ARMALIT JOINT STOCK COMPANY"),
+    entry("erasib", "CLOSED JOINT STOCK COMPANY ERASIB"),
+    entry("rool", "ROOL EUROPE AG"),
+  ]);
+  const fails = (name: string) => screen(lost, { name });
+
+  // The only word of the name, two slips and a doubled key from the listed word: no other word
+  // of the name touches the entry, so only a lookup by the first letters finds it.
+  test.each([
+    ["ARMMQKIT JOINT STOCK COMPANY", "armalit"],
+    ["ERASKG CLODED JOITN STOCK COMPANY", "erasib"],
+    ["roolefope-ag", "rool"],
+  ])("%s fails on its entry", (name, id) => {
+    const result = fails(name);
+    expect({ name, status: result.status, id: result.matches[0]?.entry.sourceId }).toEqual({
+      name,
+      status: "failed",
+      id,
+    });
+  });
+
+  test.each([
+    ["Armstrong Joint Stock Company"],
+    ["Erasmus Closed Joint Stock Company"],
+    ["Roosevelt Europe AG"],
+  ])("near miss %s passes", (name) => {
+    const result = fails(name);
+    expect({ name, status: result.status }).toEqual({ name, status: "passed" });
+  });
+});

@@ -120,8 +120,9 @@ export function tokenSimilarity(a: string, b: string): number {
     return lev * SHORT_INITIAL_PENALTY;
   }
   // Two edits in a short word earn Jaro-Winkler's optimism only as swaps or substitutions in six
-  // letters ("fharad"/"farhad"): not as a truncation ("roac"/"roshak"), not in five ("marsh"/"marks").
-  if (longest < 5 || (d > 1 && longest < 7 && (la !== lb || longest < 6))) {
+  // letters ("fharad"/"farhad"): not as a truncation ("roac"/"roshak"), not in five ("marsh"/"marks"),
+  // and not as two plain wrong letters, with no slip of the finger among them ("kompas"/"kompel").
+  if (longest < 5 || (d > 1 && longest < 7 && (la !== lb || longest < 6 || t >= d))) {
     // Without it, slips still count half, up to one edit's worth: "lynh"/"lynn" and "yieuf"/"yusuf"
     // (two slips) are typos, "singh"/"song" (a slip and a dropped letter) as likely another name.
     return t <= 1 ? 1 - t / longest : lev;

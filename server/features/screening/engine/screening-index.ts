@@ -3,6 +3,7 @@ import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS, MULTI_WORD_LEGAL_FORMS } from ".
 import { addressWords, normalizeName, phoneticKey, wordsOf } from "./normalize";
 import {
   CONTAINED_NAME_DISCOUNT,
+  editBudget,
   joinedSimilarity,
   type PreparedName,
   pairSimilarity,
@@ -864,6 +865,7 @@ function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitCandidat
       if (key.length >= 5) lookupMultimap(index.phonetic, phoneticKey(key), addVocab);
     }
   }
+  if (!unit.isPair) addSamePrefix(index, unit, addVocab);
   const vocab: number[] = [];
   const sims: number[] = [];
   let exactHit = false;
@@ -884,6 +886,49 @@ function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitCandidat
   if (memo.size >= UNIT_MEMO_LIMIT) memo.clear();
   memo.set(memoKey, result);
   return result;
+}
+
+/** Letters a word's prefix bucket is keyed by (see addSamePrefix). */
+const PREFIX_LETTERS = 3;
+const prefixStore = new WeakMap<ScreeningIndex, Map<string, Int32Array>>();
+
+/** Vocabulary ids of five letters or more by their first PREFIX_LETTERS letters, built on first use. */
+function prefixBuckets(index: ScreeningIndex): Map<string, Int32Array> {
+  const known = prefixStore.get(index);
+  if (known !== undefined) return known;
+  const lists = new Map<string, number[]>();
+  index.vocabKeys.forEach((key, v) => {
+    if (key.length < 5 || HAS_DIGIT.test(key)) return;
+    const prefix = key.slice(0, PREFIX_LETTERS);
+    const list = lists.get(prefix);
+    if (list === undefined) lists.set(prefix, [v]);
+    else list.push(v);
+  });
+  const buckets = new Map<string, Int32Array>();
+  for (const [prefix, ids] of lists) buckets.set(prefix, Int32Array.from(ids));
+  prefixStore.set(index, buckets);
+  return buckets;
+}
+
+/**
+ * A word of five letters or more that is not on the lists as written may carry more slips than its
+ * deletion keys reach ("Armmqkit" for "Armalit": two neighbouring keys and a doubled one), and a
+ * name it alone could match is then touched by no other word. List words that start with the same
+ * three letters (typists rarely miss first letters) and are within the edit budget of its length
+ * are compared too.
+ */
+function addSamePrefix(index: ScreeningIndex, unit: BlockingUnit, add: (v: number) => void): void {
+  for (const key of unit.lookups) if (index.vocabulary.has(key)) return;
+  for (const key of unit.lookups) {
+    if (key.length < 5 || HAS_DIGIT.test(key)) continue;
+    const bucket = prefixBuckets(index).get(key.slice(0, PREFIX_LETTERS));
+    if (bucket === undefined) continue;
+    for (let b = 0; b < bucket.length; b++) {
+      const v = bucket[b] as number;
+      const length = (index.vocabKeys[v] as string).length;
+      if (Math.abs(length - key.length) <= editBudget(Math.max(length, key.length))) add(v);
+    }
+  }
 }
 
 /**

@@ -171,14 +171,16 @@ export function typingDistance(a: string, b: string, max: number): number {
     const ca = a.charCodeAt(i - 1);
     // Start of ca's row in NEIGHBOURS, or -1 for a character off the letter keys.
     const row = ca >= 97 && ca <= 122 ? (ca - 97) * 26 : -1;
+    // A key pressed twice is a slip too: a letter that repeats the one before it, on either side
+    // ("Shipppping", "Limiteed"; "Talasa" for "Talassa" read the other way).
+    const drop = i > 1 && ca === a.charCodeAt(i - 2) ? 1 : 2;
+    let before = -1;
     for (let j = 1; j <= lb; j++) {
       const cb = b.charCodeAt(j - 1);
       const slip = row >= 0 && cb >= 97 && cb <= 122 && NEIGHBOURS[row + cb - 97] === 1;
       const cost = ca === cb ? 0 : slip ? 1 : 2;
-      // A key pressed twice is a slip too: a letter that repeats the one before it, on either side
-      // ("Shipppping", "Limiteed"; "Talasa" for "Talassa" read the other way).
-      const drop = i > 1 && ca === a.charCodeAt(i - 2) ? 1 : 2;
-      const add = j > 1 && cb === b.charCodeAt(j - 2) ? 1 : 2;
+      const add = cb === before ? 1 : 2;
+      before = cb;
       let v = Math.min(slipPrev[j] + drop, slipCur[j - 1] + add, slipPrev[j - 1] + cost);
       if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
         v = Math.min(v, slipPrev2[j - 2] + 1);
