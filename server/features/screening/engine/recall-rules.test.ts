@@ -3,7 +3,7 @@
 // shares much of the spelling) must stay below the default threshold.
 import { describe, expect, test } from "bun:test";
 import { buildIndex, DEFAULT_THRESHOLD, normalizeName, screen } from "./index";
-import { tokenSimilarity } from "./score";
+import { SHORT_FORM_SIMILARITY, shortFormSimilarity, tokenSimilarity } from "./score";
 import { typingDistance } from "./similarity";
 import type { EntityType, ListEntry } from "./types";
 
@@ -155,4 +155,50 @@ describe("a word with more slips than its deletion keys reach", () => {
     const result = fails(name);
     expect({ name, status: result.status }).toEqual({ name, status: "passed" });
   });
+});
+
+describe("a word shortened the way the lexicon does not list", () => {
+  const short = buildIndex([
+    entry("jui", "JUI CHENG SHIPPING CO LTD"),
+    entry("cheng", "CHENG SHIPPING"),
+    entry("horryzin", "HORRYZIN INTERNATIONAL TRADE CO., LIMITED"),
+  ]);
+  const result = (name: string) => screen(short, { name });
+
+  test("a contraction keeps the first and last letters and half the consonants; a trade word cut short keeps half", () => {
+    expect(shortFormSimilarity("chg", "cheng")).toBe(SHORT_FORM_SIMILARITY);
+    expect(shortFormSimilarity("hldg", "holding")).toBe(SHORT_FORM_SIMILARITY);
+    expect(shortFormSimilarity("tra", "trade")).toBe(SHORT_FORM_SIMILARITY);
+    // Not the last letter, not in order, too few letters, a word with vowels, a name cut short.
+    expect(shortFormSimilarity("chk", "cheng")).toBe(0);
+    expect(shortFormSimilarity("ctg", "cheng")).toBe(0);
+    expect(shortFormSimilarity("cg", "cheng")).toBe(0);
+    expect(shortFormSimilarity("chen", "chemical")).toBe(0);
+    expect(shortFormSimilarity("pet", "petroleum")).toBe(0);
+    expect(shortFormSimilarity("sun", "sunrise")).toBe(0);
+    // The full word is never a short form of its contraction.
+    expect(shortFormSimilarity("cheng", "chg")).toBe(0);
+  });
+
+  test.each([
+    ["CHG JUI SHIPPINGG CO-LTD", "jui"],
+    ["HORRYZIN INT'L TRA CO.", "horryzin"],
+    // Blocking never pairs "chg" with "cheng": the bound must leave room for it (default options).
+    ["Chg Shipping", "cheng"],
+  ])("%s fails on its entry", (name, id) => {
+    const got = result(name);
+    expect({ name, status: got.status, id: got.matches[0]?.entry.sourceId }).toEqual({
+      name,
+      status: "failed",
+      id,
+    });
+  });
+
+  test.each([["Chk Shipping"], ["Ctg Shipping"], ["Horryzin Tr"], ["Horryzin Intl Tea"]])(
+    "near miss %s passes",
+    (name) => {
+      const got = result(name);
+      expect({ name, status: got.status }).toEqual({ name, status: "passed" });
+    },
+  );
 });

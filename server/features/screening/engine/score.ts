@@ -1,4 +1,4 @@
-import { ABBREVIATIONS } from "./lexicon";
+import { ABBREVIATIONS, GENERIC_WORDS, INDUSTRY_WORDS } from "./lexicon";
 import { normalizeName, tokenKey } from "./normalize";
 import { boundedLevenshtein, jaroWinkler, typingDistance } from "./similarity";
 import type { NameToken } from "./types";
@@ -163,6 +163,56 @@ export function abbreviationSimilarity(written: string, full: string): number {
   return best;
 }
 
+/** Whether `short` is `long` with some letters left out. */
+function isSubsequence(short: string, long: string): boolean {
+  let i = 0;
+  for (let j = 0; j < long.length && i < short.length; j++) if (short[i] === long[j]) i++;
+  return i === short.length;
+}
+
+function consonants(word: string): number {
+  let n = 0;
+  for (let i = 0; i < word.length; i++) if (!"aeiouy".includes(word[i] as string)) n++;
+  return n;
+}
+
+/** Similarity of a word written as a short form of another that the lexicon does not list. */
+export const SHORT_FORM_SIMILARITY = 0.8;
+
+// Prefixes of three letters or more of the trade words, at least half the word: the words that may
+// be one of them cut short ("tra", "trad" for "trade").
+const TRADE_WORD_PREFIXES = new Set<string>();
+for (const word of [...GENERIC_WORDS, ...INDUSTRY_WORDS]) {
+  for (let n = Math.max(3, Math.ceil(word.length / 2)); n < word.length; n++)
+    TRADE_WORD_PREFIXES.add(word.slice(0, n));
+}
+
+/**
+ * Similarity of a word as written to a full word it shortens, the ways people shorten words the
+ * abbreviation lexicon does not list: a contraction, the full word's first and last letters with
+ * letters between left out, consonants kept ("Chg" for "Cheng", as "Bldg" and "Hldg" are made;
+ * only words shaped like abbreviations, ABBREVIATION_SHAPE, keeping at least half the full word's
+ * consonants), or a trade word cut short to at least half its length ("Tra" for "Trade").
+ */
+export function shortFormSimilarity(written: string, full: string): number {
+  if (written.length < 3 || written.length >= full.length) return 0;
+  if (
+    TRADE_WORD_PREFIXES.has(written) &&
+    full.startsWith(written) &&
+    (GENERIC_WORDS.has(full) || INDUSTRY_WORDS.has(full))
+  )
+    return SHORT_FORM_SIMILARITY;
+  if (written.length + 2 > full.length || !ABBREVIATION_SHAPE.test(written)) return 0;
+  if (written[0] !== full[0] || written[written.length - 1] !== full[full.length - 1]) return 0;
+  if (2 * written.length < consonants(full) || !isSubsequence(written, full)) return 0;
+  return SHORT_FORM_SIMILARITY;
+}
+
+/** Whether a word may be a short form of a longer one (see shortFormSimilarity): blocking can't see those. */
+export function mayBeShortForm(word: string): boolean {
+  return TRADE_WORD_PREFIXES.has(word) || ABBREVIATION_SHAPE.test(word);
+}
+
 /**
  * Similarity of a word with two adjacent words written as one ("shenyang" / "shen"+"yang"): the
  * joined form must be (nearly) identical, one edit from six letters and two from ten, or any two
@@ -277,6 +327,11 @@ export function scorePrepared(
         if (s < 1) {
           const byAbbreviation = Math.max(abbreviationSimilarity(qs, ct), abbreviationSimilarity(cs, qt));
           if (byAbbreviation > s) s = byAbbreviation;
+          // A word shortened the way the lexicon does not list ("Chg" for "Cheng", "Tra" for "Trade").
+          if (s < SHORT_FORM_SIMILARITY) {
+            const byShortForm = Math.max(shortFormSimilarity(qs, ct), shortFormSimilarity(cs, qt));
+            if (byShortForm > s) s = byShortForm;
+          }
         }
         cache?.set(memoKey, s);
       }

@@ -5,11 +5,13 @@ import {
   CONTAINED_NAME_DISCOUNT,
   editBudget,
   joinedSimilarity,
+  mayBeShortForm,
   type PreparedName,
   pairSimilarity,
   prepareTokens,
   type SimilarityMemo,
   scorePrepared,
+  shortFormSimilarity,
   tokenSimilarity,
   wordSimilarity,
 } from "./score";
@@ -953,6 +955,8 @@ interface LostWord {
   pairSims: Map<string, number>;
   /** This query's similarities by vocabulary id (NaN: not compared yet), or undefined past LOST_SLOTS. */
   slot: LostSlot | undefined;
+  /** Whether it may be a short form (mayBeShortForm), which reaches across any number of letters. */
+  shortForm: boolean;
 }
 
 /**
@@ -1087,6 +1091,12 @@ function resetLostSlots(index: ScreeningIndex, used: number): void {
   }
 }
 
+/** Similarity of a possibly-missed query word to a list word, short forms either way included. */
+function lostPairSimilarity(lost: LostWord, text: string, key: string): number {
+  const sim = wordSimilarity(lost.text, lost.key, text, key);
+  return Math.max(sim, shortFormSimilarity(lost.text, text), shortFormSimilarity(text, lost.text));
+}
+
 /** Best similarity of a possibly-missed query word to any word of a name, made optimistic as in blocking. */
 function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, ids: NameWordIds): number {
   const slot = lost.slot;
@@ -1098,8 +1108,9 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
   const keyLength = lost.key.length;
   const wordEnd = ids.start[n + 1] as number;
   for (let w = ids.start[n] as number, j = 0; w < wordEnd; w++, j++) {
-    // No edit budget reaches across more than four letters.
+    // No edit budget reaches across more than four letters (a short form may).
     if (
+      !lost.shortForm &&
       Math.abs((ids.textLength[w] as number) - textLength) > 4 &&
       Math.abs((ids.keyLength[w] as number) - keyLength) > 4
     )
@@ -1110,7 +1121,7 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
       name ??= nameAt(index, n);
       const text = name.texts[j] as string;
       const known = lost.sims.get(text);
-      sim = known ?? wordSimilarity(lost.text, lost.key, text, name.keys[j] as string);
+      sim = known ?? lostPairSimilarity(lost, text, name.keys[j] as string);
       if (known === undefined) lost.sims.set(text, sim);
       if (v >= 0) {
         slot.word[v] = sim;
@@ -1145,15 +1156,16 @@ function lostWordSimilarityOf(lost: LostWord, name: PreparedName): number {
   let best = 0;
   for (let j = 0; j < name.texts.length; j++) {
     const text = name.texts[j] as string;
-    // No edit budget reaches across more than four letters.
+    // No edit budget reaches across more than four letters (a short form may).
     if (
+      !lost.shortForm &&
       Math.abs(text.length - lost.text.length) > 4 &&
       Math.abs((name.keys[j] as string).length - lost.key.length) > 4
     )
       continue;
     let sim = lost.sims.get(text);
     if (sim === undefined) {
-      sim = wordSimilarity(lost.text, lost.key, text, name.keys[j] as string);
+      sim = lostPairSimilarity(lost, text, name.keys[j] as string);
       lost.sims.set(text, sim);
     }
     if (sim > best) best = sim;
@@ -1269,7 +1281,10 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     // A word not on the lists as written may have more typos than its deletion keys reach. (Words
     // of two or three letters have none; the bound's assumed discount keeps their names in reach.)
     const lostBit =
-      !unit.isPair && !exactHit && lostUnits.length < 31 && mayEscapeBlocking(unit)
+      !unit.isPair &&
+      lostUnits.length < 31 &&
+      ((!exactHit && mayEscapeBlocking(unit)) ||
+        mayBeShortForm(unit.lookups[1] ?? (unit.lookups[0] as string)))
         ? 1 << lostUnits.length
         : 0;
     if (lostBit !== 0) {
@@ -1282,6 +1297,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
         sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
         pairSims: words.memoFor(`lostpair\u0000${key}\u0000${unit.lookups[1] ?? key}`),
         slot: lostSlot(index, lostUnits.length),
+        shortForm: mayBeShortForm(unit.lookups[1] ?? key),
       });
     }
     unitTouched.length = 0;
