@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildIndex, DEFAULT_THRESHOLD, normalizeName, screen } from "./index";
 import { SHORT_FORM_SIMILARITY, shortFormSimilarity, tokenSimilarity } from "./score";
+import { DOUBLED_ACRONYM_SCORE } from "./screening-index";
 import { typingDistance } from "./similarity";
 import type { EntityType, ListEntry } from "./types";
 
@@ -201,4 +202,42 @@ describe("a word shortened the way the lexicon does not list", () => {
       expect({ name, status: got.status }).toEqual({ name, status: "passed" });
     },
   );
+});
+
+describe("two wrong letters in six", () => {
+  test("earn Jaro-Winkler's optimism as letters moved or with a slip, not as two plain wrong letters", () => {
+    expect(tokenSimilarity("mrvael", "marvel")).toBeGreaterThan(0.9);
+    expect(tokenSimilarity("fharad", "farhad")).toBeGreaterThan(0.9);
+    expect(tokenSimilarity("kompas", "kompel")).toBeLessThan(0.7);
+    expect(tokenSimilarity("sussex", "sunmex")).toBeLessThan(0.7);
+  });
+});
+
+describe("initials typed with a key pressed twice", () => {
+  const acronyms = buildIndex([
+    entry("melikal", "MELIKAL FOR MEDICAL & MEDICINE TRADING CO., LIMITED"),
+    entry("lehua", "LE-HUA ELECTRONIC FIELD CO. LIMITED"),
+  ]);
+
+  test.each([
+    ["MMMTT", "melikal", "MMMT"],
+    ["LHHEF", "lehua", "LHEF"],
+  ])("%s fails on its entry, saying which initials matched", (name, id, initials) => {
+    const result = screen(acronyms, { name });
+    expect({ status: result.status, id: result.matches[0]?.entry.sourceId }).toEqual({
+      status: "failed",
+      id,
+    });
+    expect(result.bestScore).toBe(DOUBLED_ACRONYM_SCORE);
+    expect(result.matches[0]?.matchedName).toContain(`(initials ${initials}, typed ${name})`);
+  });
+
+  test.each([
+    // Left with three letters, too few to tell initials apart; a letter that is not doubled.
+    ["LHHE"],
+    ["MMMTX"],
+    ["LHHEX"],
+  ])("near miss %s passes", (name) => {
+    expect(screen(acronyms, { name }).status).toBe("passed");
+  });
 });

@@ -69,6 +69,11 @@ function hasDigit(word: string): boolean {
   }
   return false;
 }
+/** Whether two words of one length are the same letters in another order. */
+function sameLetters(a: string, b: string): boolean {
+  return a.length === b.length && [...a].sort().join("") === [...b].sort().join("");
+}
+
 /** Whether the shorter word is the longer one without its first letter ("leg"/"oleg"). */
 function droppedInitial(a: string, b: string): boolean {
   if (a.length === b.length + 1) return a.endsWith(b);
@@ -121,8 +126,9 @@ export function tokenSimilarity(a: string, b: string): number {
   }
   // Two edits in a short word earn Jaro-Winkler's optimism only as swaps or substitutions in six
   // letters ("fharad"/"farhad"): not as a truncation ("roac"/"roshak"), not in five ("marsh"/"marks"),
-  // and not as two plain wrong letters, with no slip of the finger among them ("kompas"/"kompel").
-  if (longest < 5 || (d > 1 && longest < 7 && (la !== lb || longest < 6 || t >= d))) {
+  // and not as two plain wrong letters, with no slip of the finger among them ("kompas"/"kompel"),
+  // unless they are the same letters moved ("mrvael"/"marvel").
+  if (longest < 5 || (d > 1 && longest < 7 && (la !== lb || longest < 6 || (t >= d && !sameLetters(a, b))))) {
     // Without it, slips still count half, up to one edit's worth: "lynh"/"lynn" and "yieuf"/"yusuf"
     // (two slips) are typos, "singh"/"song" (a slip and a dropped letter) as likely another name.
     return t <= 1 ? 1 - t / longest : lev;
@@ -180,12 +186,14 @@ function consonants(word: string): number {
 export const SHORT_FORM_SIMILARITY = 0.8;
 
 // Prefixes of three letters or more of the trade words, at least half the word: the words that may
-// be one of them cut short ("tra", "trad" for "trade").
+// be one of them cut short ("tra", "trad" for "trade"). A trade word itself is that word ("group",
+// not "groups" cut short).
 const TRADE_WORD_PREFIXES = new Set<string>();
 for (const word of [...GENERIC_WORDS, ...INDUSTRY_WORDS]) {
   for (let n = Math.max(3, Math.ceil(word.length / 2)); n < word.length; n++)
     TRADE_WORD_PREFIXES.add(word.slice(0, n));
 }
+for (const word of [...GENERIC_WORDS, ...INDUSTRY_WORDS]) TRADE_WORD_PREFIXES.delete(word);
 
 /**
  * Similarity of a word as written to a full word it shortens, the ways people shorten words the

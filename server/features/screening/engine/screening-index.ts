@@ -99,6 +99,8 @@ export interface ScreeningIndex {
  * above the default threshold, so a person looks at it, and below any name match of the words.
  */
 export const ACRONYM_SCORE = 0.9;
+/** Score of initials typed with one letter doubled (a key pressed twice): still for a person to look at. */
+export const DOUBLED_ACRONYM_SCORE = 0.86;
 const MIN_ACRONYM_LENGTH = 3;
 /** A query's own initials are looked up from four letters: three-letter ones collide too often. */
 const MIN_QUERY_ACRONYM_LENGTH = 4;
@@ -1467,16 +1469,32 @@ export function screenWithHits(
 function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hits: NameHit[]): void {
   const only = tokens.length === 1 ? tokens[0] : undefined;
   if (only !== undefined && only.text.length >= MIN_ACRONYM_LENGTH && /^[a-z]+$/.test(only.text)) {
-    for (const { name: n, display } of index.acronyms.get(only.text) ?? []) {
-      for (const ref of refsOf(index, n)) {
-        // The spelling whose initials these are, when it is one of this entry's names.
-        const entry = index.entries.at(ref.entry) as ListEntry;
-        const written = display === entry.name || entry.aliases.includes(display) ? display : ref.display;
-        hits.push({
-          entry: ref.entry,
-          display: `${written} (initials ${only.text.toUpperCase()})`,
-          nameScore: ACRONYM_SCORE,
-        });
+    const typed = only.text;
+    const lookup = (initials: string, score: number, note: string): void => {
+      for (const { name: n, display } of index.acronyms.get(initials) ?? []) {
+        for (const ref of refsOf(index, n)) {
+          // The spelling whose initials these are, when it is one of this entry's names.
+          const entry = index.entries.at(ref.entry) as ListEntry;
+          const written = display === entry.name || entry.aliases.includes(display) ? display : ref.display;
+          hits.push({
+            entry: ref.entry,
+            display: `${written} (initials ${initials.toUpperCase()}${note})`,
+            nameScore: score,
+          });
+        }
+      }
+    };
+    lookup(typed, ACRONYM_SCORE, "");
+    // A key pressed twice ("MMMTT" for "MMMT"), when what is left is long enough to tell acronyms
+    // apart (MIN_QUERY_ACRONYM_LENGTH).
+    if (typed.length > MIN_QUERY_ACRONYM_LENGTH) {
+      const tried = new Set<string>();
+      for (let i = 1; i < typed.length; i++) {
+        if (typed[i] !== typed[i - 1]) continue;
+        const initials = typed.slice(0, i) + typed.slice(i + 1);
+        if (tried.has(initials)) continue;
+        tried.add(initials);
+        lookup(initials, DOUBLED_ACRONYM_SCORE, `, typed ${typed.toUpperCase()}`);
       }
     }
   }
