@@ -869,22 +869,31 @@ function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitCandidat
       if (key.length >= 5) lookupMultimap(index.phonetic, phoneticKey(key), addVocab);
     }
   }
-  if (!unit.isPair) addSamePrefix(index, unit, addVocab);
   const vocab: number[] = [];
   const sims: number[] = [];
   let exactHit = false;
-  for (const v of candidates) {
-    const vocabKey = index.vocabKeys[v] as string;
-    let best = 0;
-    for (const key of unit.lookups) {
-      const sim = unit.isPair ? joinedSimilarity(key, vocabKey) : tokenSimilarity(key, vocabKey);
-      if (sim > best) best = sim;
+  const compare = (from: number): void => {
+    for (let c = from; c < candidates.length; c++) {
+      const v = candidates[c] as number;
+      const vocabKey = index.vocabKeys[v] as string;
+      let best = 0;
+      for (const key of unit.lookups) {
+        const sim = unit.isPair ? joinedSimilarity(key, vocabKey) : tokenSimilarity(key, vocabKey);
+        if (sim > best) best = sim;
+      }
+      if (best === 1) exactHit = true;
+      if (best <= 0) continue;
+      vocab.push(v);
+      // Exact scoring may rate a pair higher (plain spellings, abbreviations, calibration): stay optimistic.
+      sims.push(best === 1 ? best : Math.min(1, best + OPTIMISM));
     }
-    if (best === 1) exactHit = true;
-    if (best <= 0) continue;
-    vocab.push(v);
-    // Exact scoring may rate a pair higher (plain spellings, abbreviations, calibration): stay optimistic.
-    sims.push(best === 1 ? best : Math.min(1, best + OPTIMISM));
+  };
+  compare(0);
+  // Nothing within reach of the deletion and phonetic keys: the word may carry more slips than they reach.
+  if (vocab.length === 0 && !unit.isPair) {
+    const from = candidates.length;
+    addSamePrefix(index, unit, addVocab);
+    compare(from);
   }
   const result = { vocab: Int32Array.from(vocab), sims: Float64Array.from(sims), exactHit };
   if (memo.size >= UNIT_MEMO_LIMIT) memo.clear();
@@ -957,8 +966,6 @@ interface LostWord {
   pairSims: Map<string, number>;
   /** This query's similarities by vocabulary id (NaN: not compared yet), or undefined past LOST_SLOTS. */
   slot: LostSlot | undefined;
-  /** Whether it may be a short form (mayBeShortForm), which reaches across any number of letters. */
-  shortForm: boolean;
 }
 
 /**
@@ -1110,9 +1117,8 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
   const keyLength = lost.key.length;
   const wordEnd = ids.start[n + 1] as number;
   for (let w = ids.start[n] as number, j = 0; w < wordEnd; w++, j++) {
-    // No edit budget reaches across more than four letters (a short form may).
+    // No edit budget reaches across more than four letters, nor a short form the bound allows for.
     if (
-      !lost.shortForm &&
       Math.abs((ids.textLength[w] as number) - textLength) > 4 &&
       Math.abs((ids.keyLength[w] as number) - keyLength) > 4
     )
@@ -1158,9 +1164,8 @@ function lostWordSimilarityOf(lost: LostWord, name: PreparedName): number {
   let best = 0;
   for (let j = 0; j < name.texts.length; j++) {
     const text = name.texts[j] as string;
-    // No edit budget reaches across more than four letters (a short form may).
+    // No edit budget reaches across more than four letters, nor a short form the bound allows for.
     if (
-      !lost.shortForm &&
       Math.abs(text.length - lost.text.length) > 4 &&
       Math.abs((name.keys[j] as string).length - lost.key.length) > 4
     )
@@ -1285,8 +1290,8 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     const lostBit =
       !unit.isPair &&
       lostUnits.length < 31 &&
-      ((!exactHit && mayEscapeBlocking(unit)) ||
-        mayBeShortForm(unit.lookups[1] ?? (unit.lookups[0] as string)))
+      !exactHit &&
+      (mayEscapeBlocking(unit) || mayBeShortForm(unit.lookups[1] ?? (unit.lookups[0] as string)))
         ? 1 << lostUnits.length
         : 0;
     if (lostBit !== 0) {
@@ -1299,7 +1304,6 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
         sims: words.memoFor(`lost\u0000${key}\u0000${unit.lookups[1] ?? key}`),
         pairSims: words.memoFor(`lostpair\u0000${key}\u0000${unit.lookups[1] ?? key}`),
         slot: lostSlot(index, lostUnits.length),
-        shortForm: mayBeShortForm(unit.lookups[1] ?? key),
       });
     }
     unitTouched.length = 0;
