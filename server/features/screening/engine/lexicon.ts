@@ -274,6 +274,8 @@ export const ABBREVIATIONS: ReadonlyMap<string, string> = new Map(
     npo: "scientific production association",
     npp: "scientific production enterprise",
     cia: "company",
+    // "Co" where it is no legal form, inside a name ("Al Ahd Co for Trade"): the word it stands for.
+    co: "company",
   }),
 );
 

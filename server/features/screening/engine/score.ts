@@ -1,4 +1,4 @@
-import { ABBREVIATIONS } from "./lexicon";
+import { ABBREVIATIONS, GENERIC_WORDS, INDUSTRY_WORDS } from "./lexicon";
 import { normalizeName, tokenKey } from "./normalize";
 import { boundedLevenshtein, jaroWinkler, typingDistance } from "./similarity";
 import type { NameToken } from "./types";
@@ -75,6 +75,16 @@ function hasDigit(word: string): boolean {
   }
   return false;
 }
+/** Whether two words of one length are the same letters in another order. */
+function sameLetters(a: string, b: string): boolean {
+  return a.length === b.length && [...a].sort().join("") === [...b].sort().join("");
+}
+
+/** Whether the shorter word is the longer one without its first letter ("leg"/"oleg"). */
+function droppedInitial(a: string, b: string): boolean {
+  if (a.length === b.length + 1) return a.endsWith(b);
+  return b.length === a.length + 1 && b.endsWith(a);
+}
 // A short word with a different first letter is more often another word than a typo ("ryan"/"iran").
 const SHORT_INITIAL_PENALTY = 0.8;
 /**
@@ -114,10 +124,17 @@ export function tokenSimilarity(a: string, b: string): number {
     return 1 - t / longest;
   }
   const lev = 1 - d / longest;
-  if (a.charCodeAt(0) !== b.charCodeAt(0)) return longest <= 5 ? lev * SHORT_INITIAL_PENALTY : lev;
+  if (a.charCodeAt(0) !== b.charCodeAt(0)) {
+    // A first letter left out, the rest as written, is a dropped letter like any other ("Leg" for
+    // "Oleg", "Erra" for "Terra"), not another word that happens to share letters ("Ryan"/"Iran").
+    if (longest > 5 || droppedInitial(a, b)) return lev;
+    return lev * SHORT_INITIAL_PENALTY;
+  }
   // Two edits in a short word earn Jaro-Winkler's optimism only as swaps or substitutions in six
-  // letters ("fharad"/"farhad"): not as a truncation ("roac"/"roshak"), not in five ("marsh"/"marks").
-  if (longest < 5 || (d > 1 && longest < 7 && (la !== lb || longest < 6))) {
+  // letters ("fharad"/"farhad"): not as a truncation ("roac"/"roshak"), not in five ("marsh"/"marks"),
+  // and not as two plain wrong letters, with no slip of the finger among them ("kompas"/"kompel"),
+  // unless they are the same letters moved ("mrvael"/"marvel").
+  if (longest < 5 || (d > 1 && longest < 7 && (la !== lb || longest < 6 || (t >= d && !sameLetters(a, b))))) {
     // Without it, slips still count half, up to one edit's worth: "lynh"/"lynn" and "yieuf"/"yusuf"
     // (two slips) are typos, "singh"/"song" (a slip and a dropped letter) as likely another name.
     return t <= 1 ? 1 - t / longest : lev;
@@ -156,6 +173,58 @@ export function abbreviationSimilarity(written: string, full: string): number {
     if (sim > best) best = sim;
   }
   return best;
+}
+
+/** Whether `short` is `long` with some letters left out. */
+function isSubsequence(short: string, long: string): boolean {
+  let i = 0;
+  for (let j = 0; j < long.length && i < short.length; j++) if (short[i] === long[j]) i++;
+  return i === short.length;
+}
+
+function consonants(word: string): number {
+  let n = 0;
+  for (let i = 0; i < word.length; i++) if (!"aeiouy".includes(word[i] as string)) n++;
+  return n;
+}
+
+/** Similarity of a word written as a short form of another that the lexicon does not list. */
+export const SHORT_FORM_SIMILARITY = 0.8;
+
+// Prefixes of three letters or more of the trade words, at least half the word: the words that may
+// be one of them cut short ("tra", "trad" for "trade"). A trade word itself is that word ("group",
+// not "groups" cut short).
+const TRADE_WORD_PREFIXES = new Set<string>();
+for (const word of [...GENERIC_WORDS, ...INDUSTRY_WORDS]) {
+  for (let n = Math.max(3, Math.ceil(word.length / 2)); n < word.length; n++)
+    TRADE_WORD_PREFIXES.add(word.slice(0, n));
+}
+for (const word of [...GENERIC_WORDS, ...INDUSTRY_WORDS]) TRADE_WORD_PREFIXES.delete(word);
+
+/**
+ * Similarity of a word as written to a full word it shortens, the ways people shorten words the
+ * abbreviation lexicon does not list: a contraction, the full word's first and last letters with
+ * letters between left out, consonants kept ("Chg" for "Cheng", as "Bldg" and "Hldg" are made;
+ * only words shaped like abbreviations, ABBREVIATION_SHAPE, keeping at least half the full word's
+ * consonants), or a trade word cut short to at least half its length ("Tra" for "Trade").
+ */
+export function shortFormSimilarity(written: string, full: string): number {
+  if (written.length < 3 || written.length >= full.length) return 0;
+  if (
+    TRADE_WORD_PREFIXES.has(written) &&
+    full.startsWith(written) &&
+    (GENERIC_WORDS.has(full) || INDUSTRY_WORDS.has(full))
+  )
+    return SHORT_FORM_SIMILARITY;
+  if (written.length + 2 > full.length || !ABBREVIATION_SHAPE.test(written)) return 0;
+  if (written[0] !== full[0] || written[written.length - 1] !== full[full.length - 1]) return 0;
+  if (2 * written.length < consonants(full) || !isSubsequence(written, full)) return 0;
+  return SHORT_FORM_SIMILARITY;
+}
+
+/** Whether a word may be a short form of a longer one (see shortFormSimilarity): blocking can't see those. */
+export function mayBeShortForm(word: string): boolean {
+  return TRADE_WORD_PREFIXES.has(word) || ABBREVIATION_SHAPE.test(word);
 }
 
 /**
@@ -279,6 +348,11 @@ export function scorePrepared(
         if (s < 1) {
           const byAbbreviation = Math.max(abbreviationSimilarity(qs, ct), abbreviationSimilarity(cs, qt));
           if (byAbbreviation > s) s = byAbbreviation;
+          // A word shortened the way the lexicon does not list ("Chg" for "Cheng", "Tra" for "Trade").
+          if (s < SHORT_FORM_SIMILARITY) {
+            const byShortForm = Math.max(shortFormSimilarity(qs, ct), shortFormSimilarity(cs, qt));
+            if (byShortForm > s) s = byShortForm;
+          }
         }
         if (!isFar) cache?.set(memoKey, s);
       }

@@ -3,12 +3,15 @@ import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS, MULTI_WORD_LEGAL_FORMS } from ".
 import { addressWords, normalizeName, phoneticKey, wordsOf } from "./normalize";
 import {
   CONTAINED_NAME_DISCOUNT,
+  editBudget,
   joinedSimilarity,
+  mayBeShortForm,
   type PreparedName,
   pairSimilarity,
   prepareTokens,
   type SimilarityMemo,
   scorePrepared,
+  shortFormSimilarity,
   tokenSimilarity,
   wordSimilarity,
 } from "./score";
@@ -96,6 +99,8 @@ export interface ScreeningIndex {
  * above the default threshold, so a person looks at it, and below any name match of the words.
  */
 export const ACRONYM_SCORE = 0.9;
+/** Score of initials typed with one letter doubled (a key pressed twice): still for a person to look at. */
+export const DOUBLED_ACRONYM_SCORE = 0.86;
 const MIN_ACRONYM_LENGTH = 3;
 /** A query's own initials are looked up from four letters: three-letter ones collide too often. */
 const MIN_QUERY_ACRONYM_LENGTH = 4;
@@ -895,18 +900,28 @@ function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitCandidat
   const vocab: number[] = [];
   const sims: number[] = [];
   let exactHit = false;
-  for (const v of candidates) {
-    const vocabKey = index.vocabKeys[v] as string;
-    let best = 0;
-    for (const key of unit.lookups) {
-      const sim = unit.isPair ? joinedSimilarity(key, vocabKey) : tokenSimilarity(key, vocabKey);
-      if (sim > best) best = sim;
+  const compare = (from: number): void => {
+    for (let c = from; c < candidates.length; c++) {
+      const v = candidates[c] as number;
+      const vocabKey = index.vocabKeys[v] as string;
+      let best = 0;
+      for (const key of unit.lookups) {
+        const sim = unit.isPair ? joinedSimilarity(key, vocabKey) : tokenSimilarity(key, vocabKey);
+        if (sim > best) best = sim;
+      }
+      if (best === 1) exactHit = true;
+      if (best <= 0) continue;
+      vocab.push(v);
+      // Exact scoring may rate a pair higher (plain spellings, abbreviations, calibration): stay optimistic.
+      sims.push(best === 1 ? best : Math.min(1, best + OPTIMISM));
     }
-    if (best === 1) exactHit = true;
-    if (best <= 0) continue;
-    vocab.push(v);
-    // Exact scoring may rate a pair higher (plain spellings, abbreviations, calibration): stay optimistic.
-    sims.push(best === 1 ? best : Math.min(1, best + OPTIMISM));
+  };
+  compare(0);
+  // Nothing within reach of the deletion and phonetic keys: the word may carry more slips than they reach.
+  if (vocab.length === 0 && !unit.isPair) {
+    const from = candidates.length;
+    addSamePrefix(index, unit, addVocab);
+    compare(from);
   }
   const result = { vocab: Int32Array.from(vocab), sims: Float64Array.from(sims), exactHit };
   rememberUnit(memo, memoKey, result);
@@ -923,6 +938,49 @@ function rememberUnit(
     memo.current = new Map();
   }
   memo.current.set(key, candidates);
+}
+
+/** Letters a word's prefix bucket is keyed by (see addSamePrefix). */
+const PREFIX_LETTERS = 3;
+const prefixStore = new WeakMap<ScreeningIndex, Map<string, Int32Array>>();
+
+/** Vocabulary ids of five letters or more by their first PREFIX_LETTERS letters, built on first use. */
+function prefixBuckets(index: ScreeningIndex): Map<string, Int32Array> {
+  const known = prefixStore.get(index);
+  if (known !== undefined) return known;
+  const lists = new Map<string, number[]>();
+  index.vocabKeys.forEach((key, v) => {
+    if (key.length < 5 || HAS_DIGIT.test(key)) return;
+    const prefix = key.slice(0, PREFIX_LETTERS);
+    const list = lists.get(prefix);
+    if (list === undefined) lists.set(prefix, [v]);
+    else list.push(v);
+  });
+  const buckets = new Map<string, Int32Array>();
+  for (const [prefix, ids] of lists) buckets.set(prefix, Int32Array.from(ids));
+  prefixStore.set(index, buckets);
+  return buckets;
+}
+
+/**
+ * A word of five letters or more that is not on the lists as written may carry more slips than its
+ * deletion keys reach ("Armmqkit" for "Armalit": two neighbouring keys and a doubled one), and a
+ * name it alone could match is then touched by no other word. List words that start with the same
+ * three letters (typists rarely miss first letters) and are within the edit budget of its length
+ * are compared too.
+ */
+function addSamePrefix(index: ScreeningIndex, unit: BlockingUnit, add: (v: number) => void): void {
+  for (const key of unit.lookups) if (index.vocabulary.has(key)) return;
+  for (const key of unit.lookups) {
+    if (key.length < 5 || HAS_DIGIT.test(key)) continue;
+    const bucket = prefixBuckets(index).get(key.slice(0, PREFIX_LETTERS));
+    if (bucket === undefined) continue;
+    for (let b = 0; b < bucket.length; b++) {
+      const v = bucket[b] as number;
+      const length = (index.vocabKeys[v] as string).length;
+      if (Math.abs(length - key.length) <= editBudget(Math.max(length, key.length))) add(v);
+    }
+  }
 }
 
 /**
@@ -1117,6 +1175,12 @@ function lostSlotFor(index: ScreeningIndex, owner: string, query: number): LostS
   return victim;
 }
 
+/** Similarity of a possibly-missed query word to a list word, short forms either way included. */
+function lostPairSimilarity(lost: LostWord, text: string, key: string): number {
+  const sim = wordSimilarity(lost.text, lost.key, text, key);
+  return Math.max(sim, shortFormSimilarity(lost.text, text), shortFormSimilarity(text, lost.text));
+}
+
 /** Best similarity of a possibly-missed query word to any word of a name, made optimistic as in blocking. */
 function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, ids: NameWordIds): number {
   const slot = lost.slot;
@@ -1128,7 +1192,7 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
   const keyLength = lost.key.length;
   const wordEnd = ids.start[n + 1] as number;
   for (let w = ids.start[n] as number; w < wordEnd; w++) {
-    // No edit budget reaches across more than four letters.
+    // No edit budget reaches across more than four letters, nor a short form the bound allows for.
     if (
       Math.abs((ids.textLength[w] as number) - textLength) > 4 &&
       Math.abs((ids.keyLength[w] as number) - keyLength) > 4
@@ -1137,9 +1201,8 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
     const v = ids.text[w] as number;
     let sim = v >= 0 ? (slot.word[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
-      sim = wordSimilarity(
-        lost.text,
-        lost.key,
+      sim = lostPairSimilarity(
+        lost,
         strings[ids.textString[w] as number] as string,
         strings[ids.keyString[w] as number] as string,
       );
@@ -1177,7 +1240,7 @@ function lostWordSimilarityOf(lost: LostWord, name: PreparedName): number {
   let best = 0;
   for (let j = 0; j < name.texts.length; j++) {
     const text = name.texts[j] as string;
-    // No edit budget reaches across more than four letters.
+    // No edit budget reaches across more than four letters, nor a short form the bound allows for.
     if (
       Math.abs(text.length - lost.text.length) > 4 &&
       Math.abs((name.keys[j] as string).length - lost.key.length) > 4
@@ -1185,7 +1248,7 @@ function lostWordSimilarityOf(lost: LostWord, name: PreparedName): number {
       continue;
     let sim = lost.sims.get(text);
     if (sim === undefined) {
-      sim = wordSimilarity(lost.text, lost.key, text, name.keys[j] as string);
+      sim = lostPairSimilarity(lost, text, name.keys[j] as string);
       lost.sims.set(text, sim);
     }
     if (sim > best) best = sim;
@@ -1303,7 +1366,10 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     // A word not on the lists as written may have more typos than its deletion keys reach. (Words
     // of two or three letters have none; the bound's assumed discount keeps their names in reach.)
     const lostBit =
-      !unit.isPair && !exactHit && lostUnits.length < 31 && mayEscapeBlocking(unit)
+      !unit.isPair &&
+      lostUnits.length < 31 &&
+      !exactHit &&
+      (mayEscapeBlocking(unit) || mayBeShortForm(unit.lookups[1] ?? (unit.lookups[0] as string)))
         ? 1 << lostUnits.length
         : 0;
     if (lostBit !== 0) {
@@ -1493,16 +1559,32 @@ export function screenWithHits(
 function addAcronymHits(index: ScreeningIndex, tokens: readonly NameToken[], hits: NameHit[]): void {
   const only = tokens.length === 1 ? tokens[0] : undefined;
   if (only !== undefined && only.text.length >= MIN_ACRONYM_LENGTH && /^[a-z]+$/.test(only.text)) {
-    for (const { name: n, display } of index.acronyms.get(only.text) ?? []) {
-      for (const ref of refsOf(index, n)) {
-        // The spelling whose initials these are, when it is one of this entry's names.
-        const entry = index.entries.at(ref.entry) as ListEntry;
-        const written = display === entry.name || entry.aliases.includes(display) ? display : ref.display;
-        hits.push({
-          entry: ref.entry,
-          display: `${written} (initials ${only.text.toUpperCase()})`,
-          nameScore: ACRONYM_SCORE,
-        });
+    const typed = only.text;
+    const lookup = (initials: string, score: number, note: string): void => {
+      for (const { name: n, display } of index.acronyms.get(initials) ?? []) {
+        for (const ref of refsOf(index, n)) {
+          // The spelling whose initials these are, when it is one of this entry's names.
+          const entry = index.entries.at(ref.entry) as ListEntry;
+          const written = display === entry.name || entry.aliases.includes(display) ? display : ref.display;
+          hits.push({
+            entry: ref.entry,
+            display: `${written} (initials ${initials.toUpperCase()}${note})`,
+            nameScore: score,
+          });
+        }
+      }
+    };
+    lookup(typed, ACRONYM_SCORE, "");
+    // A key pressed twice ("MMMTT" for "MMMT"), when what is left is long enough to tell acronyms
+    // apart (MIN_QUERY_ACRONYM_LENGTH).
+    if (typed.length > MIN_QUERY_ACRONYM_LENGTH) {
+      const tried = new Set<string>();
+      for (let i = 1; i < typed.length; i++) {
+        if (typed[i] !== typed[i - 1]) continue;
+        const initials = typed.slice(0, i) + typed.slice(i + 1);
+        if (tried.has(initials)) continue;
+        tried.add(initials);
+        lookup(initials, DOUBLED_ACRONYM_SCORE, `, typed ${typed.toUpperCase()}`);
       }
     }
   }

@@ -134,7 +134,7 @@ describe("typing slips", () => {
   });
 });
 
-/** typingDistance by the whole table, no band and no early exit: what the banded one must equal. */
+/** typingDistance by the whole table, no band and no early exit: what the banded one must equal (edge cells as the real one: every letter a whole edit). */
 function typingDistanceByFullTable(a: string, b: string): number {
   const rows: number[][] = [];
   for (let i = 0; i <= a.length; i++) {
@@ -147,9 +147,12 @@ function typingDistanceByFullTable(a: string, b: string): number {
       const ca = a.charCodeAt(i - 1);
       const cb = b.charCodeAt(j - 1);
       const cost = ca === cb ? 0 : areKeyNeighbours(ca, cb) ? SLIP_COST : 1;
+      // A letter that repeats the one before it (a key pressed twice) is a slip to leave out or add.
+      const drop = i > 1 && ca === a.charCodeAt(i - 2) ? SLIP_COST : 1;
+      const add = j > 1 && cb === b.charCodeAt(j - 2) ? SLIP_COST : 1;
       let v = Math.min(
-        (rows[i - 1]?.[j] as number) + 1,
-        (rows[i]?.[j - 1] as number) + 1,
+        (rows[i - 1]?.[j] as number) + drop,
+        (rows[i]?.[j - 1] as number) + add,
         (rows[i - 1]?.[j - 1] as number) + cost,
       );
       if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb)

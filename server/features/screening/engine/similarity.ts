@@ -135,7 +135,7 @@ export function areKeyNeighbours(a: number, b: number): boolean {
   return x >= 0 && x < 26 && y >= 0 && y < 26 && NEIGHBOURS[x * 26 + y] === 1;
 }
 
-/** Cost of a slip of the finger (a neighbouring key, two letters swapped) against any other edit. */
+/** Cost of a slip of the finger (a neighbouring key, two letters swapped, a key pressed twice) against any other edit. */
 export const SLIP_COST = 0.5;
 // Computed in half edits so the rows stay integers: a slip costs 1, any other edit 2.
 let slipPrev = new Int32Array(MAX_LEN + 1);
@@ -143,17 +143,18 @@ let slipCur = new Int32Array(MAX_LEN + 1);
 let slipPrev2 = new Int32Array(MAX_LEN + 1);
 
 /**
- * Optimal-string-alignment distance in which the two commonest typing slips, hitting a neighbouring
- * key and swapping two adjacent letters, cost SLIP_COST instead of 1: "lynh" is a slip away from
+ * Optimal-string-alignment distance in which the commonest typing slips, hitting a neighbouring
+ * key, swapping two adjacent letters and pressing a key twice, cost SLIP_COST instead of 1: "lynh" is a slip away from
  * "lynn", while "wong" is a full edit from "wang". Gives up early like boundedLevenshtein, returning
  * more than `max` as soon as the distance is known to exceed it.
  */
 export function typingDistance(a: string, b: string, max: number): number {
   const la = a.length;
   const lb = b.length;
-  if (Math.abs(la - lb) > max) return max + 1;
-  if (la === 0) return lb;
-  if (lb === 0) return la;
+  // Each letter more on one side costs at least a slip (a doubled letter).
+  if (Math.abs(la - lb) * SLIP_COST > max) return max + 1;
+  if (la === 0) return lb > max ? max + 1 : lb;
+  if (lb === 0) return la > max ? max + 1 : la;
   if (slipPrev.length < lb + 1) {
     slipPrev = new Int32Array(lb * 2 + 1);
     slipCur = new Int32Array(lb * 2 + 1);
@@ -161,9 +162,9 @@ export function typingDistance(a: string, b: string, max: number): number {
   }
   const limit = Math.floor(max * 2);
   // Only cells within `band` of the diagonal can stay within the limit (an insertion or deletion
-  // costs 2): the others are not computed, and read as `beyond`, which like their true values
-  // exceeds the limit, so every cell within the limit gets its exact value.
-  const band = Math.floor(limit / 2);
+  // costs at least 1, a doubled key): the others are not computed, and read as `beyond`, which like
+  // their true values exceeds the limit, so every cell within the limit gets its exact value.
+  const band = limit;
   const beyond = limit + 1;
   for (let j = 0; j <= lb; j++) slipPrev[j] = 2 * j;
   // A swap (cost 1) reaches back two rows and can undercut the last row's cheapest cell, whose
@@ -177,11 +178,17 @@ export function typingDistance(a: string, b: string, max: number): number {
     const ca = a.charCodeAt(i - 1);
     // Start of ca's row in NEIGHBOURS, or -1 for a character off the letter keys.
     const row = ca >= 97 && ca <= 122 ? (ca - 97) * 26 : -1;
+    // A key pressed twice is a slip too: a letter that repeats the one before it, on either side
+    // ("Shipppping", "Limiteed"; "Talasa" for "Talassa" read the other way).
+    const drop = i > 1 && ca === a.charCodeAt(i - 2) ? 1 : 2;
+    let before = from >= 2 ? b.charCodeAt(from - 2) : -1;
     for (let j = from; j <= to; j++) {
       const cb = b.charCodeAt(j - 1);
       const slip = row >= 0 && cb >= 97 && cb <= 122 && NEIGHBOURS[row + cb - 97] === 1;
       const cost = ca === cb ? 0 : slip ? 1 : 2;
-      let v = Math.min(slipPrev[j] + 2, slipCur[j - 1] + 2, slipPrev[j - 1] + cost);
+      const add = cb === before ? 1 : 2;
+      before = cb;
+      let v = Math.min(slipPrev[j] + drop, slipCur[j - 1] + add, slipPrev[j - 1] + cost);
       if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
         v = Math.min(v, slipPrev2[j - 2] + 1);
       }
