@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../db/client";
 import { users, workspaces } from "../db/schema";
+import { loadOrBuildActiveIndex } from "../server/features/screening/lists.service";
 import { ROOT } from "./lib";
 import { TRADES } from "./sample-names";
 
@@ -345,7 +346,11 @@ const countScreening = (dbFile: string) => {
   }
 };
 
-/** A migrated database with the bundled lists and the importing user. */
+/**
+ * A migrated database with the bundled lists and the importing user, and the screening index stored
+ * as an installation that has served keeps it (DATA_DIR/cache, decision 011): the import's workers
+ * load it (~0.2 s) instead of building it (~3.6 s, once per list version).
+ */
 async function prepareDataDir(dataDir: string) {
   const migrate = Bun.spawnSync([process.execPath, MAIN, "migrate"], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
@@ -362,6 +367,7 @@ async function prepareDataDir(dataDir: string) {
     email: EMAIL,
     password_hash: await Bun.password.hash("bench password"),
   });
+  await loadOrBuildActiveIndex(database.db, path.join(dataDir, "cache"));
   database.close();
 }
 

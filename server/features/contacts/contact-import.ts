@@ -6,10 +6,13 @@ import {
   type TRejectedRow,
   ZContactInput,
 } from "../../../db/contracts/contacts";
-import { contacts, countries, partner_types } from "../../../db/schema";
+import { contacts, countries, partner_types, users } from "../../../db/schema";
 import { CsvParser } from "../../lib/csv";
 import { yieldToLoop } from "../../lib/limits";
 import { toFieldErrors } from "../../lib/validate";
+import type { TListVersion } from "../screening/lists.service";
+import { contactAddress, recordNewScreenings, type TScreenedNew } from "../screening/screening.service";
+import type { QueryScreener, TQuery } from "../screening/screening-worker";
 
 /** Every column the importer understands, with the header names people actually use for it. */
 export const IMPORT_COLUMNS: Record<string, string[]> = {
@@ -123,6 +126,8 @@ const COMPARED = Object.keys({
 } satisfies Record<keyof TContactValues, 1>) as (keyof TContactValues)[];
 
 const INSERTED = ["workspace_id", "user_id", ...COMPARED] as const;
+/** An import that screens its new contacts before writing them sets their outcome in the insert. */
+const INSERTED_SCREENED = [...INSERTED, "screening_pending", "screening_outcome"] as const;
 
 type TExisting = Pick<TContactValues, (typeof COMPARED)[number]> & { id: number };
 
@@ -137,8 +142,8 @@ const columnList = (names: readonly string[]) =>
 const cellsOf = (names: readonly string[], offset = 0) =>
   sql.raw(names.map((_, i) => `j.value ->> ${i + offset}`).join(", "));
 
-const insertStatement = (rows: unknown[][]) =>
-  sql`insert into ${contacts} (${columnList(INSERTED)}) select ${cellsOf(INSERTED)} from json_each(${JSON.stringify(rows)}) as j order by j.key`;
+const insertStatement = (rows: unknown[][], columns: readonly string[] = INSERTED) =>
+  sql`insert into ${contacts} (${columnList(columns)}) select ${cellsOf(columns)} from json_each(${JSON.stringify(rows)}) as j order by j.key`;
 const returningKeys = sql` returning ${sql.identifier("id")}, ${sql.identifier("company")}, ${sql.identifier("tax_id")}`;
 
 // Row-value assignment: (a, b) = (x, y) sets every compared column from the batch's JSON.
@@ -146,6 +151,24 @@ const updateStatement = (workspaceId: number, updatedAt: string, rows: unknown[]
   sql`update ${contacts} set (${columnList(COMPARED)}, ${sql.identifier("updated_at")}) = (${cellsOf(COMPARED, 1)}, ${updatedAt}) from json_each(${JSON.stringify(rows)}) as j where ${contacts.id} = j.value ->> 0 and ${contacts.workspace_id} = ${workspaceId}`;
 
 const toCell = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
+
+/**
+ * Screening while importing (the CLI): each valid row's query goes to the screener as soon as the
+ * row is parsed, and a batch is written once its outcomes are back, so each new contact is inserted
+ * with its outcome and recorded (result, audit row, screenings list row) in the import's own
+ * transaction. The parser runs ahead of the writes by up to WINDOW rows to give the workers time;
+ * past that the import waits for them. A new contact whose outcome cannot be had (a failed worker)
+ * is inserted pending, as without screening, for the caller's screening run or the sweep.
+ */
+export type TImportScreening = {
+  screener: QueryScreener;
+  threshold: number;
+  /** Called with each batch's count of new contacts screened and recorded in the import's transaction. */
+  onScreened?: (contacts: number) => void;
+};
+
+/** Rows parsed ahead of the writes while the screening workers catch up. */
+const WINDOW = 8_000;
 
 /**
  * Imports contacts from CSV text chunks into one workspace, in one transaction: either every valid
@@ -163,6 +186,8 @@ export async function importContacts(
     onProgress?: (rows: number) => void;
     /** The company names of each batch's new and changed contacts, once written (to screen them early). */
     onWritten?: (companies: string[]) => void;
+    /** Screens the new contacts while importing (see TImportScreening). */
+    screening?: TImportScreening;
   } = {},
 ): Promise<TImportReport> {
   const report: TImportReport = {
@@ -176,6 +201,23 @@ export async function importContacts(
     dry_run: Boolean(options.dryRun),
   };
   const lookups = await loadLookups(db, target.workspaceId);
+  const screening = options.dryRun ? undefined : options.screening;
+  // The lists the screener's workers screen against; null until they are ready, or if they failed or
+  // have none (then nothing is screened here and new contacts stay pending, as without screening).
+  let screeningLists: TListVersion[] | null = null;
+  let isScreening = Boolean(screening);
+  screening?.screener.ready.then((lists) => {
+    screeningLists = lists?.length ? lists : null;
+    if (!screeningLists) isScreening = false;
+  });
+  const ownerEmail = screening
+    ? ((await db.select({ email: users.email }).from(users).where(eq(users.id, target.userId)))[0]?.email ??
+      null)
+    : null;
+  const queryOf = (values: TContactValues): TQuery => {
+    const country = values.country_id ? lookups.countryById.get(values.country_id) : undefined;
+    return [values.company, contactAddress(values as never, country?.name), country?.code];
+  };
 
   const run = async (tx: TDb) => {
     let columns: (string | undefined)[] | null = null;
@@ -183,6 +225,8 @@ export async function importContacts(
     const headers = new Map<string, string>();
     // Valid rows not yet matched against the workspace; the parser adds a chunk's worth at a time.
     let pending: TContactValues[] = [];
+    // Each pending row's screening key (when screening): its outcome is kept under it.
+    const screeningKeys = new Map<TContactValues, string>();
     // A dry run writes nothing, so what its earlier batches created or changed cannot be read back
     // from the database: it is remembered here instead (only in dry runs).
     const dryRunState = new Map<string, TExisting>();
@@ -219,6 +263,8 @@ export async function importContacts(
         return;
       }
       pending.push(parsed.data);
+      if (isScreening && screening)
+        screeningKeys.set(parsed.data, screening.screener.submit(queryOf(parsed.data)));
     };
 
     /** Matches one batch against the workspace (and earlier rows of the file), then writes it. */
@@ -256,7 +302,57 @@ export async function importContacts(
         else updates.add(entry);
       }
       if (options.dryRun) return;
-      if (inserts.length) {
+      const lists = isScreening ? screeningLists : null;
+      if (inserts.length && lists && screening) {
+        // Each new contact is written with its outcome and recorded in this same transaction.
+        const outcomes = inserts.map((values) => {
+          const key = screeningKeys.get(values);
+          return key === undefined ? undefined : screening.screener.outcome(key);
+        });
+        const rows = inserts.map((values, i) => [
+          target.workspaceId,
+          target.userId,
+          ...COMPARED.map((f) => toCell(values[f])),
+          outcomes[i] ? 0 : 1,
+          outcomes[i]?.status ?? null,
+        ]);
+        const ids = await tx.all<{ id: number; company: string; tax_id: string }>(
+          sql`${insertStatement(rows, INSERTED_SCREENED)}${returningKeys}`,
+        );
+        const idOf = new Map<string, number>();
+        for (const row of ids) {
+          idOf.set(matchKey(row.company, row.tax_id), row.id);
+          const entry = found.get(matchKey(row.company, row.tax_id));
+          if (entry) entry.id = row.id;
+        }
+        const screened: TScreenedNew[] = [];
+        inserts.forEach((values, i) => {
+          const outcome = outcomes[i];
+          const id = idOf.get(matchKey(values.company, values.tax_id));
+          if (!outcome || id === undefined) return;
+          const country = values.country_id ? lookups.countryById.get(values.country_id) : undefined;
+          screened.push({
+            item: {
+              contact: {
+                id,
+                workspace_id: target.workspaceId,
+                company: values.company,
+                street: values.street ?? null,
+                city: values.city ?? null,
+                state_province: values.state_province ?? null,
+                postal_code: values.postal_code ?? null,
+                country_id: values.country_id ?? null,
+              },
+              // System screenings name the contact's owner, as the screening after an import does.
+              actor: { workspaceId: target.workspaceId, userId: null, userEmail: ownerEmail },
+              country: country ? { name: country.name, code_iso_2: country.code } : undefined,
+            },
+            outcome,
+          });
+        });
+        await recordNewScreenings(tx, screening.threshold, screened, lists);
+        screening.onScreened?.(screened.length);
+      } else if (inserts.length) {
         const rows = inserts.map((values) => [
           target.workspaceId,
           target.userId,
@@ -285,9 +381,24 @@ export async function importContacts(
 
     const drain = async (all: boolean) => {
       while (pending.length >= BATCH || (all && pending.length)) {
+        if (isScreening && screening) {
+          // A batch is written once its rows' outcomes are back; until then the parser reads on, up
+          // to WINDOW rows ahead, and past that (or at the end of the file) the import waits.
+          const keys: string[] = [];
+          for (let i = 0; i < BATCH && i < pending.length; i++) {
+            const key = screeningKeys.get(pending[i] as TContactValues);
+            if (key !== undefined) keys.push(key);
+          }
+          if (!screening.screener.isKnown(keys)) {
+            if (!all && pending.length < WINDOW) return;
+            await screening.screener.whenKnown(keys);
+          }
+          if (!screeningLists) await screening.screener.ready;
+        }
         const batch = pending.slice(0, BATCH);
         pending = pending.slice(BATCH);
         await writeBatch(batch);
+        for (const values of batch) screeningKeys.delete(values);
         // libsql's calls settle as microtasks, so without this a whole import would run without
         // ever letting another request in: a 100,000-row file froze the server for seconds.
         await yieldToLoop();
@@ -369,6 +480,7 @@ function mapHeader(cells: string[]): (string | undefined)[] {
 
 type TLookups = {
   countries: Map<string, number>;
+  countryById: Map<number, { name: string; code: string }>;
   partnerTypes: Map<string, number>;
   partnerTypeIds: Set<number>;
 };
@@ -398,6 +510,7 @@ async function loadLookups(db: TDb, workspaceId: number): Promise<TLookups> {
   }
   return {
     countries: countryMap,
+    countryById: new Map(countryRows.map((c) => [c.id, { name: c.name, code: c.code }])),
     partnerTypes: new Map(typeRows.map((t) => [t.name.toLowerCase(), t.id])),
     partnerTypeIds: new Set(typeRows.map((t) => t.id)),
   };
