@@ -372,6 +372,8 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
         {
           dryRun,
           onProgress: progress.update,
+          // A big file's parsing and validation leave this thread to the writes.
+          parseOffThread: size >= TWO_WORKERS_FROM_BYTES,
           screening: screener
             ? {
                 screener,

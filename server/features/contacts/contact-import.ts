@@ -188,6 +188,8 @@ export async function importContacts(
     onWritten?: (companies: string[]) => void;
     /** Screens the new contacts while importing (see TImportScreening). */
     screening?: TImportScreening;
+    /** Parses and validates the rows on a thread of their own (the CLI, for big files). */
+    parseOffThread?: boolean;
   } = {},
 ): Promise<TImportReport> {
   const report: TImportReport = {
@@ -220,9 +222,6 @@ export async function importContacts(
   };
 
   const run = async (tx: TDb) => {
-    let columns: (string | undefined)[] | null = null;
-    // Each field's header as the file writes it, for the rejected rows' reasons.
-    const headers = new Map<string, string>();
     // Valid rows not yet matched against the workspace; the parser adds a chunk's worth at a time.
     let pending: TContactValues[] = [];
     // Each pending row's screening key (when screening): its outcome is kept under it.
@@ -237,34 +236,13 @@ export async function importContacts(
       else report.rejected_rows_truncated = true;
     };
 
-    const onRecord = (cells: string[], line: number) => {
-      if (!columns) {
-        columns = mapHeader(cells);
-        columns.forEach((field, i) => {
-          if (field && !headers.has(field)) headers.set(field, cells[i].trim());
-        });
-        return;
-      }
+    const onValid = (values: TContactValues) => {
+      pending.push(values);
+      if (isScreening && screening) screeningKeys.set(values, screening.screener.submit(queryOf(values)));
+    };
+    const onRow = () => {
       report.rows++;
       if (report.rows % 1000 === 0) options.onProgress?.(report.rows);
-      const raw: Record<string, string> = {};
-      for (let i = 0; i < columns.length; i++) {
-        const field = columns[i];
-        if (field && cells[i] !== undefined) raw[field] = cells[i];
-      }
-      const { input, errors } = toInput(raw, lookups);
-      const parsed = ZContactInput.safeParse(input);
-      if (!parsed.success || errors.length) {
-        const fieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
-        reject(line, [
-          ...errors.map(([f, m]) => columnMessage(headers, f, m)),
-          ...Object.entries(fieldErrors).map(([f, m]) => columnMessage(headers, f, m.join(" "))),
-        ]);
-        return;
-      }
-      pending.push(parsed.data);
-      if (isScreening && screening)
-        screeningKeys.set(parsed.data, screening.screener.submit(queryOf(parsed.data)));
     };
 
     /** Matches one batch against the workspace (and earlier rows of the file), then writes it. */
@@ -405,23 +383,43 @@ export async function importContacts(
       }
     };
 
-    const parser = new CsvParser(onRecord);
-    for await (const chunk of chunks) {
-      if (chunk.includes("\u0000"))
-        throw new ImportFileError("The file is not a CSV text file (it holds binary data).");
+    const parseWorker = options.parseOffThread ? RowParseWorker.start(lookups) : null;
+    if (parseWorker) {
+      // Parsing and validating on a thread of its own: this one only matches and writes. One chunk
+      // is parsed there while this thread writes the rows of the one before.
+      const apply = (parsed: TParsedChunk) => {
+        for (let i = 0; i < parsed.rows; i++) onRow();
+        for (const [line, errors] of parsed.rejected) reject(line, errors);
+        for (const values of parsed.valid) onValid(values);
+      };
       try {
-        parser.push(chunk);
-      } catch (error) {
-        throw new ImportFileError(String((error as Error).message));
+        let inFlight = 0;
+        for await (const chunk of chunks) {
+          parseWorker.push(chunk);
+          if (++inFlight > 1) {
+            apply(await parseWorker.next());
+            inFlight--;
+            await drain(false);
+          }
+        }
+        parseWorker.end();
+        for (;;) {
+          const parsed = await parseWorker.next();
+          apply(parsed);
+          await drain(false);
+          if (parsed.isLast) break;
+        }
+      } finally {
+        parseWorker.stop();
       }
-      await drain(false);
+    } else {
+      const reader = new RowReader(lookups, { onRow, onValid, onReject: reject });
+      for await (const chunk of chunks) {
+        reader.push(chunk);
+        await drain(false);
+      }
+      reader.end();
     }
-    try {
-      parser.end();
-    } catch (error) {
-      throw new ImportFileError(`The file is not valid CSV: ${(error as Error).message}`);
-    }
-    if (!columns) throw new ImportFileError("The file is empty.");
     await drain(true);
     options.onProgress?.(report.rows);
   };
@@ -436,6 +434,151 @@ export async function importContacts(
       await run(tx as unknown as TDb);
     });
   return report;
+}
+
+/**
+ * Reads CSV text chunks into validated rows: the header maps the columns, each row is validated with
+ * the form's contract, and a row that fails is rejected with its reasons in the file's own words.
+ */
+export class RowReader {
+  private columns: (string | undefined)[] | null = null;
+  /** Each field's header as the file writes it, for the rejected rows' reasons. */
+  private readonly headers = new Map<string, string>();
+  private readonly parser = new CsvParser((cells, line) => this.record(cells, line));
+
+  constructor(
+    private readonly lookups: TLookups,
+    private readonly on: {
+      onRow: () => void;
+      onValid: (values: TContactValues) => void;
+      onReject: (line: number, errors: string[]) => void;
+    },
+  ) {}
+
+  push(chunk: string): void {
+    if (chunk.includes("\u0000"))
+      throw new ImportFileError("The file is not a CSV text file (it holds binary data).");
+    try {
+      this.parser.push(chunk);
+    } catch (error) {
+      if (error instanceof ImportFileError) throw error;
+      throw new ImportFileError(String((error as Error).message));
+    }
+  }
+
+  end(): void {
+    try {
+      this.parser.end();
+    } catch (error) {
+      if (error instanceof ImportFileError) throw error;
+      throw new ImportFileError(`The file is not valid CSV: ${(error as Error).message}`);
+    }
+    if (!this.columns) throw new ImportFileError("The file is empty.");
+  }
+
+  private record(cells: string[], line: number): void {
+    const { columns, headers } = this;
+    if (!columns) {
+      this.columns = mapHeader(cells);
+      this.columns.forEach((field, i) => {
+        if (field && !headers.has(field)) headers.set(field, cells[i].trim());
+      });
+      return;
+    }
+    this.on.onRow();
+    const raw: Record<string, string> = {};
+    for (let i = 0; i < columns.length; i++) {
+      const field = columns[i];
+      if (field && cells[i] !== undefined) raw[field] = cells[i];
+    }
+    const { input, errors } = toInput(raw, this.lookups);
+    const parsed = ZContactInput.safeParse(input);
+    if (!parsed.success || errors.length) {
+      const fieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
+      this.on.onReject(line, [
+        ...errors.map(([f, m]) => columnMessage(headers, f, m)),
+        ...Object.entries(fieldErrors).map(([f, m]) => columnMessage(headers, f, m.join(" "))),
+      ]);
+      return;
+    }
+    this.on.onValid(parsed.data);
+  }
+}
+
+/** What the parse worker read from one chunk (the last one also holds what end() flushed). */
+export type TParsedChunk = {
+  rows: number;
+  valid: TContactValues[];
+  rejected: [line: number, errors: string[]][];
+  isLast: boolean;
+};
+
+export type TParseRequest =
+  | { type: "init"; lookups: TLookups }
+  | { type: "chunk"; text: string }
+  | { type: "end" };
+export type TParseReply =
+  | ({ type: "parsed" } & TParsedChunk)
+  | { type: "error"; message: string; isFileError: boolean };
+
+/** How many parse workers this process started (the tests check the worker really parsed). */
+export const parseWorkerStats = { started: 0 };
+
+/** The main thread's side of contact-parse.worker.ts: chunks in, parsed chunks out, in order. */
+class RowParseWorker {
+  private readonly replies: TParseReply[] = [];
+  private waiter: ((reply: TParseReply) => void) | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.onmessage = (event: MessageEvent<TParseReply>) => this.receive(event.data);
+    worker.onerror = (event) =>
+      this.receive({
+        type: "error",
+        message: event.message || "the parse worker stopped",
+        isFileError: false,
+      });
+  }
+
+  /** A worker, or null when none can start (the caller parses on its own thread). */
+  static start(lookups: TLookups): RowParseWorker | null {
+    try {
+      const worker = new Worker(new URL("./contact-parse.worker.ts", import.meta.url).href);
+      worker.postMessage({ type: "init", lookups } satisfies TParseRequest);
+      parseWorkerStats.started++;
+      return new RowParseWorker(worker);
+    } catch {
+      return null;
+    }
+  }
+
+  private receive(reply: TParseReply) {
+    if (this.waiter) {
+      const waiter = this.waiter;
+      this.waiter = null;
+      waiter(reply);
+    } else this.replies.push(reply);
+  }
+
+  push(text: string): void {
+    this.worker.postMessage({ type: "chunk", text } satisfies TParseRequest);
+  }
+
+  end(): void {
+    this.worker.postMessage({ type: "end" } satisfies TParseRequest);
+  }
+
+  /** The next chunk's rows; a file the parser refuses throws ImportFileError, as on this thread. */
+  async next(): Promise<TParsedChunk> {
+    const reply =
+      this.replies.shift() ?? (await new Promise<TParseReply>((resolve) => (this.waiter = resolve)));
+    if (reply.type === "error")
+      throw reply.isFileError ? new ImportFileError(reply.message) : new Error(reply.message);
+    return reply;
+  }
+
+  stop(): void {
+    this.worker.terminate();
+  }
 }
 
 function pick(values: TContactValues): Omit<TExisting, "id"> {
@@ -478,14 +621,14 @@ function mapHeader(cells: string[]): (string | undefined)[] {
   return columns;
 }
 
-type TLookups = {
+export type TLookups = {
   countries: Map<string, number>;
   countryById: Map<number, { name: string; code: string }>;
   partnerTypes: Map<string, number>;
   partnerTypeIds: Set<number>;
 };
 
-async function loadLookups(db: TDb, workspaceId: number): Promise<TLookups> {
+export async function loadLookups(db: TDb, workspaceId: number): Promise<TLookups> {
   const [countryRows, typeRows] = await Promise.all([
     db.select({ id: countries.id, name: countries.name, code: countries.code_iso_2 }).from(countries),
     db
