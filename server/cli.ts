@@ -447,13 +447,15 @@ async function screenImported(db: TDb, env: TEnv, workspaceId: number, worker: S
 }
 
 /**
- * Screening workers for an import of this many bytes: a second one (its own index, ~?? MB) pays
- * only when the file has enough distinct names to keep two busy.
+ * Screening workers (and whether a parse worker helps) for an import of this many bytes. A second
+ * screening worker holds its own copy of the index (the stored file is ~32 MB), so it starts only
+ * for files big enough to keep two busy: a file's distinct names cost ~0.4–0.6 ms each to score,
+ * which for a few megabytes of new names is more than the main thread's own share of the import.
  */
 function screeningWorkerCount(bytes: number): number {
   return bytes >= TWO_WORKERS_FROM_BYTES ? 2 : 1;
 }
-const TWO_WORKERS_FROM_BYTES = Number(process.env.TRADEWINDS_IMPORT_TWO_WORKERS_BYTES) || 1_000_000;
+const TWO_WORKERS_FROM_BYTES = 1_000_000;
 
 function describeFileError(file: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
