@@ -280,6 +280,14 @@ export async function importContacts(
         else updates.add(entry);
       }
       if (options.dryRun) return;
+      if (inserts.length && isScreening && screening) {
+        const keys: string[] = [];
+        for (const values of inserts) {
+          const key = screeningKeys.get(values);
+          if (key !== undefined) keys.push(key);
+        }
+        if (!screening.screener.isKnown(keys)) await screening.screener.whenKnown(keys);
+      }
       const lists = isScreening ? screeningLists : null;
       if (inserts.length && lists && screening) {
         // Each new contact is written with its outcome and recorded in this same transaction.
@@ -367,10 +375,9 @@ export async function importContacts(
             const key = screeningKeys.get(pending[i] as TContactValues);
             if (key !== undefined) keys.push(key);
           }
-          if (!screening.screener.isKnown(keys)) {
-            if (!all && pending.length < WINDOW) return;
-            await screening.screener.whenKnown(keys);
-          }
+          // Past the window the batch is written: it waits for its NEW contacts' outcomes only (an
+          // unchanged or updated row needs none), so a re-import never waits for the workers.
+          if (!screening.screener.isKnown(keys) && !all && pending.length < WINDOW) return;
           if (!screeningLists) await screening.screener.ready;
         }
         const batch = pending.slice(0, BATCH);
