@@ -208,6 +208,9 @@ export async function importContacts(
   // have none (then nothing is screened here and new contacts stay pending, as without screening).
   let screeningLists: TListVersion[] | null = null;
   let isScreening = Boolean(screening);
+  // Rows go to the workers from the first batch that creates a contact on: a re-import of an
+  // unchanged file has nothing to screen, and its rows are not scored for nothing.
+  let isSubmitting = false;
   screening?.screener.ready.then((lists) => {
     screeningLists = lists?.length ? lists : null;
     if (!screeningLists) isScreening = false;
@@ -238,7 +241,8 @@ export async function importContacts(
 
     const onValid = (values: TContactValues) => {
       pending.push(values);
-      if (isScreening && screening) screeningKeys.set(values, screening.screener.submit(queryOf(values)));
+      if (isSubmitting && isScreening && screening)
+        screeningKeys.set(values, screening.screener.submit(queryOf(values)));
     };
     const onRow = () => {
       report.rows++;
@@ -280,6 +284,13 @@ export async function importContacts(
         else updates.add(entry);
       }
       if (options.dryRun) return;
+      if (inserts.length && isScreening && screening && !isSubmitting) {
+        // The first new contact: from now on every parsed row goes to the workers, starting with
+        // this batch and the rows parsed ahead of it.
+        isSubmitting = true;
+        for (const values of [...batch, ...pending])
+          screeningKeys.set(values, screening.screener.submit(queryOf(values)));
+      }
       if (inserts.length && isScreening && screening) {
         const keys: string[] = [];
         for (const values of inserts) {
@@ -367,7 +378,7 @@ export async function importContacts(
 
     const drain = async (all: boolean) => {
       while (pending.length >= BATCH || (all && pending.length)) {
-        if (isScreening && screening) {
+        if (isSubmitting && screening) {
           // A batch is written once its rows' outcomes are back; until then the parser reads on, up
           // to WINDOW rows ahead, and past that (or at the end of the file) the import waits.
           const keys: string[] = [];
