@@ -53,8 +53,11 @@ async function contactIdsOf(workspaceId: number) {
  * Imports the sample rows screening them WHILE importing (the CLI's way): outcomes from these
  * workers, each new contact written with its outcome and recorded in the import's transaction.
  */
-async function importScreeningWhileImporting(workers: (ScreeningWorker | null)[]) {
-  const owner = await signUp(ctx);
+async function importScreeningWhileImporting(
+  workers: (ScreeningWorker | null)[],
+  owner?: Awaited<ReturnType<typeof signUp>>,
+) {
+  owner ??= await signUp(ctx);
   const screener = new QueryScreener(workers.filter((w): w is ScreeningWorker => w !== null));
   let screened = 0;
   try {
@@ -72,11 +75,15 @@ async function importScreeningWhileImporting(workers: (ScreeningWorker | null)[]
         },
       },
     );
-    expect(report.created).toBe(60);
+    return {
+      ids: await contactIdsOf(owner.user.workspace_id),
+      screened,
+      report,
+      submitted: screener.submitted,
+    };
   } finally {
     screener.stop();
   }
-  return { ids: await contactIdsOf(owner.user.workspace_id), screened };
 }
 
 /** Imports the same rows into a workspace of their own and screens them: on the worker or here. */
@@ -186,7 +193,9 @@ describe("screening on a worker", () => {
     const here = await recorded(await importAndScreen(false));
     const start = () => ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
     // Two workers: each name goes to one of them.
-    const { ids, screened } = await importScreeningWhileImporting([start(), start()]);
+    const first = await importScreeningWhileImporting([start(), start()]);
+    const { ids, screened } = first;
+    expect(first.report.created).toBe(60);
     expect(screened).toBe(60);
     const during = await recorded(ids);
     expect(during).toEqual(here);
@@ -194,11 +203,20 @@ describe("screening on a worker", () => {
     // Nothing was left for a run after the import: no contact is pending, none was screened twice.
     expect(during.marks.every((m) => m[0]?.pending === false && m[0]?.outcome !== null)).toBe(true);
     expect(during.results.every((r) => r.length === 1)).toBe(true);
-  }, 120_000);
+    expect(first.submitted).toBeGreaterThan(10);
+    // The same file again: nothing is new, so nothing is sent to the workers or recorded.
+    const owner = await signUp(ctx);
+    await importScreeningWhileImporting([start()], owner);
+    const again = await importScreeningWhileImporting([start()], owner);
+    expect(again.report.unchanged).toBe(60);
+    expect(again.submitted).toBe(0);
+    expect(again.screened).toBe(0);
+  }, 180_000);
 
   test("an import whose screening workers fail writes its contacts pending, for the run after", async () => {
     const broken = ScreeningWorker.start("file:/nonexistent-folder/for/sure/app.db?mode=ro", undefined, 0.85);
-    const { ids, screened } = await importScreeningWhileImporting([broken]);
+    const { ids, screened, report } = await importScreeningWhileImporting([broken]);
+    expect(report.created).toBe(60);
     expect(screened).toBe(0);
     const before = await recorded(ids);
     expect(before.results.every((r) => r.length === 0)).toBe(true);

@@ -233,6 +233,7 @@ export class QueryScreener {
     const key = queryKey(query);
     if (this.failed || this.outcomes.has(key) || this.queued.has(key)) return key;
     this.queued.add(key);
+    this.submitted++;
     const w = workerOf(query[0], this.workers.length);
     this.inFlight[w]?.push(key);
     const batch = this.batches[w] as TQuery[];
@@ -241,6 +242,8 @@ export class QueryScreener {
     return key;
   }
   private readonly queued = new Set<string>();
+  /** How many distinct queries were sent to the workers. */
+  submitted = 0;
 
   /** Sends the queries queued so far (call when the caller is about to wait or stop submitting). */
   flush(only?: number): void {
