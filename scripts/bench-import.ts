@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../db/client";
 import { users, workspaces } from "../db/schema";
+import { loadOrBuildActiveIndex } from "../server/features/screening/lists.service";
 import { ROOT } from "./lib";
 import { TRADES } from "./sample-names";
 
@@ -345,7 +346,11 @@ const countScreening = (dbFile: string) => {
   }
 };
 
-/** A migrated database with the bundled lists and the importing user. */
+/**
+ * A migrated database with the bundled lists and the importing user, and the screening index stored
+ * as an installation that has served keeps it (DATA_DIR/cache, decision 011): the import's workers
+ * load it (~0.2 s) instead of building it (~3.6 s, once per list version).
+ */
 async function prepareDataDir(dataDir: string) {
   const migrate = Bun.spawnSync([process.execPath, MAIN, "migrate"], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
@@ -362,6 +367,7 @@ async function prepareDataDir(dataDir: string) {
     email: EMAIL,
     password_hash: await Bun.password.hash("bench password"),
   });
+  await loadOrBuildActiveIndex(database.db, path.join(dataDir, "cache"));
   database.close();
 }
 
@@ -376,9 +382,12 @@ try {
     console.log(
       `${label.padEnd(34)} ${Math.round(rate).toLocaleString("en-US").padStart(7)} rows/s  ${run.seconds.toFixed(2)} s  peak RSS ${rss} MB  CPU ${cpu} s`,
     );
+    // The CLI screens new contacts while it imports (decision 009, session 5): what follows its
+    // report is the screening of anything left (changed contacts, rows without an outcome) and exit.
+    const during = Number(/Screened ([\d,]+) new contacts while importing/.exec(run.stdout)?.[1] ?? 0);
     if (run.importSeconds !== null && run.stdout.includes("Screened"))
       console.log(
-        `  start-up + import ${run.importSeconds.toFixed(2)} s (${Math.round(rows / run.importSeconds).toLocaleString("en-US")} rows/s), then screening ${(run.seconds - run.importSeconds).toFixed(2)} s`,
+        `  start-up + import${during ? ` (${during.toLocaleString("en-US")} screened while importing)` : ""} ${run.importSeconds.toFixed(2)} s (${Math.round(rows / run.importSeconds).toLocaleString("en-US")} rows/s), then ${during ? "the rest and exit" : "screening"} ${(run.seconds - run.importSeconds).toFixed(2)} s`,
       );
     const wrong = Object.entries(expect).filter(([name, n]) => count(run.stdout, name) !== n);
     if (run.code !== 0 || wrong.length) {

@@ -135,8 +135,30 @@ describe("tradewinds import-contacts", () => {
     expect(stdout).toContain("line 9: Email: E-mail is invalid");
     expect(stdout).toContain("… and 5 more.");
     expect(await countIn("bulk@example.com")).toBe(4975);
-    // The imported contacts are screened too, as saving them in the app would.
-    expect(stdout).toContain("Screening 4975 new or changed contacts");
+    // The imported contacts are screened too, as saving them in the app would: while importing,
+    // each written with its outcome, one result and one audit row each, nothing left pending.
+    expect(stdout).toContain("Screened 4975 new contacts while importing.");
+    expect(stdout).not.toContain("new or changed contacts");
+    const ws = workspaceOf["bulk@example.com"];
+    const one = async (query: string) =>
+      Number((await database.client.execute({ sql: query, args: [ws] })).rows[0]?.n);
+    expect(await one("select count(*) as n from contact_screening_results where workspace_id = ?")).toBe(
+      4975,
+    );
+    expect(
+      await one(
+        "select count(distinct contact_id) as n from contact_screening_results where workspace_id = ?",
+      ),
+    ).toBe(4975);
+    expect(
+      await one("select count(*) as n from screening_audit_log where workspace_id = ? and kind = 'screen'"),
+    ).toBe(4975);
+    expect(await one("select count(*) as n from rpscreenings where workspace_id = ?")).toBe(4975);
+    expect(
+      await one(
+        "select count(*) as n from contacts where workspace_id = ? and (screening_pending = 1 or screening_outcome is null)",
+      ),
+    ).toBe(0);
   }, 60_000);
 
   test("--help describes the command without touching the database", async () => {

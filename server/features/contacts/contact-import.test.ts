@@ -4,6 +4,7 @@ import type { TImportAnswer, TImportReport } from "../../../db/contracts/contact
 import { contacts } from "../../../db/schema";
 import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
+import { importContacts, parseWorkerStats } from "./contact-import";
 
 let ctx: TTestContext;
 beforeAll(async () => {
@@ -272,5 +273,67 @@ describe("the file's own size (UPLOAD_MAX_MB=1)", () => {
     expect(status).toBe(200);
     expect(body.rejected).toBe(0);
     expect(await countOf(who.user.workspace_id)).toBe(body.created);
+  });
+});
+
+describe("parsing on a thread of its own (the CLI's big files)", () => {
+  /** Imports the same chunks into two fresh workspaces, parsed here and on the parse worker. */
+  async function bothWays(chunks: string[]) {
+    const run = async (parseOffThread: boolean) => {
+      const who = await signUp(ctx);
+      const target = { workspaceId: who.user.workspace_id, userId: who.user.id };
+      try {
+        const report = await importContacts(ctx.database.db, target, chunks, { parseOffThread });
+        const rows = await ctx.database.db
+          .select()
+          .from(contacts)
+          .where(eq(contacts.workspace_id, who.user.workspace_id))
+          .orderBy(contacts.id);
+        const values = rows.map(
+          ({ id: _, workspace_id: _w, user_id: _u, created_at: _c, updated_at: _t, ...rest }) => rest,
+        );
+        return { report, values };
+      } catch (error) {
+        return { error: `${(error as Error).constructor.name}: ${(error as Error).message}` };
+      }
+    };
+    const here = await run(false);
+    const started = parseWorkerStats.started;
+    const there = await run(true);
+    expect(parseWorkerStats.started).toBe(started + 1);
+    return { here, there };
+  }
+
+  test("the same report and the same contacts as parsing here, across chunk boundaries", async () => {
+    const lines = [HEADER];
+    for (let i = 0; i < 900; i++) {
+      const email = i % 97 === 5 ? "not an e-mail" : `p${i}@x.example`;
+      const note = i % 50 === 0 ? `"Check, ""hold""\nfirst"` : "";
+      lines.push(
+        `"Parse ${i % 300}, Ltd",${i % 7 ? "Customer" : "Alien"},PT-${i % 300},Ann,+1 555,${email},${i % 2 ? "DE" : "Germany"},${note ? "yes" : "no"},${note}`,
+      );
+    }
+    const text = `${lines.join("\r\n")}\r\n`;
+    // Chunks cut anywhere: inside quoted fields, between CR and LF.
+    const chunks: string[] = [];
+    for (let at = 0; at < text.length; at += 997) chunks.push(text.slice(at, at + 997));
+    const { here, there } = await bothWays(chunks);
+    expect(there).toEqual(here);
+    expect(here.report?.rejected).toBeGreaterThan(100);
+    expect(here.report?.created).toBeGreaterThan(250);
+    expect(here.report?.updated).toBeGreaterThan(0);
+  });
+
+  test("a file the parser refuses fails the same way", async () => {
+    for (const chunks of [
+      ["Company,Tax ID\nAcme,1\n"],
+      [""],
+      [`${HEADER}\n"Unclosed,Customer,1,Ann,+1,a@x.example,DE,no,\n`],
+      [`${HEADER}\nAcme\u0000,Customer,1,Ann,+1,a@x.example,DE,no,\n`],
+    ]) {
+      const { here, there } = await bothWays(chunks);
+      expect(here.error).toMatch(/^ImportFileError: /);
+      expect(there).toEqual(here);
+    }
   });
 });

@@ -6,10 +6,13 @@ import {
   type TRejectedRow,
   ZContactInput,
 } from "../../../db/contracts/contacts";
-import { contacts, countries, partner_types } from "../../../db/schema";
+import { contacts, countries, partner_types, users } from "../../../db/schema";
 import { CsvParser } from "../../lib/csv";
 import { yieldToLoop } from "../../lib/limits";
 import { toFieldErrors } from "../../lib/validate";
+import type { TListVersion } from "../screening/lists.service";
+import { contactAddress, recordNewScreenings, type TScreenedNew } from "../screening/screening.service";
+import type { QueryScreener, TQuery } from "../screening/screening-worker";
 
 /** Every column the importer understands, with the header names people actually use for it. */
 export const IMPORT_COLUMNS: Record<string, string[]> = {
@@ -123,6 +126,8 @@ const COMPARED = Object.keys({
 } satisfies Record<keyof TContactValues, 1>) as (keyof TContactValues)[];
 
 const INSERTED = ["workspace_id", "user_id", ...COMPARED] as const;
+/** An import that screens its new contacts before writing them sets their outcome in the insert. */
+const INSERTED_SCREENED = [...INSERTED, "screening_pending", "screening_outcome"] as const;
 
 type TExisting = Pick<TContactValues, (typeof COMPARED)[number]> & { id: number };
 
@@ -137,8 +142,8 @@ const columnList = (names: readonly string[]) =>
 const cellsOf = (names: readonly string[], offset = 0) =>
   sql.raw(names.map((_, i) => `j.value ->> ${i + offset}`).join(", "));
 
-const insertStatement = (rows: unknown[][]) =>
-  sql`insert into ${contacts} (${columnList(INSERTED)}) select ${cellsOf(INSERTED)} from json_each(${JSON.stringify(rows)}) as j order by j.key`;
+const insertStatement = (rows: unknown[][], columns: readonly string[] = INSERTED) =>
+  sql`insert into ${contacts} (${columnList(columns)}) select ${cellsOf(columns)} from json_each(${JSON.stringify(rows)}) as j order by j.key`;
 const returningKeys = sql` returning ${sql.identifier("id")}, ${sql.identifier("company")}, ${sql.identifier("tax_id")}`;
 
 // Row-value assignment: (a, b) = (x, y) sets every compared column from the batch's JSON.
@@ -146,6 +151,24 @@ const updateStatement = (workspaceId: number, updatedAt: string, rows: unknown[]
   sql`update ${contacts} set (${columnList(COMPARED)}, ${sql.identifier("updated_at")}) = (${cellsOf(COMPARED, 1)}, ${updatedAt}) from json_each(${JSON.stringify(rows)}) as j where ${contacts.id} = j.value ->> 0 and ${contacts.workspace_id} = ${workspaceId}`;
 
 const toCell = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
+
+/**
+ * Screening while importing (the CLI): each valid row's query goes to the screener as soon as the
+ * row is parsed, and a batch is written once its outcomes are back, so each new contact is inserted
+ * with its outcome and recorded (result, audit row, screenings list row) in the import's own
+ * transaction. The parser runs ahead of the writes by up to WINDOW rows to give the workers time;
+ * past that the import waits for them. A new contact whose outcome cannot be had (a failed worker)
+ * is inserted pending, as without screening, for the caller's screening run or the sweep.
+ */
+export type TImportScreening = {
+  screener: QueryScreener;
+  threshold: number;
+  /** Called with each batch's count of new contacts screened and recorded in the import's transaction. */
+  onScreened?: (contacts: number) => void;
+};
+
+/** Rows parsed ahead of the writes while the screening workers catch up. */
+const WINDOW = 8_000;
 
 /**
  * Imports contacts from CSV text chunks into one workspace, in one transaction: either every valid
@@ -163,6 +186,10 @@ export async function importContacts(
     onProgress?: (rows: number) => void;
     /** The company names of each batch's new and changed contacts, once written (to screen them early). */
     onWritten?: (companies: string[]) => void;
+    /** Screens the new contacts while importing (see TImportScreening). */
+    screening?: TImportScreening;
+    /** Parses and validates the rows on a thread of their own (the CLI, for big files). */
+    parseOffThread?: boolean;
   } = {},
 ): Promise<TImportReport> {
   const report: TImportReport = {
@@ -176,13 +203,32 @@ export async function importContacts(
     dry_run: Boolean(options.dryRun),
   };
   const lookups = await loadLookups(db, target.workspaceId);
+  const screening = options.dryRun ? undefined : options.screening;
+  // The lists the screener's workers screen against; null until they are ready, or if they failed or
+  // have none (then nothing is screened here and new contacts stay pending, as without screening).
+  let screeningLists: TListVersion[] | null = null;
+  let isScreening = Boolean(screening);
+  // Rows go to the workers from the first batch that creates a contact on: a re-import of an
+  // unchanged file has nothing to screen, and its rows are not scored for nothing.
+  let isSubmitting = false;
+  screening?.screener.ready.then((lists) => {
+    screeningLists = lists?.length ? lists : null;
+    if (!screeningLists) isScreening = false;
+  });
+  const ownerEmail = screening
+    ? ((await db.select({ email: users.email }).from(users).where(eq(users.id, target.userId)))[0]?.email ??
+      null)
+    : null;
+  const queryOf = (values: TContactValues): TQuery => {
+    const country = values.country_id ? lookups.countryById.get(values.country_id) : undefined;
+    return [values.company, contactAddress(values as never, country?.name), country?.code];
+  };
 
   const run = async (tx: TDb) => {
-    let columns: (string | undefined)[] | null = null;
-    // Each field's header as the file writes it, for the rejected rows' reasons.
-    const headers = new Map<string, string>();
     // Valid rows not yet matched against the workspace; the parser adds a chunk's worth at a time.
     let pending: TContactValues[] = [];
+    // Each pending row's screening key (when screening): its outcome is kept under it.
+    const screeningKeys = new Map<TContactValues, string>();
     // A dry run writes nothing, so what its earlier batches created or changed cannot be read back
     // from the database: it is remembered here instead (only in dry runs).
     const dryRunState = new Map<string, TExisting>();
@@ -193,32 +239,14 @@ export async function importContacts(
       else report.rejected_rows_truncated = true;
     };
 
-    const onRecord = (cells: string[], line: number) => {
-      if (!columns) {
-        columns = mapHeader(cells);
-        columns.forEach((field, i) => {
-          if (field && !headers.has(field)) headers.set(field, cells[i].trim());
-        });
-        return;
-      }
+    const onValid = (values: TContactValues) => {
+      pending.push(values);
+      if (isSubmitting && isScreening && screening)
+        screeningKeys.set(values, screening.screener.submit(queryOf(values)));
+    };
+    const onRow = () => {
       report.rows++;
       if (report.rows % 1000 === 0) options.onProgress?.(report.rows);
-      const raw: Record<string, string> = {};
-      for (let i = 0; i < columns.length; i++) {
-        const field = columns[i];
-        if (field && cells[i] !== undefined) raw[field] = cells[i];
-      }
-      const { input, errors } = toInput(raw, lookups);
-      const parsed = ZContactInput.safeParse(input);
-      if (!parsed.success || errors.length) {
-        const fieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
-        reject(line, [
-          ...errors.map(([f, m]) => columnMessage(headers, f, m)),
-          ...Object.entries(fieldErrors).map(([f, m]) => columnMessage(headers, f, m.join(" "))),
-        ]);
-        return;
-      }
-      pending.push(parsed.data);
     };
 
     /** Matches one batch against the workspace (and earlier rows of the file), then writes it. */
@@ -256,7 +284,72 @@ export async function importContacts(
         else updates.add(entry);
       }
       if (options.dryRun) return;
-      if (inserts.length) {
+      if (inserts.length && isScreening && screening && !isSubmitting) {
+        // The first new contact: from now on every parsed row goes to the workers, starting with
+        // this batch and the rows parsed ahead of it.
+        isSubmitting = true;
+        for (const values of [...batch, ...pending])
+          screeningKeys.set(values, screening.screener.submit(queryOf(values)));
+      }
+      if (inserts.length && isScreening && screening) {
+        const keys: string[] = [];
+        for (const values of inserts) {
+          const key = screeningKeys.get(values);
+          if (key !== undefined) keys.push(key);
+        }
+        if (!screening.screener.isKnown(keys)) await screening.screener.whenKnown(keys);
+      }
+      const lists = isScreening ? screeningLists : null;
+      if (inserts.length && lists && screening) {
+        // Each new contact is written with its outcome and recorded in this same transaction.
+        const outcomes = inserts.map((values) => {
+          const key = screeningKeys.get(values);
+          return key === undefined ? undefined : screening.screener.outcome(key);
+        });
+        const rows = inserts.map((values, i) => [
+          target.workspaceId,
+          target.userId,
+          ...COMPARED.map((f) => toCell(values[f])),
+          outcomes[i] ? 0 : 1,
+          outcomes[i]?.status ?? null,
+        ]);
+        const ids = await tx.all<{ id: number; company: string; tax_id: string }>(
+          sql`${insertStatement(rows, INSERTED_SCREENED)}${returningKeys}`,
+        );
+        const idOf = new Map<string, number>();
+        for (const row of ids) {
+          idOf.set(matchKey(row.company, row.tax_id), row.id);
+          const entry = found.get(matchKey(row.company, row.tax_id));
+          if (entry) entry.id = row.id;
+        }
+        const screened: TScreenedNew[] = [];
+        inserts.forEach((values, i) => {
+          const outcome = outcomes[i];
+          const id = idOf.get(matchKey(values.company, values.tax_id));
+          if (!outcome || id === undefined) return;
+          const country = values.country_id ? lookups.countryById.get(values.country_id) : undefined;
+          screened.push({
+            item: {
+              contact: {
+                id,
+                workspace_id: target.workspaceId,
+                company: values.company,
+                street: values.street ?? null,
+                city: values.city ?? null,
+                state_province: values.state_province ?? null,
+                postal_code: values.postal_code ?? null,
+                country_id: values.country_id ?? null,
+              },
+              // System screenings name the contact's owner, as the screening after an import does.
+              actor: { workspaceId: target.workspaceId, userId: null, userEmail: ownerEmail },
+              country: country ? { name: country.name, code_iso_2: country.code } : undefined,
+            },
+            outcome,
+          });
+        });
+        await recordNewScreenings(tx, screening.threshold, screened, lists);
+        screening.onScreened?.(screened.length);
+      } else if (inserts.length) {
         const rows = inserts.map((values) => [
           target.workspaceId,
           target.userId,
@@ -285,32 +378,66 @@ export async function importContacts(
 
     const drain = async (all: boolean) => {
       while (pending.length >= BATCH || (all && pending.length)) {
+        if (isSubmitting && screening) {
+          // A batch is written once its rows' outcomes are back; until then the parser reads on, up
+          // to WINDOW rows ahead, and past that (or at the end of the file) the import waits.
+          const keys: string[] = [];
+          for (let i = 0; i < BATCH && i < pending.length; i++) {
+            const key = screeningKeys.get(pending[i] as TContactValues);
+            if (key !== undefined) keys.push(key);
+          }
+          // Past the window the batch is written: it waits for its NEW contacts' outcomes only (an
+          // unchanged or updated row needs none), so a re-import never waits for the workers.
+          if (!screening.screener.isKnown(keys) && !all && pending.length < WINDOW) return;
+          if (!screeningLists) await screening.screener.ready;
+        }
         const batch = pending.slice(0, BATCH);
         pending = pending.slice(BATCH);
         await writeBatch(batch);
+        for (const values of batch) screeningKeys.delete(values);
         // libsql's calls settle as microtasks, so without this a whole import would run without
         // ever letting another request in: a 100,000-row file froze the server for seconds.
         await yieldToLoop();
       }
     };
 
-    const parser = new CsvParser(onRecord);
-    for await (const chunk of chunks) {
-      if (chunk.includes("\u0000"))
-        throw new ImportFileError("The file is not a CSV text file (it holds binary data).");
+    const parseWorker = options.parseOffThread ? RowParseWorker.start(lookups) : null;
+    if (parseWorker) {
+      // Parsing and validating on a thread of its own: this one only matches and writes. One chunk
+      // is parsed there while this thread writes the rows of the one before.
+      const apply = (parsed: TParsedChunk) => {
+        for (let i = 0; i < parsed.rows; i++) onRow();
+        for (const [line, errors] of parsed.rejected) reject(line, errors);
+        for (const values of parsed.valid) onValid(values);
+      };
       try {
-        parser.push(chunk);
-      } catch (error) {
-        throw new ImportFileError(String((error as Error).message));
+        let inFlight = 0;
+        for await (const chunk of chunks) {
+          parseWorker.push(chunk);
+          if (++inFlight > 1) {
+            apply(await parseWorker.next());
+            inFlight--;
+            await drain(false);
+          }
+        }
+        parseWorker.end();
+        for (;;) {
+          const parsed = await parseWorker.next();
+          apply(parsed);
+          await drain(false);
+          if (parsed.isLast) break;
+        }
+      } finally {
+        parseWorker.stop();
       }
-      await drain(false);
+    } else {
+      const reader = new RowReader(lookups, { onRow, onValid, onReject: reject });
+      for await (const chunk of chunks) {
+        reader.push(chunk);
+        await drain(false);
+      }
+      reader.end();
     }
-    try {
-      parser.end();
-    } catch (error) {
-      throw new ImportFileError(`The file is not valid CSV: ${(error as Error).message}`);
-    }
-    if (!columns) throw new ImportFileError("The file is empty.");
     await drain(true);
     options.onProgress?.(report.rows);
   };
@@ -325,6 +452,151 @@ export async function importContacts(
       await run(tx as unknown as TDb);
     });
   return report;
+}
+
+/**
+ * Reads CSV text chunks into validated rows: the header maps the columns, each row is validated with
+ * the form's contract, and a row that fails is rejected with its reasons in the file's own words.
+ */
+export class RowReader {
+  private columns: (string | undefined)[] | null = null;
+  /** Each field's header as the file writes it, for the rejected rows' reasons. */
+  private readonly headers = new Map<string, string>();
+  private readonly parser = new CsvParser((cells, line) => this.record(cells, line));
+
+  constructor(
+    private readonly lookups: TLookups,
+    private readonly on: {
+      onRow: () => void;
+      onValid: (values: TContactValues) => void;
+      onReject: (line: number, errors: string[]) => void;
+    },
+  ) {}
+
+  push(chunk: string): void {
+    if (chunk.includes("\u0000"))
+      throw new ImportFileError("The file is not a CSV text file (it holds binary data).");
+    try {
+      this.parser.push(chunk);
+    } catch (error) {
+      if (error instanceof ImportFileError) throw error;
+      throw new ImportFileError(String((error as Error).message));
+    }
+  }
+
+  end(): void {
+    try {
+      this.parser.end();
+    } catch (error) {
+      if (error instanceof ImportFileError) throw error;
+      throw new ImportFileError(`The file is not valid CSV: ${(error as Error).message}`);
+    }
+    if (!this.columns) throw new ImportFileError("The file is empty.");
+  }
+
+  private record(cells: string[], line: number): void {
+    const { columns, headers } = this;
+    if (!columns) {
+      this.columns = mapHeader(cells);
+      this.columns.forEach((field, i) => {
+        if (field && !headers.has(field)) headers.set(field, cells[i].trim());
+      });
+      return;
+    }
+    this.on.onRow();
+    const raw: Record<string, string> = {};
+    for (let i = 0; i < columns.length; i++) {
+      const field = columns[i];
+      if (field && cells[i] !== undefined) raw[field] = cells[i];
+    }
+    const { input, errors } = toInput(raw, this.lookups);
+    const parsed = ZContactInput.safeParse(input);
+    if (!parsed.success || errors.length) {
+      const fieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
+      this.on.onReject(line, [
+        ...errors.map(([f, m]) => columnMessage(headers, f, m)),
+        ...Object.entries(fieldErrors).map(([f, m]) => columnMessage(headers, f, m.join(" "))),
+      ]);
+      return;
+    }
+    this.on.onValid(parsed.data);
+  }
+}
+
+/** What the parse worker read from one chunk (the last one also holds what end() flushed). */
+export type TParsedChunk = {
+  rows: number;
+  valid: TContactValues[];
+  rejected: [line: number, errors: string[]][];
+  isLast: boolean;
+};
+
+export type TParseRequest =
+  | { type: "init"; lookups: TLookups }
+  | { type: "chunk"; text: string }
+  | { type: "end" };
+export type TParseReply =
+  | ({ type: "parsed" } & TParsedChunk)
+  | { type: "error"; message: string; isFileError: boolean };
+
+/** How many parse workers this process started (the tests check the worker really parsed). */
+export const parseWorkerStats = { started: 0 };
+
+/** The main thread's side of contact-parse.worker.ts: chunks in, parsed chunks out, in order. */
+class RowParseWorker {
+  private readonly replies: TParseReply[] = [];
+  private waiter: ((reply: TParseReply) => void) | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.onmessage = (event: MessageEvent<TParseReply>) => this.receive(event.data);
+    worker.onerror = (event) =>
+      this.receive({
+        type: "error",
+        message: event.message || "the parse worker stopped",
+        isFileError: false,
+      });
+  }
+
+  /** A worker, or null when none can start (the caller parses on its own thread). */
+  static start(lookups: TLookups): RowParseWorker | null {
+    try {
+      const worker = new Worker(new URL("./contact-parse.worker.ts", import.meta.url).href);
+      worker.postMessage({ type: "init", lookups } satisfies TParseRequest);
+      parseWorkerStats.started++;
+      return new RowParseWorker(worker);
+    } catch {
+      return null;
+    }
+  }
+
+  private receive(reply: TParseReply) {
+    if (this.waiter) {
+      const waiter = this.waiter;
+      this.waiter = null;
+      waiter(reply);
+    } else this.replies.push(reply);
+  }
+
+  push(text: string): void {
+    this.worker.postMessage({ type: "chunk", text } satisfies TParseRequest);
+  }
+
+  end(): void {
+    this.worker.postMessage({ type: "end" } satisfies TParseRequest);
+  }
+
+  /** The next chunk's rows; a file the parser refuses throws ImportFileError, as on this thread. */
+  async next(): Promise<TParsedChunk> {
+    const reply =
+      this.replies.shift() ?? (await new Promise<TParseReply>((resolve) => (this.waiter = resolve)));
+    if (reply.type === "error")
+      throw reply.isFileError ? new ImportFileError(reply.message) : new Error(reply.message);
+    return reply;
+  }
+
+  stop(): void {
+    this.worker.terminate();
+  }
 }
 
 function pick(values: TContactValues): Omit<TExisting, "id"> {
@@ -367,13 +639,14 @@ function mapHeader(cells: string[]): (string | undefined)[] {
   return columns;
 }
 
-type TLookups = {
+export type TLookups = {
   countries: Map<string, number>;
+  countryById: Map<number, { name: string; code: string }>;
   partnerTypes: Map<string, number>;
   partnerTypeIds: Set<number>;
 };
 
-async function loadLookups(db: TDb, workspaceId: number): Promise<TLookups> {
+export async function loadLookups(db: TDb, workspaceId: number): Promise<TLookups> {
   const [countryRows, typeRows] = await Promise.all([
     db.select({ id: countries.id, name: countries.name, code: countries.code_iso_2 }).from(countries),
     db
@@ -398,6 +671,7 @@ async function loadLookups(db: TDb, workspaceId: number): Promise<TLookups> {
   }
   return {
     countries: countryMap,
+    countryById: new Map(countryRows.map((c) => [c.id, { name: c.name, code: c.code }])),
     partnerTypes: new Map(typeRows.map((t) => [t.name.toLowerCase(), t.id])),
     partnerTypeIds: new Set(typeRows.map((t) => t.id)),
   };

@@ -7,7 +7,13 @@ import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import { importContacts } from "../contacts/contact-import";
 import { RescreenJob, staleContactIds } from "./rescreen";
-import { ScreeningWorker, ScreeningWorkerPool, type TQuery, workerOfName } from "./screening-worker";
+import {
+  QueryScreener,
+  ScreeningWorker,
+  ScreeningWorkerPool,
+  type TQuery,
+  workerOfName,
+} from "./screening-worker";
 
 let ctx: TTestContext;
 beforeAll(async () => {
@@ -28,9 +34,8 @@ const NAMES = [
   "Banco Nacional de Cuba",
 ];
 
-/** Imports the same rows into a workspace of their own and screens them: on the worker or here. */
-async function importAndScreen(onWorker: boolean) {
-  const owner = await signUp(ctx);
+/** 60 rows: listed parties and clean names, repeated, with differing addresses and countries. */
+function sampleRows() {
   const lines = [HEADER];
   for (let i = 0; i < 60; i++) {
     const company = NAMES[i % NAMES.length];
@@ -39,6 +44,58 @@ async function importAndScreen(onWorker: boolean) {
       `${company},Customer,W-${i},${street},Moscow,${i % 2 ? "RU" : "DE"},Ann,+1 555,a${i}@x.example`,
     );
   }
+  return lines;
+}
+
+/** The workspace's contacts, by id. */
+async function contactIdsOf(workspaceId: number) {
+  const rows = await ctx.database.db.all<{ id: number }>(
+    sql`select id from contacts where workspace_id = ${workspaceId} order by id`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Imports the sample rows screening them WHILE importing (the CLI's way): outcomes from these
+ * workers, each new contact written with its outcome and recorded in the import's transaction.
+ */
+async function importScreeningWhileImporting(
+  workers: (ScreeningWorker | null)[],
+  owner?: Awaited<ReturnType<typeof signUp>>,
+) {
+  owner ??= await signUp(ctx);
+  const screener = new QueryScreener(workers.filter((w): w is ScreeningWorker => w !== null));
+  let screened = 0;
+  try {
+    const report = await importContacts(
+      ctx.database.db,
+      { workspaceId: owner.user.workspace_id, userId: owner.user.id },
+      [sampleRows().join("\n")],
+      {
+        screening: {
+          screener,
+          threshold: ctx.env.screeningThreshold,
+          onScreened: (n) => {
+            screened += n;
+          },
+        },
+      },
+    );
+    return {
+      ids: await contactIdsOf(owner.user.workspace_id),
+      screened,
+      report,
+      submitted: screener.submitted,
+    };
+  } finally {
+    screener.stop();
+  }
+}
+
+/** Imports the same rows into a workspace of their own and screens them: on the worker or here. */
+async function importAndScreen(onWorker: boolean) {
+  const owner = await signUp(ctx);
+  const lines = sampleRows();
   const primed: string[] = [];
   const worker = onWorker
     ? ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold)
@@ -136,6 +193,75 @@ describe("screening on a worker", () => {
     expect(here.audit.every((a) => a.length === 1)).toBe(true);
     expect(here.marks.every((m) => m[0]?.pending === false)).toBe(true);
     // The worker builds its own index of the lists: seconds of CPU on a busy machine.
+  }, 120_000);
+
+  test("screening while importing records what screening after the import records, at insert", async () => {
+    const here = await recorded(await importAndScreen(false));
+    const start = () => ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    // Two workers: each name goes to one of them.
+    const first = await importScreeningWhileImporting([start(), start()]);
+    const { ids, screened } = first;
+    expect(first.report.created).toBe(60);
+    expect(screened).toBe(60);
+    const during = await recorded(ids);
+    expect(during).toEqual(here);
+    expect(here.results.map((r) => r[0]?.status)).toContain("failed");
+    // Nothing was left for a run after the import: no contact is pending, none was screened twice.
+    expect(during.marks.every((m) => m[0]?.pending === false && m[0]?.outcome !== null)).toBe(true);
+    expect(during.results.every((r) => r.length === 1)).toBe(true);
+    expect(first.submitted).toBeGreaterThan(10);
+    // The same file again: nothing is new, so nothing is sent to the workers or recorded.
+    const owner = await signUp(ctx);
+    await importScreeningWhileImporting([start()], owner);
+    const again = await importScreeningWhileImporting([start()], owner);
+    expect(again.report.unchanged).toBe(60);
+    expect(again.submitted).toBe(0);
+    expect(again.screened).toBe(0);
+  }, 180_000);
+
+  test("an import whose screening workers fail writes its contacts pending, for the run after", async () => {
+    const broken = ScreeningWorker.start("file:/nonexistent-folder/for/sure/app.db?mode=ro", undefined, 0.85);
+    const { ids, screened, report } = await importScreeningWhileImporting([broken]);
+    expect(report.created).toBe(60);
+    expect(screened).toBe(0);
+    const before = await recorded(ids);
+    expect(before.results.every((r) => r.length === 0)).toBe(true);
+    expect(before.marks.every((m) => m[0]?.pending === true && m[0]?.outcome === null)).toBe(true);
+    // The run after the import (or the sweep) screens them, once each.
+    const services = createServices(ctx.env, createLogger("silent"), ctx.database.db);
+    const job = new RescreenJob(
+      { db: ctx.database.db, registry: services.screening.registry, threshold: services.screening.threshold },
+      createLogger("silent"),
+    );
+    const state = await job.run(ids, "contact import", undefined, { pendingOnly: true });
+    expect(state).toMatchObject({ total: 60, done: 60, failed: 0 });
+    const after = await recorded(ids);
+    expect(after.results.every((r) => r.length === 1)).toBe(true);
+    expect(after.marks.every((m) => m[0]?.pending === false)).toBe(true);
+  }, 120_000);
+
+  test("identical queries are screened once; each outcome is kept under the key submit gives", async () => {
+    const worker = ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    const screener = new QueryScreener(worker ? [worker] : []);
+    try {
+      const a = screener.submit(["Mahan Air", "Tehran", "IR"]);
+      const again = screener.submit(["Mahan Air", "Tehran", "IR"]);
+      const b = screener.submit(["Mahan Air", "Hamburg", "DE"]);
+      const c = screener.submit(["Harbor Timber Ltd", "", undefined]);
+      expect(again).toBe(a);
+      // Three distinct queries in flight, not four.
+      expect(screener.backlog).toBe(3);
+      expect(screener.isKnown([a, b, c])).toBe(false);
+      expect(await screener.whenKnown([a, b, c])).toBe(true);
+      expect(screener.backlog).toBe(0);
+      expect(screener.outcome(a)?.status).toBe("failed");
+      expect(screener.outcome(c)?.status).toBe("passed");
+      // Known already: not sent again.
+      screener.submit(["Mahan Air", "Tehran", "IR"]);
+      expect(screener.backlog).toBe(0);
+    } finally {
+      screener.stop();
+    }
   }, 120_000);
 
   test("a batch to screen is answered without waiting for every name primed before it", async () => {

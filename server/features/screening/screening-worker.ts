@@ -28,11 +28,15 @@ export type TWorkerRequest =
       cacheDir?: string;
     }
   | { type: "prime"; names: string[] }
+  /** Queries to screen in the background; their outcomes come back in order ("outcomes" replies). */
+  | { type: "submit"; queries: TQuery[] }
   | { type: "screen"; id: number; queries: TQuery[] };
 
 export type TWorkerReply =
   | { type: "ready"; lists: TListVersion[] }
   | { type: "failed"; error: string }
+  /** The outcomes of the next submitted queries, in the order they were submitted. */
+  | { type: "outcomes"; outcomes: (TOutcome | null)[] }
   | {
       type: "screened";
       id: number;
@@ -68,6 +72,10 @@ export class ScreeningWorker {
   private failure: Error | null = null;
   /** Primed names the worker had not scored yet when it answered the last batch. */
   primedWaiting = 0;
+  /** Receives the outcomes of submitted queries, in submission order (see QueryScreener). */
+  onOutcomes: ((outcomes: (TOutcome | null)[]) => void) | null = null;
+  /** Called once if the worker fails or stops. */
+  onFailure: ((error: Error) => void) | null = null;
 
   private constructor(url: string, authToken: string | undefined, threshold: number, isBackground: boolean) {
     this.worker = new Worker(new URL("./screening.worker.ts", import.meta.url).href);
@@ -81,6 +89,7 @@ export class ScreeningWorker {
       const reply = event.data;
       if (reply.type === "ready") settle.resolve(reply.lists);
       else if (reply.type === "failed") this.fail(new Error(reply.error), settle.reject);
+      else if (reply.type === "outcomes") this.onOutcomes?.(reply.outcomes);
       else {
         const job = this.waiting.get(reply.id);
         if (!job) return;
@@ -127,12 +136,19 @@ export class ScreeningWorker {
     for (const job of this.waiting.values()) job.reject(error);
     this.waiting.clear();
     this.worker.terminate();
+    this.onFailure?.(error);
   }
 
   /** Scores these names ahead of time (while the main thread is busy elsewhere, e.g. importing). */
   prime(names: string[]): void {
     if (!this.failure && names.length)
       this.worker.postMessage({ type: "prime", names } satisfies TWorkerRequest);
+  }
+
+  /** Screens these queries in the background; outcomes come back through `onOutcomes`, in order. */
+  submit(queries: TQuery[]): void {
+    if (!this.failure && queries.length)
+      this.worker.postMessage({ type: "submit", queries } satisfies TWorkerRequest);
   }
 
   /** The outcome of each query, in order. */
@@ -150,6 +166,8 @@ export class ScreeningWorker {
     const error = new Error("the screening worker was stopped");
     for (const job of this.waiting.values()) job.reject(error);
     this.waiting.clear();
+    this.failure ??= error;
+    this.onFailure?.(error);
   }
 }
 
@@ -250,3 +268,147 @@ export class ScreeningWorkerPool {
     for (const worker of this.workers) worker.stop();
   }
 }
+
+const queryKey = ([name, address, country]: TQuery) => `${name}\u0000${address}\u0000${country ?? ""}`;
+
+/**
+ * Screens queries in the background on one or more workers while the caller does other work (an
+ * import parsing and writing its rows), and keeps each outcome for the caller to pick up when it
+ * writes the row. Identical queries are screened once; a name always goes to the same worker, so
+ * the workers' name caches do not overlap. Used by the contacts import (decision 009).
+ */
+export class QueryScreener {
+  /** The lists every worker screens against (they must agree), or null if none could start. */
+  readonly ready: Promise<TListVersion[] | null>;
+  private readonly outcomes = new Map<string, TOutcome>();
+  /** Per worker, the keys of the queries submitted and not answered yet, in order. */
+  private readonly inFlight: string[][];
+  private readonly inFlightAt: number[];
+  private readonly batches: TQuery[][];
+  private waiters: { keys: string[]; resolve: (known: boolean) => void }[] = [];
+  private failed = false;
+
+  constructor(private readonly workers: ScreeningWorker[]) {
+    this.inFlight = workers.map(() => []);
+    this.inFlightAt = workers.map(() => 0);
+    this.batches = workers.map(() => []);
+    workers.forEach((worker, w) => {
+      worker.onOutcomes = (outcomes) => this.receive(w, outcomes);
+      worker.onFailure = () => this.fail();
+    });
+    this.ready = workers.length
+      ? Promise.all(workers.map((w) => w.ready)).then(
+          (all) => {
+            const first = all[0] as TListVersion[];
+            const same = all.every(
+              (lists) =>
+                lists.length === first.length &&
+                lists.every((l, i) => l.source === first[i]?.source && l.checksum === first[i]?.checksum),
+            );
+            if (!same) this.fail();
+            return same ? first : null;
+          },
+          () => {
+            this.fail();
+            return null;
+          },
+        )
+      : Promise.resolve(null);
+  }
+
+  /**
+   * Queues a query (once: an identical one already queued or known is not screened again); returns
+   * the key its outcome is kept under.
+   */
+  submit(query: TQuery): string {
+    const key = queryKey(query);
+    if (this.failed || this.outcomes.has(key) || this.queued.has(key)) return key;
+    this.queued.add(key);
+    this.submitted++;
+    const w = workerOfName(query[0], this.workers.length);
+    this.inFlight[w]?.push(key);
+    const batch = this.batches[w] as TQuery[];
+    batch.push(query);
+    if (batch.length >= SUBMIT_BATCH) this.flush(w);
+    return key;
+  }
+  private readonly queued = new Set<string>();
+  /** How many distinct queries were sent to the workers. */
+  submitted = 0;
+
+  /** Sends the queries queued so far (call when the caller is about to wait or stop submitting). */
+  flush(only?: number): void {
+    this.batches.forEach((batch, w) => {
+      if ((only === undefined || only === w) && batch.length) {
+        this.workers[w]?.submit(batch);
+        this.batches[w] = [];
+      }
+    });
+  }
+
+  /** The outcome of a submitted query (by the key submit gave), if it is back. */
+  outcome(key: string): TOutcome | undefined {
+    return this.outcomes.get(key);
+  }
+
+  /** Whether the outcome of every one of these submitted queries is back. */
+  isKnown(keys: string[]): boolean {
+    for (const key of keys) if (!this.outcomes.has(key)) return false;
+    return true;
+  }
+
+  /** Resolves true when every one of these submitted queries is known, false if a worker failed. */
+  whenKnown(submitted: string[]): Promise<boolean> {
+    if (this.failed) return Promise.resolve(false);
+    const keys = submitted.filter((key) => !this.outcomes.has(key));
+    if (!keys.length) return Promise.resolve(true);
+    this.flush();
+    return new Promise((resolve) => this.waiters.push({ keys, resolve }));
+  }
+
+  /** How many submitted queries are not back yet. */
+  get backlog(): number {
+    return this.inFlight.reduce((n, keys, w) => n + keys.length - (this.inFlightAt[w] as number), 0);
+  }
+
+  private receive(w: number, outcomes: (TOutcome | null)[]) {
+    const keys = this.inFlight[w] as string[];
+    let at = this.inFlightAt[w] as number;
+    for (const outcome of outcomes) {
+      const key = keys[at++] as string;
+      this.queued.delete(key);
+      this.outcomes.set(key, outcome ?? CLEAN_OUTCOME);
+    }
+    // The answered keys are dropped now and then, not one by one (shift() is linear).
+    if (at > 4096 && at * 2 > keys.length) {
+      this.inFlight[w] = keys.slice(at);
+      at = 0;
+    }
+    this.inFlightAt[w] = at;
+    if (this.waiters.length) {
+      this.waiters = this.waiters.filter((waiter) => {
+        while (waiter.keys.length && this.outcomes.has(waiter.keys[waiter.keys.length - 1] as string))
+          waiter.keys.pop();
+        if (waiter.keys.length) return true;
+        waiter.resolve(true);
+        return false;
+      });
+    }
+  }
+
+  private fail() {
+    if (this.failed) return;
+    this.failed = true;
+    for (const waiter of this.waiters) waiter.resolve(false);
+    this.waiters = [];
+  }
+
+  /** Stops the workers. */
+  stop(): void {
+    this.fail();
+    for (const worker of this.workers) worker.stop();
+  }
+}
+
+/** Queries sent to a worker per message. */
+const SUBMIT_BATCH = 200;

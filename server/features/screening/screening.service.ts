@@ -158,6 +158,28 @@ export async function screenContacts(
       screened.push({ item, address, query, result, matches: compactMatches(result) });
     }
   }
+  return deps.db.transaction(async (tx) => {
+    // The import's page cache (see contact-import.ts) for the chunks that follow it; the setting
+    // belongs to the pooled connection, so it costs nothing when it is already set.
+    if (items.length > 100) await tx.run(sql.raw(`PRAGMA cache_size = -${BULK_WRITE_CACHE_KIB}`));
+    return recordScreened(tx as unknown as TDb, deps.threshold, screened, lists, options, false);
+  });
+}
+
+/**
+ * Records screened contacts in the caller's transaction: a result, an audit row and a screenings
+ * list row each. `isNew`: contacts created in this same transaction with their outcome already set
+ * and no pending mark (an import that screened its rows before writing them), so there is no
+ * previous screening to read and no pending mark to clear.
+ */
+async function recordScreened(
+  tx: TDb,
+  threshold: number,
+  screened: TScreened[],
+  lists: TListVersion[],
+  options: TScreenBatchOptions,
+  isNew: boolean,
+): Promise<TScreenBatchResult> {
   const used = listsUsed(lists);
   const usedJson = JSON.stringify(used);
   // Most contacts match nothing: their matches are "[]", serialised once per contact at most.
@@ -172,92 +194,93 @@ export async function screenContacts(
     return json;
   };
   const ids = screened.map((s) => s.item.contact.id);
-  return deps.db.transaction(async (tx) => {
-    // The import's page cache (see contact-import.ts) for the chunks that follow it; the setting
-    // belongs to the pooled connection, so it costs nothing when it is already set.
-    if (items.length > 100) await tx.run(sql.raw(`PRAGMA cache_size = -${BULK_WRITE_CACHE_KIB}`));
-    const previousRows = await tx.all<{ id: number; contact_id: number; status: string; results: string }>(
-      sql`select id, contact_id, status, results from ${rpscreenings} where contact_id in (select value from json_each(${JSON.stringify(ids)}))`,
-    );
-    const previous = new Map(previousRows.map((r) => [r.contact_id, r]));
-    const now = new Date().toISOString();
-    const inserted = await tx.all<{ id: number; contact_id: number; created_at: string }>(
-      sql`insert into ${contact_screening_results} (workspace_id, contact_id, status, multiple, name, address, best_score, matches, lists, user_id) select ${cells(10)} from json_each(${jsonRows(
-        screened.map((s) => [
-          s.item.actor.workspaceId,
-          s.item.contact.id,
-          s.result.status,
-          s.result.multiple ? 1 : 0,
-          s.item.contact.company,
-          s.address,
-          s.result.bestScore,
-          matchesJsonOf(s),
-          usedJson,
-          s.item.actor.userId,
-        ]),
-      )}) as j order by j.key returning id, contact_id, created_at`,
-    );
-    await yieldToLoop();
-    const resultByContact = new Map(inserted.map((row) => [row.contact_id, row]));
-    const changed: TScreenBatchResult["changed"] = [];
-    const audit: unknown[][] = [];
-    const updates: unknown[][] = [];
-    const creates: unknown[][] = [];
-    for (const s of screened) {
-      const contactId = s.item.contact.id;
-      const matchesJson = matchesJsonOf(s);
-      const before = previous.get(contactId);
-      const kind = options.kind === "auto" || !options.kind ? (before ? "rescreen" : "screen") : options.kind;
-      const hasChanged = kind === "rescreen" && before !== undefined && before.status !== s.result.status;
-      let reason: string | null = null;
-      if (hasChanged && before) {
-        const beforeMatches = ((JSON.parse(before.results) as { matches?: TScreeningMatch[] }).matches ??
-          []) as TScreeningMatch[];
-        reason = options.changeReason?.(beforeMatches, s.matches, deps.threshold) ?? null;
-        changed.push({
-          contact_id: contactId,
-          name: s.item.contact.company,
-          previous: before.status,
-          status: s.result.status,
-          reason,
-        });
-      }
-      audit.push([
+  const previousRows = isNew
+    ? []
+    : await tx.all<{ id: number; contact_id: number; status: string; results: string }>(
+        sql`select id, contact_id, status, results from ${rpscreenings} where contact_id in (select value from json_each(${JSON.stringify(ids)}))`,
+      );
+  const previous = new Map(previousRows.map((r) => [r.contact_id, r]));
+  const now = new Date().toISOString();
+  const inserted = await tx.all<{ id: number; contact_id: number; created_at: string }>(
+    sql`insert into ${contact_screening_results} (workspace_id, contact_id, status, multiple, name, address, best_score, matches, lists, user_id) select ${cells(8)}, ${usedJson}, j.value ->> 8 from json_each(${jsonRows(
+      screened.map((s) => [
         s.item.actor.workspaceId,
-        s.item.actor.userId,
-        s.item.actor.userEmail,
-        kind,
-        contactId,
-        JSON.stringify(s.query),
-        usedJson,
-        matchesJson,
+        s.item.contact.id,
         s.result.status,
-        before?.status ?? null,
+        s.result.multiple ? 1 : 0,
+        s.item.contact.company,
+        s.address,
+        s.result.bestScore,
+        matchesJsonOf(s),
+        s.item.actor.userId,
+      ]),
+    )}) as j order by j.key returning id, contact_id, created_at`,
+  );
+  await yieldToLoop();
+  const resultByContact = new Map(inserted.map((row) => [row.contact_id, row]));
+  const changed: TScreenBatchResult["changed"] = [];
+  const audit: unknown[][] = [];
+  const updates: unknown[][] = [];
+  const creates: unknown[][] = [];
+  for (const s of screened) {
+    const contactId = s.item.contact.id;
+    const matchesJson = matchesJsonOf(s);
+    const queryJson = JSON.stringify(s.query);
+    const before = previous.get(contactId);
+    const kind = options.kind === "auto" || !options.kind ? (before ? "rescreen" : "screen") : options.kind;
+    const hasChanged = kind === "rescreen" && before !== undefined && before.status !== s.result.status;
+    let reason: string | null = null;
+    if (hasChanged && before) {
+      const beforeMatches = ((JSON.parse(before.results) as { matches?: TScreeningMatch[] }).matches ??
+        []) as TScreeningMatch[];
+      reason = options.changeReason?.(beforeMatches, s.matches, threshold) ?? null;
+      changed.push({
+        contact_id: contactId,
+        name: s.item.contact.company,
+        previous: before.status,
+        status: s.result.status,
         reason,
-      ]);
-      // The same text JSON.stringify gives the object, without serialising the lists once per contact.
-      const resultId = resultByContact.get(contactId)?.id;
-      const results = `{"best_score":${JSON.stringify(s.result.bestScore)},"multiple":${s.result.multiple},"matches":${matchesJson},"lists":${usedJson}${resultId === undefined ? "" : `,"result_id":${resultId}`}${reason ? `,"change_reason":${JSON.stringify(reason)}` : ""}}`;
-      const row = [s.item.contact.company, JSON.stringify(s.query), results, s.result.status];
-      if (before) updates.push([before.id, ...row, hasChanged ? 1 : 0]);
-      else creates.push([s.item.actor.workspaceId, s.item.actor.userId, contactId, ...row]);
+      });
     }
-    await yieldToLoop();
+    audit.push([
+      s.item.actor.workspaceId,
+      s.item.actor.userId,
+      s.item.actor.userEmail,
+      kind,
+      contactId,
+      queryJson,
+      matchesJson,
+      s.result.status,
+      before?.status ?? null,
+      reason,
+    ]);
+    // The same text JSON.stringify gives the object, without serialising the lists once per contact:
+    // the lists go in once per statement, between each row's head and tail (SQL joins them; the
+    // parentheses matter: ->> and || share one precedence level).
+    const resultId = resultByContact.get(contactId)?.id;
+    const head = `{"best_score":${JSON.stringify(s.result.bestScore)},"multiple":${s.result.multiple},"matches":${matchesJson},"lists":`;
+    const tail = `${resultId === undefined ? "" : `,"result_id":${resultId}`}${reason ? `,"change_reason":${JSON.stringify(reason)}` : ""}}`;
+    const row = [s.item.contact.company, queryJson, head, tail, s.result.status];
+    if (before) updates.push([before.id, ...row, hasChanged ? 1 : 0]);
+    else creates.push([s.item.actor.workspaceId, s.item.actor.userId, contactId, ...row]);
+  }
+  await yieldToLoop();
+  await tx.run(
+    sql`insert into ${screening_audit_log} (workspace_id, user_id, user_email, kind, contact_id, query, lists, matches, outcome, previous_status, note) select ${cells(6)}, ${usedJson}, j.value ->> 6, j.value ->> 7, j.value ->> 8, j.value ->> 9 from json_each(${jsonRows(audit)}) as j order by j.key`,
+  );
+  await yieldToLoop();
+  if (updates.length)
     await tx.run(
-      sql`insert into ${screening_audit_log} (workspace_id, user_id, user_email, kind, contact_id, query, lists, matches, outcome, previous_status, note) select ${cells(11)} from json_each(${jsonRows(audit)}) as j order by j.key`,
+      sql`update ${rpscreenings} set (name, data_screened, results, status, is_changed, review_date, updated_at) = (j.value ->> 1, j.value ->> 2, (j.value ->> 3) || ${usedJson} || (j.value ->> 4), j.value ->> 5, j.value ->> 6, null, ${now}) from json_each(${jsonRows(updates)}) as j where ${rpscreenings.id} = j.value ->> 0`,
     );
-    await yieldToLoop();
-    if (updates.length)
-      await tx.run(
-        sql`update ${rpscreenings} set (name, data_screened, results, status, is_changed, review_date, updated_at) = (j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, null, ${now}) from json_each(${jsonRows(updates)}) as j where ${rpscreenings.id} = j.value ->> 0`,
-      );
-    if (creates.length)
-      await tx.run(
-        sql`insert into ${rpscreenings} (workspace_id, user_id, contact_id, name, data_screened, results, status, updated_at) select ${cells(7)}, ${now} from json_each(${jsonRows(creates)}) as j order by j.key`,
-      );
-    await yieldToLoop();
-    // Clears each contact's 'needs screening' mark (issue 13), but only where what was screened is
-    // still what the contact says: a change saved meanwhile keeps it pending for the next screening.
+  if (creates.length)
+    await tx.run(
+      sql`insert into ${rpscreenings} (workspace_id, user_id, contact_id, name, data_screened, results, status, updated_at) select ${cells(5)}, (j.value ->> 5) || ${usedJson} || (j.value ->> 6), j.value ->> 7, ${now} from json_each(${jsonRows(creates)}) as j order by j.key`,
+    );
+  await yieldToLoop();
+  // Clears each contact's 'needs screening' mark (issue 13), but only where what was screened is
+  // still what the contact says: a change saved meanwhile keeps it pending for the next screening.
+  if (!isNew)
     await tx.run(
       sql`update ${contacts} set screening_pending = 0 from json_each(${jsonRows(
         screened.map((s) => [
@@ -271,30 +294,53 @@ export async function screenContacts(
         ]),
       )}) as j where ${contacts.id} = j.value ->> 0 and ${contacts.company} is j.value ->> 1 and ${contacts.street} is j.value ->> 2 and ${contacts.city} is j.value ->> 3 and ${contacts.state_province} is j.value ->> 4 and ${contacts.postal_code} is j.value ->> 5 and ${contacts.country_id} is j.value ->> 6`,
     );
-    await options.inTransaction?.(tx as unknown as TDb, ids);
-    return {
-      results: screened.map((s): TContactScreening => {
-        const row = resultByContact.get(s.item.contact.id);
-        return {
-          id: row?.id ?? 0,
-          contact_id: s.item.contact.id,
-          status: s.result.status,
-          multiple: s.result.multiple,
-          name: s.item.contact.company,
-          address: s.address,
-          best_score: s.result.bestScore,
-          matches: s.matches,
-          lists: used,
-          override_of_id: null,
-          note: null,
-          review_date: null,
-          user_id: s.item.actor.userId,
-          created_at: row?.created_at ?? now,
-        };
-      }),
-      changed,
-    };
+  await options.inTransaction?.(tx, ids);
+  return {
+    results: screened.map((s): TContactScreening => {
+      const row = resultByContact.get(s.item.contact.id);
+      return {
+        id: row?.id ?? 0,
+        contact_id: s.item.contact.id,
+        status: s.result.status,
+        multiple: s.result.multiple,
+        name: s.item.contact.company,
+        address: s.address,
+        best_score: s.result.bestScore,
+        matches: s.matches,
+        lists: used,
+        override_of_id: null,
+        note: null,
+        review_date: null,
+        user_id: s.item.actor.userId,
+        created_at: row?.created_at ?? now,
+      };
+    }),
+    changed,
+  };
+}
+
+/** A contact created by an import, with its outcome already screened by the worker. */
+export type TScreenedNew = { item: TScreenItem; outcome: TOutcome };
+
+/**
+ * Records the outcomes of contacts created in this same transaction (`tx`), which were inserted
+ * with their outcome and no pending mark: a result, an audit row and a screenings list row each,
+ * exactly as screenContacts records a first screening, without reading anything back.
+ */
+export function recordNewScreenings(
+  tx: TDb,
+  threshold: number,
+  rows: TScreenedNew[],
+  lists: TListVersion[],
+): Promise<TScreenBatchResult> {
+  if (!rows.length) return Promise.resolve({ results: [], changed: [] });
+  if (!lists.length) throw new AppError("CONFLICT", NO_LISTS);
+  const screened: TScreened[] = rows.map(({ item, outcome }) => {
+    const address = contactAddress(item.contact, item.country?.name);
+    const query = { name: item.contact.company, address, country: item.country?.code_iso_2 };
+    return { item, address, query, result: outcome, matches: outcome.matches };
   });
+  return recordScreened(tx, threshold, screened, lists, { kind: "screen" }, true);
 }
 
 /**

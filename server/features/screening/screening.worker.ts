@@ -7,7 +7,13 @@ import { setPriority } from "node:os";
 import { openDatabase } from "../../../db/client";
 import { buildIndex, type NameHit, type ScreeningIndex, scoreName, screenWithHits } from "./engine";
 import { activeLists, loadActiveEntries, loadOrBuildActiveIndex, type TListVersion } from "./lists.service";
-import { compactMatches, type TOutcome, type TWorkerReply, type TWorkerRequest } from "./screening-worker";
+import {
+  compactMatches,
+  type TOutcome,
+  type TQuery,
+  type TWorkerReply,
+  type TWorkerRequest,
+} from "./screening-worker";
 
 declare const self: Worker;
 
@@ -42,10 +48,50 @@ let isDraining = false;
 /** Longest stretch of primed scoring before looking at the messages that came in meanwhile. */
 const PRIME_SLICE_MS = 15;
 
+/**
+ * Submitted queries (an import's rows, sent as they are parsed), not screened yet. Screened before
+ * primed names, in slices like them; each slice's outcomes go back in one message, in order.
+ */
+let queries: TQuery[] = [];
+let queriesAt = 0;
+
+function outcomeOf(name: string, address: string, country: string | undefined): TOutcome | null {
+  const hits = hitsOf(name);
+  // Most names come near no list entry: they pass with nothing to show, sent as null.
+  if (!hits.length) return null;
+  const result = screenWithHits(
+    index as ScreeningIndex,
+    hits,
+    { name, address, country },
+    { threshold, top: 5 },
+  );
+  return {
+    status: result.status,
+    multiple: result.multiple,
+    bestScore: result.bestScore,
+    matches: compactMatches(result),
+  };
+}
+
 function drainBacklog(): void {
   isDraining = false;
   if (!index) return;
   const started = performance.now();
+  if (queriesAt < queries.length) {
+    const outcomes: (TOutcome | null)[] = [];
+    while (queriesAt < queries.length) {
+      const [name, address, country] = queries[queriesAt++] as TQuery;
+      outcomes.push(outcomeOf(name, address, country));
+      if (performance.now() - started > PRIME_SLICE_MS) break;
+    }
+    if (queriesAt >= queries.length) {
+      queries = [];
+      queriesAt = 0;
+    }
+    self.postMessage({ type: "outcomes", outcomes } satisfies TWorkerReply);
+    if (queriesAt < queries.length || backlogAt < backlog.length) scheduleDrain();
+    return;
+  }
   while (backlogAt < backlog.length) {
     hitsOf(backlog[backlogAt++] as string);
     if (performance.now() - started > PRIME_SLICE_MS) break;
@@ -70,24 +116,23 @@ function handle(message: TWorkerRequest): void {
     scheduleDrain();
     return;
   }
+  if (message.type === "submit") {
+    if (!index) {
+      // No lists: every query passes with nothing to show (the caller records nothing without lists).
+      self.postMessage({
+        type: "outcomes",
+        outcomes: message.queries.map(() => null),
+      } satisfies TWorkerReply);
+      return;
+    }
+    for (const query of message.queries) queries.push(query);
+    scheduleDrain();
+    return;
+  }
   if (message.type === "screen") {
-    const outcomes: (TOutcome | null)[] = message.queries.map(([name, address, country]) => {
-      const hits = hitsOf(name);
-      // Most names come near no list entry: they pass with nothing to show, sent as null.
-      if (!hits.length) return null;
-      const result = screenWithHits(
-        index as ScreeningIndex,
-        hits,
-        { name, address, country },
-        { threshold, top: 5 },
-      );
-      return {
-        status: result.status,
-        multiple: result.multiple,
-        bestScore: result.bestScore,
-        matches: compactMatches(result),
-      };
-    });
+    const outcomes: (TOutcome | null)[] = message.queries.map(([name, address, country]) =>
+      outcomeOf(name, address, country),
+    );
     self.postMessage({
       type: "screened",
       id: message.id,
