@@ -130,7 +130,7 @@ function browserOnlyPlugin(): BunPlugin {
 
 const started = performance.now();
 const result = await Bun.build({
-  // The paperwork, screening, import and report-read workers are entry points of their own so the executable carries them
+  // The paperwork, screening, import (web import, CLI parsing) and report-read workers are entry points of their own so the executable carries them
   // (render-pool.ts draws on the main thread and screening-worker.ts's callers screen there if one
   // still cannot start).
   entrypoints: [
@@ -139,6 +139,7 @@ const result = await Bun.build({
     path.join(ROOT, "server", "features", "screening", "screening.worker.ts"),
     path.join(ROOT, "server", "features", "screening", "index-build.worker.ts"),
     path.join(ROOT, "server", "features", "contacts", "contact-import.worker.ts"),
+    path.join(ROOT, "server", "features", "contacts", "contact-parse.worker.ts"),
     path.join(ROOT, "server", "features", "reports", "report-read.worker.ts"),
   ],
   compile: { outfile: OUTFILE, autoloadDotenv: false, autoloadBunfig: false },

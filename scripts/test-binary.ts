@@ -14,6 +14,7 @@ const folder = mkdtempSync(path.join("/tmp", "tradewinds-binary-"));
 const copy = path.join(folder, "tradewinds");
 copyFileSync(binary, copy);
 
+const IMPORT_EMAIL = "binary-check@example.com";
 const failures: string[] = [];
 let passedCount = 0;
 const check = (ok: boolean, what: string) => {
@@ -117,6 +118,19 @@ try {
       `${file} is served ${hasBrotli ? "brotli-compressed" : "as built"} and immutable to a browser that accepts br`,
     );
   }
+  // A user for the CLI import below (the binary's import-contacts writes into their workspace).
+  const register = await fetch(`${url}/api/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      title: "Ms.",
+      name: "Binary",
+      surname: "Check",
+      email: IMPORT_EMAIL,
+      password: "binary check password 1",
+    }),
+  });
+  check(register.status === 201, "a user can register");
 } finally {
   server.kill("SIGTERM");
   const code = await server.exited;
@@ -130,6 +144,36 @@ try {
     lists.exitCode === 0 && ["OFAC SDN", "BIS DPL", "CSL"].every((s) => status.includes(s)),
     "the bundled restricted-party lists were loaded on first start",
   );
+  // A file of 1 MB or more is parsed on a worker of its own and screened on two screening workers
+  // while it imports (entry points the executable carries); a worker that cannot load leaves its
+  // part to the main thread, and the import still ends with every contact screened.
+  const csv = path.join(folder, "contacts.csv");
+  const rows = [
+    "Company,Partner Type,Tax ID,Street,City,State/Province,Postal Code,Country,Contact,Phone,Email",
+  ];
+  let bytes = rows[0]!.length;
+  for (let i = 0; bytes < 1_100_000; i++) {
+    const row = `Binary Check Trading ${i} GmbH,Customer,DE${String(i).padStart(9, "0")},${i} Harbour Road,Hamburg,,20457,DE,Ann Lee,+49 40 1234 ${i},ann.${i}@example.com`;
+    rows.push(row);
+    bytes += row.length + 1;
+  }
+  await Bun.write(csv, `${rows.join("\n")}\n`);
+  const imported = Bun.spawnSync([copy, "import-contacts", "--email", IMPORT_EMAIL, csv], {
+    cwd: folder,
+    env: { PATH: process.env.PATH, DATA_DIR: path.join(folder, "data"), LOG_LEVEL: "warn" },
+  });
+  const importOut = imported.stdout.toString();
+  // Screened while importing (on workers) or right after it (on this thread): every new contact.
+  const count = rows.length - 1;
+  check(
+    imported.exitCode === 0 &&
+      new RegExp(`${count.toLocaleString("en-US")}\\s+created`).test(importOut) &&
+      (importOut.includes(`Screened ${count} new contacts while importing.`) ||
+        importOut.includes(`Screened ${count}: 0 failed.`)),
+    `import-contacts imports a 1 MB file and screens every new contact (${count})`,
+  );
+  if (imported.exitCode !== 0) console.log(importOut, imported.stderr.toString());
+  else console.log(`  (${importOut.match(/Screened [^\n]*/)?.[0] ?? "no screening line"})`);
   rmSync(folder, { recursive: true, force: true });
 }
 const sizeMb = Bun.file(binary).size / 1024 / 1024;

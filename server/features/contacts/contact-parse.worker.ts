@@ -10,7 +10,7 @@ import {
   type TParsedChunk,
   type TParseReply,
   type TParseRequest,
-} from "./contact-import";
+} from "./contact-rows";
 
 declare const self: Worker;
 
@@ -36,6 +36,7 @@ self.onmessage = (event: MessageEvent<TParseRequest>) => {
   const message = event.data;
   if (message.type === "init") {
     start(message.lookups);
+    self.postMessage({ type: "ready" } satisfies TParseReply);
     return;
   }
   if (hasFailed || !reader) return;
