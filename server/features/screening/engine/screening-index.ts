@@ -1215,16 +1215,15 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
   }
   const pairEnd = ids.pairStart[n + 1] as number;
   for (let p = ids.pairStart[n] as number; p < pairEnd; p++) {
-    if (Math.abs((ids.pairLength[p] as number) - keyLength) > 2) continue;
-    const v = ids.pair[p] as number;
+    const pairText = strings[ids.pairTextString[p] as number] as string;
+    // joinedSimilarity's budget is two letters, compared as keys and as written.
+    if (Math.abs((ids.pairLength[p] as number) - keyLength) > 2 && Math.abs(pairText.length - textLength) > 2)
+      continue;
+    // The memo is by the pair's key: only a pair written as its key has no other spelling to compare.
+    const v = ids.pairKeyString[p] === ids.pairTextString[p] ? (ids.pair[p] as number) : -1;
     let sim = v >= 0 ? (slot.pair[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
-      sim = pairSimilarity(
-        strings[ids.pairKeyString[p] as number] as string,
-        strings[ids.pairTextString[p] as number] as string,
-        lost.key,
-        lost.text,
-      );
+      sim = pairSimilarity(strings[ids.pairKeyString[p] as number] as string, pairText, lost.key, lost.text);
       if (v >= 0) {
         slot.pair[v] = sim;
         slot.setPairs.push(v);
@@ -1256,11 +1255,14 @@ function lostWordSimilarityOf(lost: LostWord, name: PreparedName): number {
   // The lost word may be two of the name's words run together ("Honnpgnag" for "Hong Pang").
   for (let j = 0; j < name.pairKeys.length; j++) {
     const pairKey = name.pairKeys[j] as string;
-    if (Math.abs(pairKey.length - lost.key.length) > 2) continue;
-    let sim = lost.pairSims.get(pairKey);
+    const pairText = name.pairTexts[j] as string;
+    if (Math.abs(pairKey.length - lost.key.length) > 2 && Math.abs(pairText.length - lost.text.length) > 2)
+      continue;
+    // By the pair's spelling (its key follows from it): the similarity compares both.
+    let sim = lost.pairSims.get(pairText);
     if (sim === undefined) {
-      sim = pairSimilarity(pairKey, name.pairTexts[j] as string, lost.key, lost.text);
-      lost.pairSims.set(pairKey, sim);
+      sim = pairSimilarity(pairKey, pairText, lost.key, lost.text);
+      lost.pairSims.set(pairText, sim);
     }
     if (sim > best) best = sim;
   }
