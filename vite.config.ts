@@ -50,11 +50,13 @@ function lazyModules(): Plugin {
  */
 const PERSPECTIVE_WORKER_INSTANTIATE = "let a=await WebAssembly.instantiate(s,r);return i(a.instance)";
 function perspectiveCompiledEngine(): Plugin {
+  let isPatched = false;
   return {
     name: "tradewinds-perspective-compiled-engine",
     transform(code, id) {
       if (!/@finos[\\/]perspective[\\/]dist[\\/]esm[\\/]perspective\.js$/.test(id.split("?")[0]!))
         return null;
+      isPatched = true;
       if (!code.includes(PERSPECTIVE_WORKER_INSTANTIATE)) {
         throw new Error(
           "Perspective's worker no longer instantiates its engine as expected: review vite.config.ts",
@@ -64,6 +66,18 @@ function perspectiveCompiledEngine(): Plugin {
         PERSPECTIVE_WORKER_INSTANTIATE,
         "let a=await WebAssembly.instantiate(s,r);a=a instanceof WebAssembly.Instance?{instance:a}:a;return i(a.instance)",
       );
+    },
+    // A bundle with Perspective's client code that this transform never saw (the package now resolves
+    // to another file) would hand the worker a compiled module it cannot read: fail the build instead.
+    generateBundle(_options, bundle) {
+      const hasPerspective = Object.values(bundle).some(
+        (output) =>
+          output.type === "chunk" &&
+          output.moduleIds.some((id) => /[\\/]@finos[\\/]perspective[\\/]dist[\\/]/.test(id)),
+      );
+      if (hasPerspective && !isPatched) {
+        this.error("Perspective's worker code was bundled without its engine patch: review vite.config.ts");
+      }
     },
   };
 }
