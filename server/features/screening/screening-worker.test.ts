@@ -325,6 +325,30 @@ describe("screening on a worker", () => {
     }
   }, 120_000);
 
+  test("a worker of the pool that stops is dropped: the other screens its share, with the same outcomes", async () => {
+    const one = ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    const pool = ScreeningWorkerPool.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold, {
+      workers: 2,
+    });
+    try {
+      await pool?.ready;
+      const queries: TQuery[] = Array.from({ length: 24 }, (_, i) => [
+        NAMES[i % NAMES.length] as string,
+        "",
+        i % 2 ? "RU" : undefined,
+      ]);
+      const alone = await one?.screen(queries);
+      // One worker dies (as a crash would leave it): the batch still comes back whole and right.
+      (pool as unknown as { workers: ScreeningWorker[] }).workers[0]?.stop();
+      expect(await pool?.screen(queries)).toEqual(alone ?? []);
+      expect(pool?.size).toBe(1);
+      expect(await pool?.screen(queries.slice(0, 5))).toEqual((alone ?? []).slice(0, 5));
+    } finally {
+      one?.stop();
+      pool?.stop();
+    }
+  }, 120_000);
+
   test("a pool whose workers cannot open the database fails its callers", async () => {
     const pool = ScreeningWorkerPool.start(
       "file:/nonexistent-folder/for/sure/app.db?mode=ro",

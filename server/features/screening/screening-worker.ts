@@ -161,6 +161,11 @@ export class ScreeningWorker {
     });
   }
 
+  /** Whether the worker failed or was stopped (it screens nothing more). */
+  get isStopped(): boolean {
+    return this.failure !== null;
+  }
+
   stop(): void {
     this.worker.terminate();
     const error = new Error("the screening worker was stopped");
@@ -187,19 +192,34 @@ export function workerOfName(name: string, size: number): number {
  * every batch: both cores score names for one big job. A name always goes to the same worker, so a
  * name repeated across the contacts is still scored once; outcomes come back in the batch's order.
  * Each worker answers exactly as one alone would (same engine, same lists), so the pool changes no
- * outcome, only how long a batch takes. If the workers loaded different lists (a list changed while
- * they started), `ready` fails and the caller screens on its own thread, as when a worker fails.
+ * outcome, only how long a batch takes. A worker that fails to start, or fails later, is dropped and
+ * the others take its names (a batch it held is screened again on them); only when every worker has
+ * failed do callers get the error, and screen on their own thread as with one worker. If the workers
+ * loaded different lists (a list changed while they started), `ready` fails: which lists are current
+ * can't be told here, and the caller screens on its own thread.
  */
 export class ScreeningWorkerPool {
   readonly ready: Promise<TListVersion[]>;
+  private workers: ScreeningWorker[];
 
-  private constructor(private readonly workers: ScreeningWorker[]) {
-    this.ready = Promise.all(workers.map((w) => w.ready)).then((all) => {
-      const first = all[0] ?? [];
-      const key = JSON.stringify(first);
-      if (all.some((lists) => JSON.stringify(lists) !== key))
+  private constructor(started: ScreeningWorker[]) {
+    this.workers = started;
+    this.ready = Promise.allSettled(started.map((w) => w.ready)).then((settled) => {
+      const lists: TListVersion[][] = [];
+      const live: ScreeningWorker[] = [];
+      settled.forEach((result, i) => {
+        const worker = started[i] as ScreeningWorker;
+        if (result.status === "fulfilled") {
+          lists.push(result.value);
+          live.push(worker);
+        } else worker.stop();
+      });
+      if (live.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
+      const key = JSON.stringify(lists[0]);
+      if (lists.some((l) => JSON.stringify(l) !== key))
         throw new Error("the screening workers loaded different lists: a list changed while they started");
-      return first;
+      this.workers = live;
+      return lists[0] as TListVersion[];
     });
     this.ready.catch(() => {});
   }
@@ -243,20 +263,31 @@ export class ScreeningWorkerPool {
 
   /** The outcome of each query, in order. */
   async screen(queries: TQuery[]): Promise<TOutcome[]> {
-    const size = this.workers.length;
-    if (size === 1) return (this.workers[0] as ScreeningWorker).screen(queries);
-    const at: number[][] = this.workers.map(() => []);
+    const workers = this.workers;
+    const size = workers.length;
+    if (size === 1) return (workers[0] as ScreeningWorker).screen(queries);
+    const at: number[][] = workers.map(() => []);
     for (let i = 0; i < queries.length; i++) at[workerOfName((queries[i] as TQuery)[0], size)]?.push(i);
-    const answers = await Promise.all(
+    const answers = await Promise.allSettled(
       at.map((positions, w) =>
         positions.length
-          ? (this.workers[w] as ScreeningWorker).screen(positions.map((i) => queries[i] as TQuery))
+          ? (workers[w] as ScreeningWorker).screen(positions.map((i) => queries[i] as TQuery))
           : Promise.resolve([]),
       ),
     );
+    const failed = answers.findIndex((answer) => answer.status === "rejected");
+    if (failed >= 0) {
+      // A worker that stopped is dropped and the batch goes to the others; a batch a live worker
+      // refused is the caller's error, as with one worker.
+      const live = workers.filter((w) => !w.isStopped);
+      if (live.length === workers.length || live.length === 0)
+        throw (answers[failed] as PromiseRejectedResult).reason;
+      if (this.workers === workers) this.workers = live;
+      return this.screen(queries);
+    }
     const outcomes = new Array<TOutcome>(queries.length);
     at.forEach((positions, w) => {
-      const answer = answers[w] as TOutcome[];
+      const answer = (answers[w] as PromiseFulfilledResult<TOutcome[]>).value;
       positions.forEach((i, k) => {
         outcomes[i] = answer[k] as TOutcome;
       });
