@@ -82,7 +82,9 @@ function sameLetters(a: string, b: string): boolean {
 
 /** Whether the shorter word is the longer one without its first letter ("leg"/"oleg"). */
 function droppedInitial(a: string, b: string): boolean {
-  if (a.length === b.length + 1) return a.endsWith(b);
+  // One way only: the screened word `a` lacks the list word's first letter ("Leg" for "Oleg"). A
+  // screened word with a letter more in front is mostly another word: "Omega" / "Mega", "Lever" /
+  // "Ever" (review of the session-5 merge: "Omega Group" failed on MEGA GROUP S.R.L.).
   return b.length === a.length + 1 && b.endsWith(a);
 }
 // A short word with a different first letter is more often another word than a typo ("ryan"/"iran").
