@@ -409,7 +409,7 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
         console.log(`Screened ${screenedWhileImporting} new contacts while importing.`);
       // What is left: contacts the import changed, and any new one whose outcome was not had.
       if (!report.dry_run && (report.created || report.updated))
-        await screenImported(database.db, env, user.workspaceId, workers[0] ?? null);
+        await screenImported(database.db, env, user.workspaceId, workers.find((w) => !w.isStopped) ?? null);
     } finally {
       screener?.stop();
     }

@@ -262,15 +262,17 @@ export class RescreenJob {
     onProgress?: (state: TRescreenState) => void,
   ) {
     const options = this.options;
+    // For chunks the worker did not answer (it stopped, or refused them): screened here instead.
+    const nameCache = new Map<string, NameHit[]>();
     type TInFlight = { chunk: number[]; items: TScreenItem[]; outcomes: Promise<TOutcome[]> };
     const recordChunk = (flight: TInFlight) =>
       this.record(
         flight.chunk,
-        async () =>
-          screenContacts(this.deps, flight.items, {
-            ...options,
-            screened: { outcomes: await flight.outcomes, lists },
-          }),
+        async () => {
+          const outcomes = await flight.outcomes.catch(() => null);
+          if (outcomes === null) return this.screenInSlices(flight.items, nameCache, options);
+          return screenContacts(this.deps, flight.items, { ...options, screened: { outcomes, lists } });
+        },
         onProgress,
       );
     let previous: TInFlight | null = null;

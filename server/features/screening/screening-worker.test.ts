@@ -371,6 +371,29 @@ describe("screening on a worker", () => {
     worker?.stop();
   });
 
+  test("a job whose worker stops after starting screens the rest on this thread, nothing failed", async () => {
+    const owner = await signUp(ctx);
+    await importContacts(ctx.database.db, { workspaceId: owner.user.workspace_id, userId: owner.user.id }, [
+      sampleRows().join("\n"),
+    ]);
+    const ids = await staleContactIds(ctx.database.db, owner.user.workspace_id);
+    const services = createServices(ctx.env, createLogger("silent"), ctx.database.db);
+    const worker = ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    await worker?.ready;
+    // Started and ready, then gone (as a crash mid-run leaves it): every chunk it held is refused.
+    worker?.stop();
+    const job = new RescreenJob(
+      { db: ctx.database.db, registry: services.screening.registry, threshold: services.screening.threshold },
+      createLogger("silent"),
+    );
+    const state = await job.run(ids, "contact import", undefined, { worker: worker ?? undefined });
+    expect(state).toMatchObject({ total: 60, done: 60, failed: 0 });
+    const pending = await ctx.database.db.all<{ n: number }>(
+      sql`select count(*) as n from contacts where workspace_id = ${owner.user.workspace_id} and screening_pending = 1`,
+    );
+    expect(pending[0]?.n).toBe(0);
+  }, 120_000);
+
   test("a job whose worker failed screens on this thread instead", async () => {
     const owner = await signUp(ctx);
     await importContacts(ctx.database.db, { workspaceId: owner.user.workspace_id, userId: owner.user.id }, [
