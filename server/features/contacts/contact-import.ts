@@ -174,8 +174,15 @@ export async function importContacts(
       else report.rejected_rows_truncated = true;
     };
 
+    // How many rows of each contact (company + tax id) are parsed ahead and not yet in a batch: a
+    // contact the file names again is not recorded at its insert (see writeBatch).
+    const aheadCount = new Map<string, number>();
     const onValid = (values: TContactValues) => {
       pending.push(values);
+      if (isScreening && screening) {
+        const key = matchKey(values.company, values.tax_id);
+        aheadCount.set(key, (aheadCount.get(key) ?? 0) + 1);
+      }
       if (isSubmitting && isScreening && screening)
         screeningKeys.set(values, screening.screener.submit(queryOf(values)));
     };
@@ -236,8 +243,16 @@ export async function importContacts(
       }
       const lists = isScreening ? screeningLists : null;
       if (inserts.length && lists && screening) {
-        // Each new contact is written with its outcome and recorded in this same transaction.
+        // Each new contact is written with its outcome and recorded in this same transaction, unless
+        // a later row of the file changes it (in this batch, or parsed ahead): it is then written
+        // pending and screened once, as it ends up, by the run after the import. (A repeat further
+        // ahead than the parsed rows finds it recorded, and re-screens it as any change would.)
+        const changedLater = new Set<string>();
+        for (const entry of updates)
+          if (entry.id === 0) changedLater.add(matchKey(entry.company, entry.tax_id));
         const outcomes = inserts.map((values) => {
+          const contact = matchKey(values.company, values.tax_id);
+          if (changedLater.has(contact) || aheadCount.has(contact)) return undefined;
           const key = screeningKeys.get(values);
           return key === undefined ? undefined : screening.screener.outcome(key);
         });
@@ -328,6 +343,14 @@ export async function importContacts(
         }
         const batch = pending.slice(0, BATCH);
         pending = pending.slice(BATCH);
+        if (isScreening && screening) {
+          for (const values of batch) {
+            const key = matchKey(values.company, values.tax_id);
+            const left = (aheadCount.get(key) ?? 1) - 1;
+            if (left > 0) aheadCount.set(key, left);
+            else aheadCount.delete(key);
+          }
+        }
         await writeBatch(batch);
         for (const values of batch) screeningKeys.delete(values);
         // libsql's calls settle as microtasks, so without this a whole import would run without

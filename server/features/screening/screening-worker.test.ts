@@ -62,6 +62,7 @@ async function contactIdsOf(workspaceId: number) {
 async function importScreeningWhileImporting(
   workers: (ScreeningWorker | null)[],
   owner?: Awaited<ReturnType<typeof signUp>>,
+  lines: string[] = sampleRows(),
 ) {
   owner ??= await signUp(ctx);
   const screener = new QueryScreener(workers.filter((w): w is ScreeningWorker => w !== null));
@@ -70,7 +71,7 @@ async function importScreeningWhileImporting(
     const report = await importContacts(
       ctx.database.db,
       { workspaceId: owner.user.workspace_id, userId: owner.user.id },
-      [sampleRows().join("\n")],
+      [lines.join("\n")],
       {
         screening: {
           screener,
@@ -370,6 +371,35 @@ describe("screening on a worker", () => {
     await expect(worker?.screen([["Mahan Air", "", undefined]]) ?? Promise.resolve()).rejects.toThrow();
     worker?.stop();
   });
+
+  test("a contact the file names twice is recorded once, as it ends up, not at its first row", async () => {
+    const worker = ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    const lines = [
+      HEADER,
+      "Mahan Airlines,Customer,D-1,Old Street 1,Hamburg,DE,Ann,+1 555,a@x.example",
+      "Harbor Timber Ltd,Customer,D-2,1 Quay,Hamburg,DE,Ann,+1 555,b@x.example",
+      "Mahan Airlines,Customer,D-1,Azadegan Street,Tehran,IR,Ann,+1 555,a@x.example",
+      "Atlas Pacific Freight GmbH,Customer,D-3,2 Quay,Bremen,DE,Ann,+1 555,c@x.example",
+    ];
+    const { ids, report, screened } = await importScreeningWhileImporting([worker], undefined, lines);
+    expect(report).toMatchObject({ created: 3, updated: 1 });
+    // The two contacts named once were recorded while importing; the repeated one was left pending.
+    expect(screened).toBe(2);
+    const services = createServices(ctx.env, createLogger("silent"), ctx.database.db);
+    const job = new RescreenJob(
+      { db: ctx.database.db, registry: services.screening.registry, threshold: services.screening.threshold },
+      createLogger("silent"),
+    );
+    expect(await job.run(ids, "contact import", undefined, { pendingOnly: true })).toMatchObject({
+      done: 1,
+      failed: 0,
+    });
+    const after = await recorded(ids);
+    expect(after.results.map((r) => r.length)).toEqual([1, 1, 1]);
+    expect(after.audit.map((a) => a.map((row) => row.kind))).toEqual([["screen"], ["screen"], ["screen"]]);
+    expect(after.results[0]?.[0]?.address).toContain("Tehran");
+    expect(after.results[0]?.[0]?.status).toBe("failed");
+  }, 120_000);
 
   test("a job whose worker stops after starting screens the rest on this thread, nothing failed", async () => {
     const owner = await signUp(ctx);
