@@ -2,27 +2,11 @@
 // variants a person would type must fail on the right entry, and near misses (another party that
 // shares much of the spelling) must stay below the default threshold.
 import { describe, expect, test } from "bun:test";
-import { buildIndex, DEFAULT_THRESHOLD, normalizeName, screen } from "./index";
+import { buildIndex, normalizeName, screen } from "./index";
 import { SHORT_FORM_SIMILARITY, shortFormSimilarity, tokenSimilarity } from "./score";
 import { DOUBLED_ACRONYM_SCORE } from "./screening-index";
 import { typingDistance } from "./similarity";
-import type { EntityType, ListEntry } from "./types";
-
-const entry = (
-  id: string,
-  name: string,
-  aliases: string[] = [],
-  entityType: EntityType = "entity",
-): ListEntry => ({
-  sourceList: "TEST LIST",
-  sourceId: id,
-  entityType,
-  name,
-  aliases,
-  programs: ["TEST-PROGRAM"],
-  addresses: [],
-  countries: [],
-});
+import { entry, expectationsOver } from "./test-entries";
 
 const index = buildIndex([
   entry("talassa", "TALASSA SHIPPING DMCC"),
@@ -36,22 +20,7 @@ const index = buildIndex([
   entry("mega", "MEGA GROUP S.R.L."),
   entry("ever", "EVER SHINING LIMITED"),
 ]);
-
-function outcome(name: string) {
-  const result = screen(index, { name });
-  return { status: result.status, score: result.bestScore, id: result.matches[0]?.entry.sourceId };
-}
-
-function expectFails(name: string, id: string) {
-  const got = outcome(name);
-  expect({ name, status: got.status, id: got.id }).toEqual({ name, status: "failed", id });
-}
-
-function expectPasses(name: string) {
-  const got = outcome(name);
-  expect({ name, status: got.status }).toEqual({ name, status: "passed" });
-  expect(got.score).toBeLessThan(DEFAULT_THRESHOLD);
-}
+const { expectFails, expectPasses } = expectationsOver(index);
 
 describe("a key pressed twice is a slip of the finger", () => {
   test.each([

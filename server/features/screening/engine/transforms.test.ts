@@ -2,24 +2,8 @@
 // person would write must fail (reach the default threshold, on the right entry), and near misses
 // (a different party that shares most of the spelling) must stay below it.
 import { describe, expect, test } from "bun:test";
-import { ACRONYM_SCORE, buildIndex, DEFAULT_THRESHOLD, normalizeName, screen } from "./index";
-import type { EntityType, ListEntry } from "./types";
-
-const entry = (
-  id: string,
-  name: string,
-  aliases: string[] = [],
-  entityType: EntityType = "entity",
-): ListEntry => ({
-  sourceList: "TEST LIST",
-  sourceId: id,
-  entityType,
-  name,
-  aliases,
-  programs: ["TEST-PROGRAM"],
-  addresses: [],
-  countries: [],
-});
+import { ACRONYM_SCORE, buildIndex, normalizeName, screen } from "./index";
+import { entry, expectationsOver } from "./test-entries";
 
 const index = buildIndex([
   entry("irisl", "ISLAMIC REPUBLIC OF IRAN SHIPPING LINES"),
@@ -40,23 +24,7 @@ const index = buildIndex([
   entry("bvk", "LIMITED LIABILITY COMPANY BVK"),
   entry("ravi", "RAVI LINES INC"),
 ]);
-
-/** The outcome of a name, and which list entry (if any) made it fail. */
-function outcome(name: string) {
-  const result = screen(index, { name });
-  return { status: result.status, score: result.bestScore, id: result.matches[0]?.entry.sourceId };
-}
-
-function expectFails(name: string, id: string) {
-  const got = outcome(name);
-  expect({ name, status: got.status, id: got.id }).toEqual({ name, status: "failed", id });
-}
-
-function expectPasses(name: string) {
-  const got = outcome(name);
-  expect({ name, status: got.status }).toEqual({ name, status: "passed" });
-  expect(got.score).toBeLessThan(DEFAULT_THRESHOLD);
-}
+const { expectFails, expectPasses } = expectationsOver(index);
 
 describe("industry words written longer or shorter", () => {
   test.each([
