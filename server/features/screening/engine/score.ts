@@ -67,6 +67,17 @@ const MAX_EDIT_BUDGET = 4;
 /** The most edits joinedSimilarity allows: 0 for lengths further apart. */
 const MAX_JOINED_BUDGET = 2;
 
+/**
+ * Whether a joined pair and a word are further apart in length, as keys and as written, than
+ * joinedSimilarity's budget: pairSimilarity is then 0 without comparing them.
+ */
+export function joinedOutOfReach(pairKey: string, pairText: string, key: string, text: string): boolean {
+  return (
+    Math.abs(pairKey.length - key.length) > MAX_JOINED_BUDGET &&
+    Math.abs(pairText.length - text.length) > MAX_JOINED_BUDGET
+  );
+}
+
 /** Whether a word has a digit: a char loop, cheaper than a regular expression on these short words. */
 function hasDigit(word: string): boolean {
   for (let i = 0; i < word.length; i++) {
@@ -383,12 +394,7 @@ export function scorePrepared(
         // A candidate word's key follows from its text, so the text alone keys the memo.
         const ct = c.texts[j] as string;
         const ck = c.keys[j] as string;
-        // Lengths too far apart for joinedSimilarity's budget, as keys and as written: 0.
-        if (
-          Math.abs(pk.length - ck.length) > MAX_JOINED_BUDGET &&
-          Math.abs(pt.length - ct.length) > MAX_JOINED_BUDGET
-        )
-          continue;
+        if (joinedOutOfReach(pk, pt, ck, ct)) continue;
         let s = cache?.get(ct);
         if (s === undefined) {
           s = pairSimilarity(pk, pt, ck, ct);
@@ -410,11 +416,7 @@ export function scorePrepared(
       for (let i = 0; i < m; i++) {
         const qk = q.keys[i] as string;
         const qt = q.texts[i] as string;
-        if (
-          Math.abs(pk.length - qk.length) > MAX_JOINED_BUDGET &&
-          Math.abs(pt.length - qt.length) > MAX_JOINED_BUDGET
-        )
-          continue;
+        if (joinedOutOfReach(pk, pt, qk, qt)) continue;
         const cache = joinedMemo?.[i];
         let s = cache?.get(pt);
         if (s === undefined) {

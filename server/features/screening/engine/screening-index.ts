@@ -4,6 +4,7 @@ import { addressWords, normalizeName, phoneticKey, wordsOf } from "./normalize";
 import {
   CONTAINED_NAME_DISCOUNT,
   editBudget,
+  joinedOutOfReach,
   joinedSimilarity,
   mayBeShortForm,
   type PreparedName,
@@ -1026,7 +1027,6 @@ interface NameWordIds {
   pairStart: Int32Array;
   /** Vocabulary id of the pair's key, -1 when the pair is not in the vocabulary (long, or with a digit). */
   pair: Int32Array;
-  pairLength: Uint16Array;
   /**
    * The same words as ids into index.strings (the packed fields' own ids): what nameAt would read
    * back for them, so a comparison the memos don't hold yet needs no name rebuilt.
@@ -1052,7 +1052,6 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
       keyLength: new Uint16Array(0),
       pairStart: new Int32Array(1),
       pair: new Int32Array(0),
-      pairLength: new Uint16Array(0),
       textString: new Int32Array(0),
       keyString: new Int32Array(0),
       pairKeyString: new Int32Array(0),
@@ -1083,7 +1082,6 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
     keyLength: new Uint16Array(words),
     pairStart: Int32Array.from(pairKeys.start),
     pair: new Int32Array(pairs),
-    pairLength: new Uint16Array(pairs),
     textString: Int32Array.from(texts.ids),
     keyString: Int32Array.from(keys.ids),
     pairKeyString: Int32Array.from(pairKeys.ids),
@@ -1107,7 +1105,6 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
   for (let p = 0; p < pairs; p++) {
     const pairKey = strings[pairKeys.ids[p] as number] as string;
     ids.pair[p] = vocabulary.get(pairKey) ?? -1;
-    ids.pairLength[p] = Math.min(pairKey.length, 0xffff);
   }
   nameWordIdStore.set(index, ids);
   return ids;
@@ -1215,15 +1212,14 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
   }
   const pairEnd = ids.pairStart[n + 1] as number;
   for (let p = ids.pairStart[n] as number; p < pairEnd; p++) {
+    const pairKey = strings[ids.pairKeyString[p] as number] as string;
     const pairText = strings[ids.pairTextString[p] as number] as string;
-    // joinedSimilarity's budget is two letters, compared as keys and as written.
-    if (Math.abs((ids.pairLength[p] as number) - keyLength) > 2 && Math.abs(pairText.length - textLength) > 2)
-      continue;
+    if (joinedOutOfReach(pairKey, pairText, lost.key, lost.text)) continue;
     // The memo is by the pair's key: only a pair written as its key has no other spelling to compare.
     const v = ids.pairKeyString[p] === ids.pairTextString[p] ? (ids.pair[p] as number) : -1;
     let sim = v >= 0 ? (slot.pair[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
-      sim = pairSimilarity(strings[ids.pairKeyString[p] as number] as string, pairText, lost.key, lost.text);
+      sim = pairSimilarity(pairKey, pairText, lost.key, lost.text);
       if (v >= 0) {
         slot.pair[v] = sim;
         slot.setPairs.push(v);
@@ -1256,8 +1252,7 @@ function lostWordSimilarityOf(lost: LostWord, name: PreparedName): number {
   for (let j = 0; j < name.pairKeys.length; j++) {
     const pairKey = name.pairKeys[j] as string;
     const pairText = name.pairTexts[j] as string;
-    if (Math.abs(pairKey.length - lost.key.length) > 2 && Math.abs(pairText.length - lost.text.length) > 2)
-      continue;
+    if (joinedOutOfReach(pairKey, pairText, lost.key, lost.text)) continue;
     // By the pair's spelling (its key follows from it): the similarity compares both.
     let sim = lost.pairSims.get(pairText);
     if (sim === undefined) {
