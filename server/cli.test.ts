@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { screeningWorkerCount } from "./cli";
 
 const MAIN = path.resolve(import.meta.dir, "main.ts");
 
@@ -57,5 +58,14 @@ describe("tradewinds commands", () => {
     expect(run.exitCode).toBe(0);
     expect(run.stdout.toString()).toContain(`Database ready at file:${dataDir}/app.db`);
     rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+describe("import-contacts screening workers", () => {
+  test("a second worker only for big files and only with a core left for the import's own writes", () => {
+    expect(screeningWorkerCount(200_000, 8)).toBe(1);
+    expect(screeningWorkerCount(2_000_000, 2)).toBe(1);
+    expect(screeningWorkerCount(2_000_000, 3)).toBe(2);
+    expect(screeningWorkerCount(2_000_000, 16)).toBe(2);
   });
 });
