@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loadAppSecret } from "../lib/secret";
 import { sign } from "../lib/signing";
 import { buildContact, buildRegistration, call, json, signUp } from "../test/factories";
+import { awayFromRateWindowEdge } from "../test/rate-window";
 import { createTestContext, type TTestContext } from "../test/setup";
 
 let ctx: TTestContext;
@@ -28,6 +29,7 @@ async function register() {
 
 describe("TRUST_PROXY", () => {
   test("the client cannot pick its IP: only the entry our proxy appended (rightmost) counts", async () => {
+    await awayFromRateWindowEdge();
     const reg = await register();
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {
@@ -43,6 +45,7 @@ describe("TRUST_PROXY", () => {
   }, 60_000);
 
   test("with TRUST_PROXY=2 the second entry from the right is the client", async () => {
+    await awayFromRateWindowEdge();
     const two = await createTestContext({ AUTH_RATE_LIMIT: "2", TRUST_PROXY: "2" });
     try {
       const reg = buildRegistration();
@@ -65,6 +68,7 @@ describe("TRUST_PROXY", () => {
 
 describe("lockout by anyone", () => {
   test("a stranger guessing from many addresses does not lock out the owner's known browser", async () => {
+    await awayFromRateWindowEdge();
     const reg = await register();
     // The owner logged in from this browser before: it holds the account's device cookie.
     const first = await login(
@@ -102,6 +106,7 @@ describe("lockout by anyone", () => {
   }, 120_000);
 
   test("bad reset links against a user id never block that user's genuine link", async () => {
+    await awayFromRateWindowEdge();
     const reg = await register();
     const ok = await login({ email: reg.email, password: reg.password }, { "x-forwarded-for": "192.0.2.9" });
     const { user } = (await ok.json()) as { user: { id: number } };

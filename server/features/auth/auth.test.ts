@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { sessions, users, workspaces } from "../../../db/schema";
 import type { TMail } from "../../lib/mailer";
 import { buildRegistration, json, signUp } from "../../test/factories";
+import { awayFromRateWindowEdge } from "../../test/rate-window";
 import { appOver, createTestContext, type TTestContext } from "../../test/setup";
 import { sessionIdFromToken } from "./session.service";
 
@@ -491,6 +492,7 @@ describe("e-mail verification", () => {
 
 describe("rate limits", () => {
   test("the 11th login attempt within 15 minutes answers 429 with Retry-After, even with the right password", async () => {
+    await awayFromRateWindowEdge();
     const limited = await createTestContext({ AUTH_RATE_LIMIT: "10" });
     const reg = buildRegistration();
     await limited.app.request("/api/register", json(reg));
@@ -519,6 +521,7 @@ describe("rate limits", () => {
   });
 
   test("register is limited per (IP, address) and, five times looser, per IP: 429 with Retry-After", async () => {
+    await awayFromRateWindowEdge();
     const limited = await createTestContext({ AUTH_RATE_LIMIT: "2", TRUST_PROXY: "1" });
     try {
       const from = (ip: string, body: unknown) =>
@@ -543,6 +546,7 @@ describe("rate limits", () => {
   });
 
   test("bad reset links are limited per (IP, user) and per IP, never per user alone", async () => {
+    await awayFromRateWindowEdge();
     const limited = await createTestContext({ AUTH_RATE_LIMIT: "2", TRUST_PROXY: "1" });
     try {
       const reset = (ip: string, userId: number) =>
