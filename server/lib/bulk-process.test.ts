@@ -1,0 +1,81 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { KEEP_FREED_MEMORY, runInBulkChild } from "./bulk-process";
+
+const dir = mkdtempSync(path.join(tmpdir(), "tradewinds-bulk-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// A program shaped like server/main.ts: a bulk command runs again in a child; the child says what
+// its allocator setting is and, for "sleep", waits long enough to be killed.
+const program = path.join(dir, "program.ts");
+writeFileSync(
+  program,
+  `import { runInBulkChild } from ${JSON.stringify(path.join(import.meta.dir, "bulk-process.ts"))};
+const inChild = runInBulkChild([process.execPath, ${JSON.stringify(program)}], process.argv.slice(2));
+if (inChild) process.exit(await inChild);
+console.log(JSON.stringify({ pid: process.pid, purge: process.env.${KEEP_FREED_MEMORY.name} ?? null }));
+if (process.argv[3] === "sleep") await Bun.sleep(20_000);
+process.exit(Number(process.argv[3] ?? 0) || 0);
+`,
+);
+
+const env = () => {
+  const copy = { ...process.env };
+  delete copy[KEEP_FREED_MEMORY.name];
+  delete copy.TRADEWINDS_BULK_CHILD;
+  return copy;
+};
+
+/** Whether the process runs (a zombie waiting for init to reap it has ended: it holds nothing). */
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+};
+
+describe("bulk commands run in a child that keeps freed memory", () => {
+  test("a bulk command runs in a child with the allocator setting, and its exit code is the command's", () => {
+    const run = Bun.spawnSync([process.execPath, program, "import-contacts", "3"], { env: env() });
+    const said = JSON.parse(run.stdout.toString()) as { pid: number; purge: string | null };
+    expect(said.purge).toBe(KEEP_FREED_MEMORY.value);
+    expect(said.pid).not.toBe(run.pid);
+    expect(run.exitCode).toBe(3);
+  });
+
+  test("other commands, and a setting given by the operator, run in this process", () => {
+    const serve = Bun.spawnSync([process.execPath, program, "serve"], { env: env() });
+    const served = JSON.parse(serve.stdout.toString()) as { pid: number; purge: string | null };
+    expect(served).toEqual({ pid: serve.pid, purge: null });
+    const given = Bun.spawnSync([process.execPath, program, "seed-demo"], {
+      env: { ...env(), [KEEP_FREED_MEMORY.name]: "10" },
+    });
+    expect(JSON.parse(given.stdout.toString())).toEqual({ pid: given.pid, purge: "10" });
+    expect(runInBulkChild([process.execPath, program], ["migrate"])).toBeNull();
+  });
+
+  test("the child ends when its parent is killed with SIGKILL, so a killed import commits nothing", async () => {
+    const parent = Bun.spawn([process.execPath, program, "screening-lists", "sleep"], {
+      env: env(),
+      stdout: "pipe",
+    });
+    const reader = parent.stdout.getReader();
+    const { value } = await reader.read();
+    const child = (JSON.parse(new TextDecoder().decode(value)) as { pid: number }).pid;
+    expect(child).not.toBe(parent.pid);
+    expect(isAlive(child)).toBe(true);
+    parent.kill("SIGKILL");
+    await parent.exited;
+    const deadline = Date.now() + 5_000;
+    while (isAlive(child) && Date.now() < deadline) await Bun.sleep(20);
+    expect(isAlive(child)).toBe(false);
+  });
+});
