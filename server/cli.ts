@@ -8,10 +8,7 @@ import { migrateDatabase, withMigrationLock } from "../db/migrate";
 import { seedReferenceData } from "../db/reference/seed";
 import { countries, screening_lists, users } from "../db/schema";
 import pkg from "../package.json";
-import { createApp } from "./app";
 import { ConfigError, loadEnv, type TEnv } from "./env";
-import { purgeUsedSignatures } from "./features/auth/auth.service";
-import { purgeExpiredSessions } from "./features/auth/session.service";
 import {
   decodeUtf8,
   ImportFileError,
@@ -19,19 +16,13 @@ import {
   type TImportReport,
 } from "./features/contacts/contact-import";
 import { setIndexCacheDir } from "./features/screening/index-cache";
-import { watchListVersions } from "./features/screening/list-watch";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
-import { startPendingSweep } from "./features/screening/pending-sweep";
 import { RescreenJob } from "./features/screening/rescreen";
 import { pendingContactIds } from "./features/screening/screening.service";
 import { QueryScreener, ScreeningWorker } from "./features/screening/screening-worker";
-import { SEED_DEMO_HELP, seedDemoCommand } from "./features/shipments/seed-demo.cli";
 import type { TAssetStore } from "./lib/assets";
-import { serverBodyCap } from "./lib/limits";
 import { createLogger } from "./lib/logger";
-import { purgeRateLimits } from "./lib/rate-limit";
-import { createServices } from "./services";
 import type { TRenderPage } from "./ssr";
 
 /** Where the process finds what differs between running from source and the compiled binary. */
@@ -91,6 +82,7 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
     return rest.length === 0 ? 2 : 0;
   }
   if (command === "seed-demo" && rest.some((a) => a === "--help" || a === "-h")) {
+    const { SEED_DEMO_HELP } = await import("./features/shipments/seed-demo.cli");
     console.log(SEED_DEMO_HELP);
     return 0;
   }
@@ -130,6 +122,7 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
     }
   }
   if (command === "seed-demo") {
+    const { seedDemoCommand } = await import("./features/shipments/seed-demo.cli");
     const database = await prepareDatabase(env, runtime);
     try {
       return await seedDemoCommand(rest, database);
@@ -171,6 +164,26 @@ async function prepareDatabase(env: TEnv, runtime: TRuntime, options: { deferSee
 }
 
 async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
+  // The server's modules load only to serve: a command (an import above all) starts without them.
+  const [
+    { createApp },
+    { purgeUsedSignatures },
+    { purgeExpiredSessions },
+    { watchListVersions },
+    { startPendingSweep },
+    { serverBodyCap },
+    { purgeRateLimits },
+    { createServices },
+  ] = await Promise.all([
+    import("./app"),
+    import("./features/auth/auth.service"),
+    import("./features/auth/session.service"),
+    import("./features/screening/list-watch"),
+    import("./features/screening/pending-sweep"),
+    import("./lib/limits"),
+    import("./lib/rate-limit"),
+    import("./services"),
+  ]);
   const logger = createLogger(env.logLevel);
   const database = await prepareDatabase(env, runtime, { deferSeed: true });
   const services = createServices(env, logger, database.db);

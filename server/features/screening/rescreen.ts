@@ -3,10 +3,11 @@ import type { TDb } from "../../../db/client";
 import { contacts, countries, users } from "../../../db/schema";
 import { yieldToLoop } from "../../lib/limits";
 import type { TLogger } from "../../lib/logger";
-import { type NameHit, scoreName } from "./engine";
+import { type NameHit, scoreNameCached } from "./engine";
 import type { TListVersion } from "./lists.service";
 import {
   contactAddress,
+  NAME_CACHE_LIMIT,
   pendingAmong,
   screenContacts,
   type TChangeReason,
@@ -173,8 +174,7 @@ export class RescreenJob {
       const screenOptions = { threshold: this.deps.threshold, top: 5 };
       let sliceStart = performance.now();
       for (const { contact } of items) {
-        if (nameCache.has(contact.company)) continue;
-        nameCache.set(contact.company, scoreName(index, contact.company, screenOptions));
+        scoreNameCached(nameCache, index, contact.company, screenOptions, NAME_CACHE_LIMIT);
         if (performance.now() - sliceStart > SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve));
           sliceStart = performance.now();

@@ -10,7 +10,7 @@ import {
 } from "../../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
 import { timeSlicer, yieldToLoop } from "../../lib/limits";
-import { type NameHit, type ScreenResult, scoreName, screen, screenWithHits } from "./engine";
+import { type NameHit, type ScreenResult, scoreNameCached, screen, screenWithHits } from "./engine";
 import type { ScreeningRegistry, TListVersion } from "./lists.service";
 import { compactMatches, type TOutcome } from "./screening-worker";
 
@@ -103,7 +103,7 @@ type TScreened = {
 };
 
 /** More names than this in a shared cache and it starts again (memory stays bounded on huge jobs). */
-const NAME_CACHE_LIMIT = 20_000;
+export const NAME_CACHE_LIMIT = 20_000;
 
 // Chunk writes pass their rows as one JSON parameter each (see contact-import.ts): statements stay
 // small whatever the chunk size, and a chunk is three statements, not three per contact.
@@ -148,12 +148,7 @@ export async function screenContacts(
       await slice();
       const address = contactAddress(item.contact, item.country?.name);
       const query = { name: item.contact.company, address, country: item.country?.code_iso_2 };
-      let hits = cache.get(query.name);
-      if (!hits) {
-        if (cache.size >= NAME_CACHE_LIMIT) cache.clear();
-        hits = scoreName(index, query.name, screenOptions);
-        cache.set(query.name, hits);
-      }
+      const hits = scoreNameCached(cache, index, query.name, screenOptions, NAME_CACHE_LIMIT);
       const result = screenWithHits(index, hits, query, screenOptions);
       screened.push({ item, address, query, result, matches: compactMatches(result) });
     }

@@ -5,7 +5,7 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { openDatabase } from "../../../db/client";
-import { buildIndex, type NameHit, type ScreeningIndex, scoreName, screenWithHits } from "./engine";
+import { buildIndex, type NameHit, type ScreeningIndex, scoreNameCached, screenWithHits } from "./engine";
 import { activeLists, loadActiveEntries, loadOrBuildActiveIndex, type TListVersion } from "./lists.service";
 import {
   compactMatches,
@@ -23,19 +23,13 @@ const NAME_CACHE_LIMIT = 200_000;
 let index: ScreeningIndex | null = null;
 let lists: TListVersion[] = [];
 let threshold = 0.85;
+/** Hits by nameHitsKey: names that differ only in legal form, case or punctuation are scored once. */
 const hitsByName = new Map<string, NameHit[]>();
 // Messages are handled strictly in order, after the index is ready.
 let queue: Promise<void> = Promise.resolve();
 
-const hitsOf = (name: string): NameHit[] => {
-  let hits = hitsByName.get(name);
-  if (!hits) {
-    if (hitsByName.size >= NAME_CACHE_LIMIT) hitsByName.clear();
-    hits = scoreName(index as ScreeningIndex, name, { threshold, top: 5 });
-    hitsByName.set(name, hits);
-  }
-  return hits;
-};
+const hitsOf = (name: string): NameHit[] =>
+  scoreNameCached(hitsByName, index as ScreeningIndex, name, { threshold, top: 5 }, NAME_CACHE_LIMIT);
 
 /**
  * Names handed over by `prime`, not scored yet. They are scored in slices between messages, so a

@@ -18,8 +18,10 @@ export {
   DEFAULT_THRESHOLD,
   type IndexStats,
   type NameHit,
+  nameHitsKey,
   type ScreeningIndex,
   scoreName,
+  scoreNameCached,
   screen,
   screenWithHits,
 } from "./screening-index";

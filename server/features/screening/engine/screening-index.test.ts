@@ -1,7 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { loadBundledLists } from "./bundled-lists";
 import { scoreNames } from "./score";
-import { ADDRESS_BONUS, buildIndex, COUNTRY_BONUS, screen } from "./screening-index";
+import {
+  ADDRESS_BONUS,
+  buildIndex,
+  COUNTRY_BONUS,
+  nameHitsKey,
+  scoreName,
+  scoreNameCached,
+  screen,
+} from "./screening-index";
 import type { ListEntry } from "./types";
 
 function entry(sourceId: string, name: string, extra: Partial<ListEntry> = {}): ListEntry {
@@ -262,6 +270,42 @@ describe("work shared across queries", () => {
     expect([...QUERIES].reverse().map((q) => outcome(reversed, q))).toEqual([...alone].reverse());
     // The memo is not a constant answer: different queries still differ.
     expect(new Set(alone).size).toBeGreaterThan(6);
+  });
+});
+
+describe("hits shared by names that normalise alike (nameHitsKey)", () => {
+  const index = buildIndex(ENTRIES);
+  const hitsOf = (name: string) => JSON.stringify(scoreName(index, name, { threshold: 0.85, top: 5 }));
+
+  test("legal form, case and punctuation set aside: one key, and the same hits", () => {
+    const spellings = [
+      "Rosneft Trading SA",
+      "ROSNEFT TRADING, S.A.",
+      "rosneft trading GmbH",
+      "Rosneft Trading",
+    ];
+    expect(new Set(spellings.map(nameHitsKey)).size).toBe(1);
+    expect(new Set(spellings.map(hitsOf)).size).toBe(1);
+    // The shared hits are a real answer, not an empty one.
+    expect(scoreName(index, spellings[0] as string).length).toBeGreaterThan(0);
+  });
+
+  test("any difference in the words scoreName reads gives another key", () => {
+    const names = ["Rosneft Trading", "Rosneft Tradng", "Rosneft Trading Intl", "Trading Rosneft", "Rosneft"];
+    expect(new Set(names.map(nameHitsKey)).size).toBe(names.length);
+  });
+
+  test("a batch cache scores each key once and starts again past its limit", () => {
+    const cache = new Map<string, ReturnType<typeof scoreName>>();
+    const first = scoreNameCached(cache, index, "Rosneft Trading SA", {}, 2);
+    expect(scoreNameCached(cache, index, "ROSNEFT TRADING GmbH", {}, 2)).toBe(first);
+    expect(cache.size).toBe(1);
+    scoreNameCached(cache, index, "Harbor Trading", {}, 2);
+    scoreNameCached(cache, index, "Acme Industrial", {}, 2);
+    expect(cache.size).toBe(1);
+    expect(JSON.stringify(scoreNameCached(cache, index, "Rosneft Trading", {}, 2))).toBe(
+      JSON.stringify(first),
+    );
   });
 });
 

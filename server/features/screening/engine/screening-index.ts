@@ -1292,6 +1292,38 @@ export interface NameHit {
 }
 
 /**
+ * The key under which a name's hits (scoreName) can be shared: scoreName reads the name only through
+ * normalizeName's tokens, so names with the same tokens ("Atlas Logistics GmbH", "ATLAS LOGISTICS
+ * Inc.": legal forms, case and punctuation set aside) score exactly alike. A batch that caches hits
+ * by this key scores each distinct name once, however the file spells its legal forms.
+ */
+export function nameHitsKey(queryName: string): string {
+  // Every field of every token (a field added to NameToken is part of the key without a change here).
+  return JSON.stringify(normalizeName(queryName).tokens);
+}
+
+/**
+ * scoreName through a batch's cache, keyed by nameHitsKey: each distinct name is scored once. The
+ * cache starts again past `limit` names, so a huge job's memory stays bounded.
+ */
+export function scoreNameCached(
+  cache: Map<string, NameHit[]>,
+  index: ScreeningIndex,
+  queryName: string,
+  options: ScreenOptions,
+  limit: number,
+): NameHit[] {
+  const key = nameHitsKey(queryName);
+  let hits = cache.get(key);
+  if (hits === undefined) {
+    if (cache.size >= limit) cache.clear();
+    hits = scoreName(index, queryName, options);
+    cache.set(key, hits);
+  }
+  return hits;
+}
+
+/**
  * The name half of a screening: every list name that could reach the reporting floor once country
  * and address evidence are added, with its name score. It depends on the name alone, so a batch
  * screening many contacts of one name computes it once (see screenWithHits).
