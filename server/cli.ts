@@ -344,6 +344,33 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
     return 1;
   }
 
+  // New contacts are screened while the file is imported: the workers start first, and load their
+  // index of the lists (from the stored file) while this thread prepares the database and starts
+  // reading; each row goes to them as soon as it is parsed, and is written with its outcome once that
+  // is back (decision 009). A worker that starts before a migration or without lists fails, and the
+  // import then leaves its new contacts pending for the screening after it, as without workers.
+  const workers: ScreeningWorker[] = [];
+  if (!dryRun) {
+    for (let i = 0; i < screeningWorkerCount(size); i++) {
+      const worker = ScreeningWorker.start(env.databaseUrl, env.databaseAuthToken, env.screeningThreshold);
+      if (worker) workers.push(worker);
+    }
+  }
+  const screener = workers.length ? new QueryScreener(workers) : null;
+  try {
+    return await importWithScreener(env, runtime, { email, file, size, dryRun }, workers, screener);
+  } finally {
+    screener?.stop();
+  }
+}
+
+async function importWithScreener(
+  env: TEnv,
+  runtime: TRuntime,
+  { email, file, size, dryRun }: { email: string; file: string; size: number; dryRun: boolean },
+  workers: ScreeningWorker[],
+  screener: QueryScreener | null,
+): Promise<number> {
   const database = await prepareDatabase(env, runtime);
   try {
     const [user] = await database.db
@@ -365,17 +392,7 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
       }
     }
     const stream = Bun.file(file).stream() as unknown as AsyncIterable<Uint8Array>;
-    // New contacts are screened while the file is imported: the workers start now and load their
-    // index of the lists (from the stored file) while this thread starts reading; each row goes to
-    // them as soon as it is parsed, and is written with its outcome once that is back (decision 009).
-    const workers: ScreeningWorker[] = [];
-    if (!dryRun) {
-      for (let i = 0; i < screeningWorkerCount(size); i++) {
-        const worker = ScreeningWorker.start(env.databaseUrl, env.databaseAuthToken, env.screeningThreshold);
-        if (worker) workers.push(worker);
-      }
-    }
-    const screener = workers.length ? new QueryScreener(workers) : null;
+    screener?.ready.then(() => console.error(`[${performance.now().toFixed(0)}] screener ready`));
     let screenedWhileImporting = 0;
     let report: TImportReport;
     try {
@@ -400,7 +417,6 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
         },
       );
     } catch (error) {
-      screener?.stop();
       progress.clear();
       if (error instanceof ImportFileError) {
         console.error(`Import failed: ${error.message}`);
@@ -418,15 +434,11 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
     }
     progress.clear();
     printReport(report, progress.seconds());
-    try {
-      if (screenedWhileImporting)
-        console.log(`Screened ${screenedWhileImporting} new contacts while importing.`);
-      // What is left: contacts the import changed, and any new one whose outcome was not had.
-      if (!report.dry_run && (report.created || report.updated))
-        await screenImported(database.db, env, user.workspaceId, workers.find((w) => !w.isStopped) ?? null);
-    } finally {
-      screener?.stop();
-    }
+    if (screenedWhileImporting)
+      console.log(`Screened ${screenedWhileImporting} new contacts while importing.`);
+    // What is left: contacts the import changed, and any new one whose outcome was not had.
+    if (!report.dry_run && (report.created || report.updated))
+      await screenImported(database.db, env, user.workspaceId, workers.find((w) => !w.isStopped) ?? null);
     return 0;
   } finally {
     database.close();

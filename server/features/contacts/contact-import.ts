@@ -107,6 +107,12 @@ export type TImportScreening = {
 
 /** Rows parsed ahead of the writes while the screening workers catch up. */
 const WINDOW = 8_000;
+/**
+ * While the screening workers are behind, a batch of at least this many rows with their outcomes
+ * back is written rather than waiting for a whole BATCH (an import's first batch waited ~0.65 s for
+ * its thousand outcomes while the workers loaded the index and warmed up).
+ */
+const FIRST_ROWS = 250;
 
 /**
  * Imports contacts from CSV text chunks into one workspace, in one transaction: either every valid
@@ -329,8 +335,23 @@ export async function importContacts(
         options.onWritten([...inserts, ...updates].map((values) => values.company));
     };
 
+    let isFirstBatch = true;
+    /** How many rows from the start of the next batch have their outcome back (or need none). */
+    const knownPrefix = (screener: QueryScreener) => {
+      let n = 0;
+      for (; n < BATCH && n < pending.length; n++) {
+        const key = screeningKeys.get(pending[n] as TContactValues);
+        if (key !== undefined && screener.outcome(key) === undefined) break;
+      }
+      return n;
+    };
+
     const drain = async (all: boolean) => {
       while (pending.length >= BATCH || (all && pending.length)) {
+        // The first batch is small: if it creates a contact, every row starts going to the workers
+        // then, and it waits for its own outcomes only, while the workers are still warming up.
+        let size = isFirstBatch && isScreening && screening ? FIRST_ROWS : BATCH;
+        isFirstBatch = false;
         if (isSubmitting && screening) {
           // A batch is written once its rows' outcomes are back; until then the parser reads on, up
           // to WINDOW rows ahead, and past that (or at the end of the file) the import waits.
@@ -339,13 +360,25 @@ export async function importContacts(
             const key = screeningKeys.get(pending[i] as TContactValues);
             if (key !== undefined) keys.push(key);
           }
-          // Past the window the batch is written: it waits for its NEW contacts' outcomes only (an
-          // unchanged or updated row needs none), so a re-import never waits for the workers.
-          if (!screening.screener.isKnown(keys) && !all && pending.length < WINDOW) return;
+          if (!screening.screener.isKnown(keys)) {
+            // The workers are behind (above all at the start, while they load the index and warm
+            // up): the rows whose outcomes are back are written as a smaller batch, so the writes
+            // start instead of waiting for a whole batch's outcomes. Past the window (or at the end)
+            // the first FIRST_ROWS are waited for.
+            let known = knownPrefix(screening.screener);
+            if (known < FIRST_ROWS && (all || pending.length >= WINDOW)) {
+              await screening.screener.whenKnown(keys.slice(0, FIRST_ROWS));
+              known = knownPrefix(screening.screener);
+            }
+            if (known >= FIRST_ROWS) size = known;
+            // Otherwise the batch is written past the window: it waits for its NEW contacts'
+            // outcomes only (an unchanged or updated row needs none), so a re-import never waits.
+            else if (!all && pending.length < WINDOW) return;
+          }
           if (!screeningLists) await screening.screener.ready;
         }
-        const batch = pending.slice(0, BATCH);
-        pending = pending.slice(BATCH);
+        const batch = pending.slice(0, size);
+        pending = pending.slice(size);
         if (isScreening && screening) {
           for (const values of batch) {
             const key = matchKey(values.company, values.tax_id);

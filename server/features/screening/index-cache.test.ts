@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   utimesSync,
   writeFileSync,
@@ -106,6 +107,23 @@ describe("screening index cache", () => {
     expect(second.index.entries.length).toBe(entries.length);
     for (let e = 0; e < entries.length; e += 97)
       expect(second.index.entries.at(e)).toEqual(entries[e] as ListEntry);
+  }, 60_000);
+
+  test("a loaded index is a view of its file: it screens on when the file is replaced or removed", async () => {
+    await cached(entries);
+    const loaded = await cached(entries);
+    expect(loaded.loaded).toBe(true);
+    // What writers do (a whole new file renamed over the old one), then what a cleanup does.
+    const file = fileOf(entries);
+    const replacement = `${file}.test.tmp`;
+    writeFileSync(replacement, Buffer.alloc(readFileSync(file).length, 0x5a));
+    renameSync(replacement, file);
+    expect(results(loaded.index)).toBe(expected);
+    // The garbage is not taken for an index: it is built and renamed over again.
+    expect((await cached(entries)).loaded).toBe(false);
+    expect(results(loaded.index)).toBe(expected);
+    rmSync(file);
+    expect(results(loaded.index)).toBe(expected);
   }, 60_000);
 
   test("changed entries are built again, never served from the older file, which is removed", async () => {

@@ -100,13 +100,31 @@ function removeOlderFiles(dir: string, written: string): void {
   }
 }
 
+/**
+ * The file's bytes, mapped rather than read where the platform can: the index's typed arrays are
+ * views of the file's pages, which the OS shares and can drop, and a screening worker is ready
+ * ~0.2 s sooner (a 33 MB read and its copy, against page faults as the hash walks the file). Safe
+ * because a stored index is never written in place: writers rename a whole new file over it, and a
+ * mapping of a replaced or removed file keeps the old pages.
+ */
+function mapFile(file: string): Uint8Array {
+  try {
+    return Bun.mmap(file, { shared: false });
+  } catch (error) {
+    // A missing file is missing either way; anything else (a platform without mmap) reads it.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw error;
+    return readFileSync(file);
+  }
+}
+
 /** The stored index of exactly this key, if `dir` holds a whole one. */
 export function loadCachedIndex(dir: string, sourceKey: string): ScreeningIndex | undefined {
   const key = indexKey(sourceKey);
   if (key === undefined) return undefined;
+  const file = indexCacheFile(dir, sourceKey);
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(indexCacheFile(dir, sourceKey));
+    bytes = mapFile(file);
   } catch {
     return undefined;
   }

@@ -35,9 +35,9 @@ const NAMES = [
 ];
 
 /** 60 rows: listed parties and clean names, repeated, with differing addresses and countries. */
-function sampleRows() {
+function sampleRows(rows = 60) {
   const lines = [HEADER];
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < rows; i++) {
     const company = NAMES[i % NAMES.length];
     const street = i % 3 ? `${i} Harbour Road` : "Gogolevsky Blvd 21";
     lines.push(
@@ -218,6 +218,36 @@ describe("screening on a worker", () => {
     expect(again.report.unchanged).toBe(60);
     expect(again.submitted).toBe(0);
     expect(again.screened).toBe(0);
+  }, 180_000);
+
+  test("a file of several batches, written while the worker warms up, records each contact once as screened", async () => {
+    // Small first batches are written as soon as their outcomes are back, bigger ones after: the
+    // cuts change when rows are written, never what is recorded for them.
+    const here = await recorded(await importAndScreen(false));
+    const start = () => ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    const big = await importScreeningWhileImporting([start()], undefined, sampleRows(2_600));
+    expect(big.report.created).toBe(2_600);
+    expect(big.screened).toBe(2_600);
+    const during = await recorded(big.ids);
+    expect(during.results.every((r) => r.length === 1)).toBe(true);
+    expect(during.audit.every((r) => r.length === 1)).toBe(true);
+    expect(during.listed.every((r) => r.length === 1)).toBe(true);
+    expect(
+      during.marks.every(
+        (m, i) => m[0]?.pending === false && m[0]?.outcome === during.results[i]?.[0]?.status,
+      ),
+    ).toBe(true);
+    // The first 60 rows are the sample's: recorded as screening them after the import records them.
+    expect(during.results.slice(0, 60)).toEqual(here.results);
+    // A row 24 further on with the listed street has the same name, address and country (8 names,
+    // every third row, two countries): the same outcome, early batch or late.
+    let compared = 0;
+    for (let i = 60; i < 2_600; i += 3) {
+      expect(during.results[i]).toEqual(during.results[i - 24] as never);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(800);
+    expect(during.results.filter((r) => r[0]?.status === "failed").length).toBeGreaterThan(300);
   }, 180_000);
 
   test("an import whose screening workers fail writes its contacts pending, for the run after", async () => {
