@@ -392,7 +392,6 @@ async function importWithScreener(
       }
     }
     const stream = Bun.file(file).stream() as unknown as AsyncIterable<Uint8Array>;
-    screener?.ready.then(() => console.error(`[${performance.now().toFixed(0)}] screener ready`));
     let screenedWhileImporting = 0;
     let report: TImportReport;
     try {
