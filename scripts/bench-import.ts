@@ -371,6 +371,22 @@ async function prepareDataDir(dataDir: string) {
   database.close();
 }
 
+// The data folder is prepared by this script started again (`--prepare <dir>`): the index it builds
+// and its garbage go with that process. Prepared here, the bench's own process freed ~200 MB while
+// the measured import ran, and took ~1 s of its CPU on a 2-core machine (20,000 rows: 4.6 s against
+// 3.9 s).
+const prepareAt = process.argv.indexOf("--prepare");
+if (prepareAt >= 0) {
+  await prepareDataDir(process.argv[prepareAt + 1] as string);
+  process.exit(0);
+}
+const prepareInChild = (dataDir: string) => {
+  const run = Bun.spawnSync([process.execPath, import.meta.path, "--prepare", dataDir], {
+    stderr: "inherit",
+  });
+  if (run.exitCode !== 0) throw new Error(`preparing ${dataDir} failed`);
+};
+
 const dir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-import-"));
 let dataDir = "";
 let failed = false;
@@ -403,7 +419,7 @@ try {
   const first = path.join(dir, "contacts-a.csv");
   for (const size of SIZES) {
     dataDir = path.join(dir, `data-${size}`);
-    await prepareDataDir(dataDir);
+    prepareInChild(dataDir);
     const t = performance.now();
     await writeCsv(first, size, 1);
     console.log(
