@@ -13,7 +13,7 @@ import path from "node:path";
 import { openDatabase } from "../db/client";
 import { users, workspaces } from "../db/schema";
 import { loadOrBuildActiveIndex } from "../server/features/screening/lists.service";
-import { ROOT } from "./lib";
+import { ensureClientBuild, ROOT, startServer } from "./lib";
 import { TRADES } from "./sample-names";
 
 const SIZES = process.env.BENCH_ROWS ? [Number(process.env.BENCH_ROWS)] : [20_000, 100_000];
@@ -21,6 +21,7 @@ const ROWS = SIZES[SIZES.length - 1] as number;
 /** Issue 15: new contacts per second, end to end with screening. */
 const TARGET_ROWS_PER_S = 5_000;
 const EMAIL = "importer@example.com";
+const PASSWORD = "bench password";
 const MAIN = path.join(ROOT, "server", "main.ts");
 const TIME = "/usr/bin/time";
 
@@ -316,6 +317,76 @@ async function runImport(dataDir: string, file: string): Promise<TRun> {
   return { seconds, importSeconds, peakRssMb: kb ? kb / 1024 : null, cpuSeconds, stdout, stderr, code };
 }
 
+/** A web upload of `file` into a server on `dataDir`, timed until the server has screened every new contact. */
+async function runWebImport(dataDir: string, file: string, rows: number) {
+  const server = await startServer({ DATA_DIR: dataDir });
+  try {
+    const post = (url: string, body: unknown) =>
+      fetch(`${server.url}${url}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const login = await post("/api/login", { email: EMAIL, password: PASSWORD, rememberMe: true });
+    const { token } = (await login.json()) as { token: string };
+    const auth = { authorization: `Bearer ${token}` };
+    const screening = async () => {
+      const res = await fetch(`${server.url}/api/screenings/lists`, { headers: auth });
+      return ((await res.json()) as { rescreen: { isRunning: boolean; done: number; total: number } })
+        .rescreen;
+    };
+    // The server has loaded its index (the first screening request waits for it).
+    await screening();
+    let isDone = false;
+    let worstHealthMs = 0;
+    let polls = 0;
+    let peakKb = 0;
+    const poller = (async () => {
+      while (!isDone) {
+        const started = performance.now();
+        await (await fetch(`${server.url}/api/health`)).arrayBuffer();
+        worstHealthMs = Math.max(worstHealthMs, performance.now() - started);
+        polls++;
+        try {
+          const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+          peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+        } catch {}
+        await Bun.sleep(20);
+      }
+    })();
+    const form = new FormData();
+    form.append("csv_upload", new File([readFileSync(file)], "contacts.csv", { type: "text/csv" }));
+    const started = performance.now();
+    const res = await fetch(`${server.url}/api/contacts/upload`, {
+      method: "POST",
+      headers: { cookie: `twsession=${token}`, origin: server.url },
+      body: form,
+    });
+    const report = (await res.json()) as { created?: number };
+    const importSeconds = (performance.now() - started) / 1000;
+    for (;;) {
+      const state = await screening();
+      if (!state.isRunning && state.total === rows && state.done === rows) break;
+      if (performance.now() - started > 600_000)
+        throw new Error(`web import of ${rows}: screening never finished`);
+      await Bun.sleep(50);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    isDone = true;
+    await poller;
+    return {
+      seconds,
+      importSeconds,
+      created: report.created ?? 0,
+      worstHealthMs,
+      polls,
+      peakRssMb: peakKb / 1024,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
 const countContacts = (dbFile: string) => {
   const db = new Database(dbFile);
   try {
@@ -365,7 +436,7 @@ async function prepareDataDir(dataDir: string) {
     name: "Bench",
     surname: "Importer",
     email: EMAIL,
-    password_hash: await Bun.password.hash("bench password"),
+    password_hash: await Bun.password.hash(PASSWORD),
   });
   await loadOrBuildActiveIndex(database.db, path.join(dataDir, "cache"));
   database.close();
@@ -472,6 +543,34 @@ try {
     console.error(
       `✖ kill -9 mid-import: ${!wasKilled ? "the import ended before it was killed" : !rowsShown ? "no progress was shown" : "the contacts count changed"}`,
     );
+  }
+
+  // The web upload (POST /api/contacts/upload) into a running server, then its screening (the server
+  // imports first and screens after, on its pool): from the request to the last contact screened,
+  // while /api/health is polled, as a user's other requests would be.
+  await ensureClientBuild();
+  for (const size of SIZES) {
+    const webDir = path.join(dir, `web-${size}`);
+    prepareInChild(webDir);
+    await writeCsv(first, size, 1);
+    const run = await runWebImport(webDir, first, size);
+    const screened = countScreening(path.join(webDir, "app.db"));
+    const isComplete =
+      run.created === size &&
+      screened.results === size &&
+      screened.audit === size &&
+      screened.listed === size;
+    console.log(
+      `web upload ${size.toLocaleString("en-US")} new + screening ${Math.round(size / run.seconds)
+        .toLocaleString("en-US")
+        .padStart(
+          7,
+        )} rows/s  ${run.seconds.toFixed(2)} s  (import answered in ${run.importSeconds.toFixed(2)} s, then screening ${(run.seconds - run.importSeconds).toFixed(2)} s); worst /api/health ${Math.round(run.worstHealthMs)} ms over ${run.polls} polls; server peak RSS ${run.peakRssMb.toFixed(0)} MB`,
+    );
+    console.log(
+      `  screened: ${screened.results.toLocaleString("en-US")} results, ${screened.audit.toLocaleString("en-US")} audited, ${screened.listed.toLocaleString("en-US")} in the screenings list ${isComplete ? "✓" : "✖"}`,
+    );
+    if (!isComplete) failed = true;
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
