@@ -6,7 +6,14 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { openDatabase } from "../../../db/client";
 import { buildIndex, type NameHit, type ScreeningIndex, scoreNameCached, screenWithHits } from "./engine";
-import { activeLists, loadActiveEntries, loadOrBuildActiveIndex, type TListVersion } from "./lists.service";
+import { loadCachedIndex } from "./index-cache";
+import {
+  activeEntriesKey,
+  activeLists,
+  loadActiveEntries,
+  loadOrBuildActiveIndex,
+  type TListVersion,
+} from "./lists.service";
 import {
   compactMatches,
   type TOutcome,
@@ -160,12 +167,18 @@ self.onmessage = (event: MessageEvent<TWorkerRequest>) => {
         lists = await activeLists(database.db);
         if (lists.length) {
           const { db } = database;
+          // The stored index (decision 011) is mapped, not built: nothing to collect after it.
           index = message.cacheDir
-            ? await loadOrBuildActiveIndex(db, message.cacheDir, lists)
-            : buildIndex(await loadActiveEntries(db));
+            ? (loadCachedIndex(message.cacheDir, await activeEntriesKey(db, lists)) ?? null)
+            : null;
+          if (!index) {
+            index = message.cacheDir
+              ? await loadOrBuildActiveIndex(db, message.cacheDir, lists)
+              : buildIndex(await loadActiveEntries(db));
+            // A build leaves much garbage behind; collected now, the resident size stays near the index.
+            Bun.gc(true);
+          }
         }
-        // The build leaves much garbage behind; collected now, the resident size stays near the index.
-        Bun.gc(true);
       } finally {
         database.close();
       }
