@@ -208,6 +208,8 @@ const HEADER =
 /** Writes a realistic CSV: quoted commas and line breaks, countries by name or code, flags as words. */
 async function writeCsv(file: string, rows: number, seed: number) {
   const r = random(seed);
+  // Bun's file writer does not truncate: a smaller file written over a bigger one kept its tail.
+  rmSync(file, { force: true });
   const sink = Bun.file(file).writer();
   sink.write(`${HEADER}\r\n`);
   for (let i = 0; i < rows; i++) {
