@@ -62,10 +62,15 @@ describe("tradewinds commands", () => {
 });
 
 describe("import-contacts screening workers", () => {
-  test("a second worker only for big files and only with a core left for the import's own writes", () => {
+  test("a second worker only for big files, with a core left for the import's own writes or mostly distinct names", () => {
     expect(screeningWorkerCount(200_000, 8)).toBe(1);
     expect(screeningWorkerCount(2_000_000, 2)).toBe(1);
     expect(screeningWorkerCount(2_000_000, 3)).toBe(2);
     expect(screeningWorkerCount(2_000_000, 16)).toBe(2);
+    // On two cores, a second worker only when most names are distinct (scoring is then the import's
+    // critical path), and never for a small file.
+    expect(screeningWorkerCount(2_000_000, 2, 0.3)).toBe(1);
+    expect(screeningWorkerCount(2_000_000, 2, 0.9)).toBe(2);
+    expect(screeningWorkerCount(200_000, 2, 1)).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import { contacts } from "../../../db/schema";
 import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import { importContacts, parseWorkerStats } from "./contact-import";
+import { companiesOf } from "./contact-rows";
 
 let ctx: TTestContext;
 beforeAll(async () => {
@@ -335,5 +336,19 @@ describe("parsing on a thread of its own (the CLI's big files)", () => {
       expect(here.error).toMatch(/^ImportFileError: /);
       expect(there).toEqual(here);
     }
+  });
+});
+
+describe("companiesOf: the names a sample of a file holds (the CLI's worker count)", () => {
+  test("by the header's company column, under any of its names, with quoted commas", () => {
+    const text =
+      'Tax ID,Business Name,Email\r\nDE1,"Atlas, Logistics GmbH",a@x.example\r\nDE2,Harbor Timber Ltd,b@x.example\r\n';
+    expect(companiesOf(text, 10)).toEqual(["Atlas, Logistics GmbH", "Harbor Timber Ltd"]);
+    expect(companiesOf(text, 1)).toEqual(["Atlas, Logistics GmbH"]);
+  });
+
+  test("a row the sample cuts off is left out; no company column gives none", () => {
+    expect(companiesOf("company,tax id\nAtlas GmbH,DE1\nHarbor Tim", 10)).toEqual(["Atlas GmbH"]);
+    expect(companiesOf("tax id,email\nDE1,a@x.example\n", 10)).toEqual([]);
   });
 });
