@@ -484,7 +484,9 @@ async function screenImported(db: TDb, env: TEnv, workspaceId: number, worker: S
  * which for a few megabytes of new names is more than the main thread's own share of the import.
  * It also needs a core of its own: the main thread's SQL is the import's critical path, and on a
  * 2-core machine two workers (each loading the index and compiling the engine again) took CPU from
- * it instead of adding any (session 6: 20,000 rows, ~2 s less CPU in all with one worker).
+ * it instead of adding any (session 6: 20,000 rows, ~2 s less CPU in all with one worker) — unless
+ * most of the file's names are distinct (`distinctShare`, from a sample of it): scoring is then the
+ * critical path, and the main thread mostly waits for it.
  */
 export function screeningWorkerCount(
   bytes: number,
