@@ -206,7 +206,21 @@ const HEADER =
   "Company,Partner Type,Tax ID,Street,City,State/Province,Postal Code,Country,Contact,Phone,Email,Contact 2,Phone 2,Email 2,Sensitive,Sensitive Note,Restricted,Restricted Note";
 
 /** Writes a realistic CSV: quoted commas and line breaks, countries by name or code, flags as words. */
-async function writeCsv(file: string, rows: number, seed: number) {
+/** Syllables of made-up company words: every name of a `distinct` file differs from the others. */
+const SYLLABLES = ["ka", "ri", "to", "mel", "var", "den", "sol", "bra", "quin", "lo", "zan", "per"];
+const madeUpWord = (i: number) => {
+  let word = "";
+  for (let n = i + SYLLABLES.length ** 2; n > 0; n = Math.floor(n / SYLLABLES.length))
+    word += SYLLABLES[n % SYLLABLES.length];
+  return word.charAt(0).toUpperCase() + word.slice(1);
+};
+
+/**
+ * The bench file names 520 companies (prefix × trade) in many spellings, as a file that repeats its
+ * partners would; with `distinct`, each row's company gets a made-up word of its own, as an address
+ * book of different companies has: then every name is scored (the import's screening-bound case).
+ */
+async function writeCsv(file: string, rows: number, seed: number, distinct = false) {
   const r = random(seed);
   // Bun's file writer does not truncate: a smaller file written over a bigger one kept its tail.
   rmSync(file, { force: true });
@@ -214,7 +228,7 @@ async function writeCsv(file: string, rows: number, seed: number) {
   sink.write(`${HEADER}\r\n`);
   for (let i = 0; i < rows; i++) {
     const country = r.pick(COUNTRIES);
-    const company = `${r.pick(PREFIXES)} ${r.pick(TRADES)} ${country.form}`;
+    const company = `${r.pick(PREFIXES)}${distinct ? ` ${madeUpWord(i)}` : ""} ${r.pick(TRADES)} ${country.form}`;
     // The seed is part of the tax id, so files from different seeds never match each other's rows.
     const taxId = `${country.code}${seed}${String(i).padStart(8, "0")}`;
     const domain = `${company.split(" ")[0].toLowerCase()}${i % 997}.example`;
@@ -526,6 +540,22 @@ try {
       `  screened: ${screened.results.toLocaleString("en-US")} results, ${screened.audit.toLocaleString("en-US")} audited, ${screened.listed.toLocaleString("en-US")} in the screenings list ${isComplete ? "✓" : "✖"}`,
     );
     if (!isComplete) failed = true;
+  }
+  // Every name distinct (the smaller size): the rate an address book of different companies gets.
+  {
+    const size = SIZES[0] as number;
+    const distinctDir = path.join(dir, `distinct-${size}`);
+    prepareInChild(distinctDir);
+    const distinctFile = path.join(dir, "contacts-distinct.csv");
+    await writeCsv(distinctFile, size, 3, true);
+    report(
+      `import ${size.toLocaleString("en-US")} new, every name distinct`,
+      size,
+      await runImport(distinctDir, distinctFile),
+      { created: size, rejected: 0 },
+    );
+    const screened = countScreening(path.join(distinctDir, "app.db"));
+    if (screened.results !== size) failed = true;
   }
   const second = path.join(dir, "contacts-b.csv");
   await writeCsv(second, ROWS, 2);
