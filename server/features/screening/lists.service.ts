@@ -348,7 +348,8 @@ export async function activeEntriesKey(db: TDb, lists?: TListVersion[]): Promise
 }
 
 /**
- * The index over the active entries, from `cacheDir` when stored there, else built from the database
+ * The index over the active entries (and whether it was loaded rather than built), from `cacheDir`
+ * when stored there, else built from the database
  * and stored — only under the key its entries were read with: when a list import commits between
  * the key and the entries, the index is built but not stored (newer entries under an older key
  * would be served to every process until the next import).
@@ -358,13 +359,13 @@ export async function loadOrBuildActiveIndex(
   cacheDir: string,
   lists?: TListVersion[],
   readEntries: (db: TDb) => Promise<ListEntry[]> = loadActiveEntries,
-): Promise<ScreeningIndex> {
+): Promise<{ index: ScreeningIndex; loaded: boolean }> {
   const sourceKey = await activeEntriesKey(db, lists);
   const stored = loadCachedIndex(cacheDir, sourceKey);
-  if (stored) return stored;
+  if (stored) return { index: stored, loaded: true };
   const entries = await readEntries(db);
-  if ((await activeEntriesKey(db)) !== sourceKey) return buildIndex(entries);
-  return (await loadOrBuildIndex(cacheDir, sourceKey, () => entries)).index;
+  if ((await activeEntriesKey(db)) !== sourceKey) return { index: buildIndex(entries), loaded: false };
+  return loadOrBuildIndex(cacheDir, sourceKey, () => entries);
 }
 
 /**

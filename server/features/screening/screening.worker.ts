@@ -6,14 +6,7 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { openDatabase } from "../../../db/client";
 import { buildIndex, type NameHit, type ScreeningIndex, scoreNameCached, screenWithHits } from "./engine";
-import { loadCachedIndex } from "./index-cache";
-import {
-  activeEntriesKey,
-  activeLists,
-  loadActiveEntries,
-  loadOrBuildActiveIndex,
-  type TListVersion,
-} from "./lists.service";
+import { activeLists, loadActiveEntries, loadOrBuildActiveIndex, type TListVersion } from "./lists.service";
 import {
   compactMatches,
   type TOutcome,
@@ -167,17 +160,13 @@ self.onmessage = (event: MessageEvent<TWorkerRequest>) => {
         lists = await activeLists(database.db);
         if (lists.length) {
           const { db } = database;
-          // The stored index (decision 011) is mapped, not built: nothing to collect after it.
-          index = message.cacheDir
-            ? (loadCachedIndex(message.cacheDir, await activeEntriesKey(db, lists)) ?? null)
-            : null;
-          if (!index) {
-            index = message.cacheDir
-              ? await loadOrBuildActiveIndex(db, message.cacheDir, lists)
-              : buildIndex(await loadActiveEntries(db));
-            // A build leaves much garbage behind; collected now, the resident size stays near the index.
-            Bun.gc(true);
-          }
+          const { index: ready, loaded } = message.cacheDir
+            ? await loadOrBuildActiveIndex(db, message.cacheDir, lists)
+            : { index: buildIndex(await loadActiveEntries(db)), loaded: false };
+          index = ready;
+          // A build leaves much garbage behind; collected now, the resident size stays near the
+          // index. A stored index (decision 011) is mapped, not built: nothing to collect.
+          if (!loaded) Bun.gc(true);
         }
       } finally {
         database.close();
