@@ -13,7 +13,7 @@ import path from "node:path";
 import { openDatabase } from "../db/client";
 import { users, workspaces } from "../db/schema";
 import { loadOrBuildActiveIndex } from "../server/features/screening/lists.service";
-import { ensureClientBuild, ROOT, startServer } from "./lib";
+import { ensureClientBuild, pollHealth, ROOT, startServer } from "./lib";
 import { TRADES } from "./sample-names";
 
 const SIZES = process.env.BENCH_ROWS ? [Number(process.env.BENCH_ROWS)] : [20_000, 100_000];
@@ -353,23 +353,13 @@ async function runWebImport(dataDir: string, file: string, rows: number) {
     };
     // The server has loaded its index (the first screening request waits for it).
     await screening();
-    let isDone = false;
-    let worstHealthMs = 0;
-    let polls = 0;
     let peakKb = 0;
-    const poller = (async () => {
-      while (!isDone) {
-        const started = performance.now();
-        await (await fetch(`${server.url}/api/health`)).arrayBuffer();
-        worstHealthMs = Math.max(worstHealthMs, performance.now() - started);
-        polls++;
-        try {
-          const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
-          peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
-        } catch {}
-        await Bun.sleep(20);
-      }
-    })();
+    const health = pollHealth(server.url, () => {
+      try {
+        const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+        peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      } catch {}
+    });
     const form = new FormData();
     form.append("csv_upload", new File([readFileSync(file)], "contacts.csv", { type: "text/csv" }));
     const started = performance.now();
@@ -380,8 +370,8 @@ async function runWebImport(dataDir: string, file: string, rows: number) {
     });
     const report = (await res.json()) as { created?: number };
     const importSeconds = (performance.now() - started) / 1000;
-    // Done when no contact waits for a screening and each has its result: the import's own run or
-    // the server's pending sweep may screen them, whichever comes first.
+    // Done when the database shows every contact screened (whichever run screened it), not when one
+    // job's counters reach the file's size.
     const dbFile = path.join(dataDir, "app.db");
     for (;;) {
       const state = await screening();
@@ -391,8 +381,8 @@ async function runWebImport(dataDir: string, file: string, rows: number) {
       await Bun.sleep(50);
     }
     const seconds = (performance.now() - started) / 1000;
-    isDone = true;
-    await poller;
+    const worstHealthMs = health.takeWorst();
+    const polls = await health.stop();
     return {
       seconds,
       importSeconds,

@@ -164,6 +164,40 @@ export async function waitForHealth(url: string, timeoutMs = 30_000, untilWarm =
 }
 
 /**
+ * Polls `${url}/api/health` every 20 ms, as a user's other requests would arrive while something
+ * heavy runs, keeping the slowest answer. `takeWorst` returns the slowest since the last take;
+ * `onPoll` runs after each answer (a bench reads the server's memory there).
+ */
+export function pollHealth(url: string, onPoll?: () => void) {
+  let isDone = false;
+  let worst = 0;
+  let polls = 0;
+  const running = (async () => {
+    while (!isDone) {
+      const started = performance.now();
+      await (await fetch(`${url}/api/health`)).arrayBuffer();
+      worst = Math.max(worst, performance.now() - started);
+      polls++;
+      onPoll?.();
+      await Bun.sleep(20);
+    }
+  })();
+  return {
+    takeWorst(): number {
+      const taken = worst;
+      worst = 0;
+      return taken;
+    },
+    /** Stops polling; resolves to how many polls were answered. */
+    async stop(): Promise<number> {
+      isDone = true;
+      await running;
+      return polls;
+    },
+  };
+}
+
+/**
  * Starts the real server from source on a free port of 127.0.0.1 (React's production build), waits
  * until it is healthy, and returns its URL and a stop function.
  */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureClientBuild, startServer } from "../../scripts/lib";
+import { ensureClientBuild, pollHealth, startServer } from "../../scripts/lib";
 import { buildProduct, buildRegistration } from "../test/factories";
 
 /** Worst acceptable health latency while a heavy request runs (a frozen loop took seconds). */
@@ -44,31 +44,18 @@ afterAll(async () => {
 
 /** Runs `heavy` while polling /api/health; returns its response and the worst health latency. */
 async function whileHealthPolled(heavy: () => Promise<Response>, after?: () => Promise<void>) {
-  let isDone = false;
-  let worst = 0;
-  let polls = 0;
-  const poller = (async () => {
-    while (!isDone) {
-      const started = performance.now();
-      const res = await fetch(`${server.url}/api/health`);
-      await res.arrayBuffer();
-      worst = Math.max(worst, performance.now() - started);
-      polls += 1;
-      await Bun.sleep(20);
-    }
-  })();
+  const health = pollHealth(server.url);
   const started = performance.now();
   const res = await heavy();
   const body = await res.text();
   const took = performance.now() - started;
-  const worstDuring = worst;
+  const worstDuring = health.takeWorst();
   // What the request left running in the background (an import's screening) is polled through too.
-  worst = 0;
   await after?.();
   const afterTook = performance.now() - started - took;
-  isDone = true;
-  await poller;
-  return { status: res.status, body, took, worst: worstDuring, afterTook, worstAfter: worst, polls };
+  const worstAfter = health.takeWorst();
+  const polls = await health.stop();
+  return { status: res.status, body, took, worst: worstDuring, afterTook, worstAfter, polls };
 }
 
 /** Resolves once the server's re-screen job has screened every contact of the import. */
