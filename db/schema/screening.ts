@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users, workspaces } from "./auth";
 import { createdAt, flag, updatedAt } from "./columns";
 import { contacts } from "./contacts";
@@ -50,6 +50,23 @@ export const screening_entries = sqliteTable(
   ],
 );
 
+/**
+ * The lists (sources, versions, checksums) a screening was made against, stored once per distinct
+ * set instead of in every result, audit row and screenings-list row (a 20,000-contact import wrote
+ * the same 444 bytes 60,000 times). Append-only, like the audit log that points at it: triggers in a
+ * custom migration refuse UPDATE and DELETE, so a reference always means the lists it meant.
+ */
+export const screening_list_sets = sqliteTable(
+  "screening_list_sets",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    /** JSON array of { source, version_date, checksum } (a free search's: the full list versions). */
+    lists: text({ mode: "json" }).$type<unknown[]>().notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [uniqueIndex("screening_list_sets_lists_idx").on(t.lists)],
+);
+
 /** Free searches and screenings shown in the screening list (spec: rpscreening). */
 export const rpscreenings = sqliteTable(
   "rpscreenings",
@@ -63,8 +80,10 @@ export const rpscreenings = sqliteTable(
     name: text().notNull(),
     /** JSON of what was screened (name, address, country). */
     data_screened: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
-    /** JSON of the top matches with scores and the lists/versions used. */
+    /** JSON of the top matches with scores; the lists/versions used are list_set_id's. */
     results: text({ mode: "json" }).$type<unknown>().notNull(),
+    /** The lists this outcome was screened against (screening_list_sets). */
+    list_set_id: integer(),
     status: text().notNull(),
     /** Set when a list import changed this outcome, until someone looks at it. */
     is_changed: flag(),
@@ -112,7 +131,8 @@ export const contact_screening_results = sqliteTable(
     address: text().notNull().default(""),
     best_score: real().notNull().default(0),
     matches: text({ mode: "json" }).$type<unknown[]>().notNull(),
-    lists: text({ mode: "json" }).$type<unknown[]>().notNull(),
+    /** The lists this outcome was screened against (screening_list_sets; an override keeps its result's). */
+    list_set_id: integer(),
     override_of_id: integer(),
     note: text(),
     /** YYYY-MM-DD: an override to passed that must be reviewed from this day (whitelisting with expiry). */
@@ -143,7 +163,8 @@ export const screening_audit_log = sqliteTable(
     kind: text().notNull(),
     contact_id: integer(),
     query: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
-    lists: text({ mode: "json" }).$type<unknown[]>().notNull(),
+    /** The lists searched (screening_list_sets; no foreign key, like the rest of this table). */
+    list_set_id: integer(),
     matches: text({ mode: "json" }).$type<unknown[]>().notNull(),
     outcome: text().notNull(),
     previous_status: text(),

@@ -41,7 +41,6 @@ export async function insertReportContact(
       status: values.screening,
       name: values.company ?? "partner",
       matches: [],
-      lists: [],
     });
   }
   return row.id;

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, isNotNull, ne, sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import type { TDb } from "../../../db/client";
 import {
   type TScreeningHistoryEntry,
   type TScreeningMatch,
@@ -17,6 +18,8 @@ import { APP_REQUEST_HEADER, authOf, requireAuth } from "../auth/auth.middleware
 import {
   contactOf,
   latestScreening,
+  listSetId,
+  listsOfSet,
   overrideScreening,
   screenContact,
   screenParty,
@@ -57,8 +60,15 @@ const csvResponse = (c: Context<TAppEnv>, name: string, body: string) => {
 
 const stamp = () => new Date().toISOString().slice(0, 10);
 
+/** An audit log row with the lists it names (see listsOfSet). */
+type TAuditRow = typeof screening_audit_log.$inferSelect & { lists: unknown[] };
+const auditColumns = () => ({
+  ...getTableColumns(screening_audit_log),
+  lists: listsOfSet(screening_audit_log.list_set_id),
+});
+
 /** One line of a contact's screening trail, from an audit log row. */
-function toHistoryEntry(row: typeof screening_audit_log.$inferSelect): TScreeningHistoryEntry {
+function toHistoryEntry(row: TAuditRow): TScreeningHistoryEntry {
   const query = row.query as { name?: string; review_date?: string };
   const best = (row.matches as TScreeningMatch[])[0];
   return {
@@ -130,15 +140,21 @@ export const screeningRoutes = new Hono<TAppEnv>()
     const query = { name: [name, terms].filter(Boolean).join(" ") || (address ?? ""), address };
     const { result, lists } = await screenParty(depsOf(c), query);
     const actor = actorOf(c);
-    await c.var.db.insert(screening_audit_log).values({
-      workspace_id: actor.workspaceId,
-      user_id: actor.userId,
-      user_email: actor.userEmail,
-      kind: "search",
-      query: { keywords, name, address },
-      lists,
-      matches: result.matches.map((m) => ({ name: m.entry.name, list: m.entry.sourceList, score: m.score })),
-      outcome: result.status,
+    await c.var.db.transaction(async (tx) => {
+      await tx.insert(screening_audit_log).values({
+        workspace_id: actor.workspaceId,
+        user_id: actor.userId,
+        user_email: actor.userEmail,
+        kind: "search",
+        query: { keywords, name, address },
+        list_set_id: await listSetId(tx as unknown as TDb, lists),
+        matches: result.matches.map((m) => ({
+          name: m.entry.name,
+          list: m.entry.sourceList,
+          score: m.score,
+        })),
+        outcome: result.status,
+      });
     });
     return c.json({
       headers: ["Name", "Matched name", "Score", "List", "Type", "Programs", "Addresses", "Countries"],
@@ -197,7 +213,7 @@ export const screeningRoutes = new Hono<TAppEnv>()
   /** GET /screenings/audit → the append-only audit log as CSV (kept five years; nothing edits it). */
   .get("/audit", async (c) => {
     const rows = await c.var.db
-      .select()
+      .select(auditColumns())
       .from(screening_audit_log)
       .where(eq(screening_audit_log.workspace_id, authOf(c).workspaceId))
       .orderBy(asc(screening_audit_log.id));
@@ -245,7 +261,7 @@ export const screeningRoutes = new Hono<TAppEnv>()
     const contact = await contactOf(c.var.db, actor.workspaceId, Number(c.req.param("id")));
     const log = screening_audit_log;
     const rows = await c.var.db
-      .select()
+      .select(auditColumns())
       .from(log)
       .where(and(eq(log.workspace_id, actor.workspaceId), eq(log.contact_id, contact.id)))
       .orderBy(desc(log.id));
@@ -260,7 +276,7 @@ export const screeningRoutes = new Hono<TAppEnv>()
   .get("/changes", async (c) => {
     const log = screening_audit_log;
     const rows = await c.var.db
-      .select()
+      .select(auditColumns())
       .from(log)
       .where(
         and(

@@ -1,4 +1,5 @@
-import { and, desc, eq, gt, inArray, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gt, inArray, notInArray, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { BULK_WRITE_CACHE_KIB, type TDb } from "../../../db/client";
 import type { TContactScreening, TScreeningMatch } from "../../../db/contracts/screening";
 import {
@@ -7,6 +8,7 @@ import {
   countries,
   rpscreenings,
   screening_audit_log,
+  screening_list_sets,
 } from "../../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
 import { timeSlicer, yieldToLoop } from "../../lib/limits";
@@ -24,6 +26,31 @@ type TContactRow = typeof contacts.$inferSelect;
 
 const listsUsed = (lists: TListVersion[]) =>
   lists.map((l) => ({ source: l.source, version_date: l.version_date, checksum: l.checksum }));
+
+/**
+ * The id of this set of lists in screening_list_sets, stored the first time a screening uses it (in
+ * the caller's transaction, so a screening that rolls back leaves no set behind). Sets are
+ * append-only: an id, once read, keeps meaning these lists.
+ */
+export async function listSetId(db: TDb, lists: unknown[]): Promise<number> {
+  const json = JSON.stringify(lists);
+  const [known] = await db.all<{ id: number }>(
+    sql`select id from ${screening_list_sets} where lists = ${json}`,
+  );
+  if (known) return known.id;
+  const [stored] = await db.all<{ id: number }>(
+    sql`insert into ${screening_list_sets} (lists) values (${json}) returning id`,
+  );
+  return (stored as { id: number }).id;
+}
+
+/** The lists of a row's list_set_id, as a column to select (an empty list when it has none). */
+export const listsOfSet = (listSetId: SQLiteColumn) =>
+  sql<
+    unknown[]
+  >`(select ${screening_list_sets.lists} from ${screening_list_sets} where ${screening_list_sets.id} = ${listSetId})`.mapWith(
+    (value: string | null) => (value ? (JSON.parse(value) as unknown[]) : []),
+  );
 
 /** The street-to-country address of a contact as one line. */
 export function contactAddress(contact: TScreenedFields, countryName?: string): string {
@@ -176,7 +203,7 @@ async function recordScreened(
   isNew: boolean,
 ): Promise<TScreenBatchResult> {
   const used = listsUsed(lists);
-  const usedJson = JSON.stringify(used);
+  const setId = await listSetId(tx, used);
   // Most contacts match nothing: their matches are "[]", serialised once per contact at most.
   const matchesJsonCache = new Map<TScreened, string>();
   const matchesJsonOf = (s: TScreened) => {
@@ -197,7 +224,7 @@ async function recordScreened(
   const previous = new Map(previousRows.map((r) => [r.contact_id, r]));
   const now = new Date().toISOString();
   const inserted = await tx.all<{ id: number; contact_id: number; created_at: string }>(
-    sql`insert into ${contact_screening_results} (workspace_id, contact_id, status, multiple, name, address, best_score, matches, lists, user_id) select ${cells(8)}, ${usedJson}, j.value ->> 8 from json_each(${jsonRows(
+    sql`insert into ${contact_screening_results} (workspace_id, contact_id, status, multiple, name, address, best_score, matches, list_set_id, user_id) select ${cells(8)}, ${setId}, j.value ->> 8 from json_each(${jsonRows(
       screened.map((s) => [
         s.item.actor.workspaceId,
         s.item.contact.id,
@@ -249,28 +276,25 @@ async function recordScreened(
       before?.status ?? null,
       reason,
     ]);
-    // The same text JSON.stringify gives the object, without serialising the lists once per contact:
-    // the lists go in once per statement, between each row's head and tail (SQL joins them; the
-    // parentheses matter: ->> and || share one precedence level).
+    // The same text JSON.stringify gives the object, with the matches serialised once per contact.
     const resultId = resultByContact.get(contactId)?.id;
-    const head = `{"best_score":${JSON.stringify(s.result.bestScore)},"multiple":${s.result.multiple},"matches":${matchesJson},"lists":`;
-    const tail = `${resultId === undefined ? "" : `,"result_id":${resultId}`}${reason ? `,"change_reason":${JSON.stringify(reason)}` : ""}}`;
-    const row = [s.item.contact.company, queryJson, head, tail, s.result.status];
+    const resultsJson = `{"best_score":${JSON.stringify(s.result.bestScore)},"multiple":${s.result.multiple},"matches":${matchesJson}${resultId === undefined ? "" : `,"result_id":${resultId}`}${reason ? `,"change_reason":${JSON.stringify(reason)}` : ""}}`;
+    const row = [s.item.contact.company, queryJson, resultsJson, s.result.status];
     if (before) updates.push([before.id, ...row, hasChanged ? 1 : 0]);
     else creates.push([s.item.actor.workspaceId, s.item.actor.userId, contactId, ...row]);
   }
   await yieldToLoop();
   await tx.run(
-    sql`insert into ${screening_audit_log} (workspace_id, user_id, user_email, kind, contact_id, query, lists, matches, outcome, previous_status, note) select ${cells(6)}, ${usedJson}, j.value ->> 6, j.value ->> 7, j.value ->> 8, j.value ->> 9 from json_each(${jsonRows(audit)}) as j order by j.key`,
+    sql`insert into ${screening_audit_log} (workspace_id, user_id, user_email, kind, contact_id, query, list_set_id, matches, outcome, previous_status, note) select ${cells(6)}, ${setId}, j.value ->> 6, j.value ->> 7, j.value ->> 8, j.value ->> 9 from json_each(${jsonRows(audit)}) as j order by j.key`,
   );
   await yieldToLoop();
   if (updates.length)
     await tx.run(
-      sql`update ${rpscreenings} set (name, data_screened, results, status, is_changed, review_date, updated_at) = (j.value ->> 1, j.value ->> 2, (j.value ->> 3) || ${usedJson} || (j.value ->> 4), j.value ->> 5, j.value ->> 6, null, ${now}) from json_each(${jsonRows(updates)}) as j where ${rpscreenings.id} = j.value ->> 0`,
+      sql`update ${rpscreenings} set (name, data_screened, results, status, is_changed, review_date, updated_at, list_set_id) = (j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, null, ${now}, ${setId}) from json_each(${jsonRows(updates)}) as j where ${rpscreenings.id} = j.value ->> 0`,
     );
   if (creates.length)
     await tx.run(
-      sql`insert into ${rpscreenings} (workspace_id, user_id, contact_id, name, data_screened, results, status, updated_at) select ${cells(5)}, (j.value ->> 5) || ${usedJson} || (j.value ->> 6), j.value ->> 7, ${now} from json_each(${jsonRows(creates)}) as j order by j.key`,
+      sql`insert into ${rpscreenings} (workspace_id, user_id, contact_id, name, data_screened, results, status, updated_at, list_set_id) select ${cells(7)}, ${now}, ${setId} from json_each(${jsonRows(creates)}) as j order by j.key`,
     );
   await yieldToLoop();
   // Clears each contact's 'needs screening' mark (issue 13), but only where what was screened is
@@ -353,7 +377,16 @@ export async function screenContact(
   return results[0] as TContactScreening;
 }
 
-export function toScreening(row: typeof contact_screening_results.$inferSelect): TContactScreening {
+/** A contact screening result with the lists it was screened against. */
+type TResultRow = typeof contact_screening_results.$inferSelect & { lists: unknown[] };
+
+/** Selects results with their lists (see listsOfSet). */
+const resultColumns = () => ({
+  ...getTableColumns(contact_screening_results),
+  lists: listsOfSet(contact_screening_results.list_set_id),
+});
+
+export function toScreening(row: TResultRow): TContactScreening {
   return {
     id: row.id,
     contact_id: row.contact_id,
@@ -386,7 +419,7 @@ export async function contactOf(db: TDb, workspaceId: number, contactId: number)
 /** The contact's current outcome: its newest result (an override is newer than what it overrides). */
 export async function latestScreening(db: TDb, workspaceId: number, contactId: number) {
   const [row] = await db
-    .select()
+    .select(resultColumns())
     .from(contact_screening_results)
     .where(
       and(
@@ -412,7 +445,7 @@ export async function overrideScreening(
   reviewDate?: string,
 ): Promise<TContactScreening> {
   const [previous] = await deps.db
-    .select()
+    .select(resultColumns())
     .from(contact_screening_results)
     .where(
       and(
@@ -434,7 +467,7 @@ export async function overrideScreening(
         address: previous.address,
         best_score: previous.best_score,
         matches: previous.matches,
-        lists: previous.lists,
+        list_set_id: previous.list_set_id,
         override_of_id: previous.id,
         note,
         review_date: status === "passed" ? (reviewDate ?? null) : null,
@@ -452,7 +485,7 @@ export async function overrideScreening(
         name: previous.name,
         ...(reviewDate && status === "passed" ? { review_date: reviewDate } : {}),
       },
-      lists: previous.lists as unknown[],
+      list_set_id: previous.list_set_id,
       matches: previous.matches as unknown[],
       outcome: status,
       previous_status: previous.status,
@@ -472,7 +505,7 @@ export async function overrideScreening(
           eq(rpscreenings.contact_id, previous.contact_id),
         ),
       );
-    return toScreening(row);
+    return toScreening({ ...row, lists: previous.lists });
   });
 }
 

@@ -228,9 +228,26 @@ describe("overrides and the audit trail", () => {
 describe("the screenings list and its download", () => {
   test("lists entity name, date screened and status through the kit", async () => {
     const res = await call(ctx, who.auth, "GET", "/api/screenings?sort_name=asc&per_page=100");
-    const { data } = (await res.json()) as { data: { name: string; status: string; updated_at: string }[] };
+    const { data } = (await res.json()) as {
+      data: {
+        id: number;
+        name: string;
+        status: string;
+        updated_at: string;
+        results: { best_score: number; lists: { source: string; version_date: string }[] };
+      }[];
+    };
     expect(data.length).toBeGreaterThan(3);
     expect(data[0]).toHaveProperty("updated_at");
+    // Each row names the lists it was screened against (stored once per set, screening_list_sets).
+    for (const row of data) {
+      expect(row.results.lists.map((l) => l.source).sort()).toEqual(["BIS DPL", "CSL", "OFAC SDN"]);
+      expect(row).not.toHaveProperty("list_set_id");
+    }
+    const one = (await (await call(ctx, who.auth, "GET", `/api/screenings/${data[0]?.id}`)).json()) as {
+      item?: (typeof data)[number];
+    } & Partial<(typeof data)[number]>;
+    expect((one.item ?? one).results?.lists).toEqual(data[0]?.results.lists as never);
     const failed = (await (
       await call(ctx, who.auth, "GET", "/api/screenings?filters[status]=failed")
     ).json()) as { total: number };

@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import type { TDb } from "../../../db/client";
-import { contacts, rpscreenings } from "../../../db/schema";
+import { contacts, rpscreenings, screening_list_sets } from "../../../db/schema";
 import type { TDbOrTx, TEntityDefinition, TRow } from "../../lib/entity/entity";
 import { pendingAmong } from "./screening.service";
 
@@ -50,6 +50,8 @@ export const screeningsEntity: TEntityDefinition = {
     name: row.name,
     data_screened: row.data_screened,
     results: row.results,
+    // Replaced in decorate by results.lists, the lists it names (screening_list_sets).
+    list_set_id: row.list_set_id,
     status: row.status,
     is_changed: row.is_changed ? 1 : 0,
     review_date: row.review_date ?? null,
@@ -64,6 +66,24 @@ export const screeningsEntity: TEntityDefinition = {
   async decorate(db: TDbOrTx, items: Record<string, unknown>[]) {
     const ids = items.map((item) => Number(item.contact_id)).filter((id) => id > 0);
     const pending = await pendingAmong(db as TDb, ids);
+    // The lists each outcome was screened against, in results.lists as the screenings list shows them.
+    const setIds = [...new Set(items.map((item) => item.list_set_id).filter((id) => typeof id === "number"))];
+    const sets = new Map(
+      setIds.length
+        ? (
+            await db
+              .select({ id: screening_list_sets.id, lists: screening_list_sets.lists })
+              .from(screening_list_sets)
+              .where(inArray(screening_list_sets.id, setIds))
+          ).map((set) => [set.id, set.lists])
+        : [],
+    );
+    for (const item of items) {
+      const lists = sets.get(item.list_set_id as number);
+      if (lists && item.results && typeof item.results === "object")
+        item.results = { ...item.results, lists };
+      delete item.list_set_id;
+    }
     for (const item of items) {
       const isPending = pending.has(Number(item.contact_id));
       item.screening_pending = isPending ? 1 : 0;
