@@ -5,7 +5,8 @@
 // larger file is imported again (all unchanged) and a different file's import is killed with SIGKILL
 // mid-way: the database must hold exactly what it held before. Prints rows/s, seconds and the
 // child's peak RSS next to the target; exits 1 only if a check or a report's counts are wrong.
-// BENCH_ROWS=<n> runs one size only.
+// BENCH_ROWS=<n> runs one size only; BENCH_PHASES=cli or BENCH_PHASES=web runs only the CLI imports
+// (with the distinct-names, re-import and kill -9 checks) or only the web uploads.
 import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import { TRADES } from "./sample-names";
 
 const SIZES = process.env.BENCH_ROWS ? [Number(process.env.BENCH_ROWS)] : [20_000, 100_000];
 const ROWS = SIZES[SIZES.length - 1] as number;
+const PHASES = new Set((process.env.BENCH_PHASES ?? "cli,web").split(","));
 /** Issue 15: new contacts per second, end to end with screening. */
 const TARGET_ROWS_PER_S = 5_000;
 const EMAIL = "importer@example.com";
@@ -512,84 +514,92 @@ try {
     `target: ≥ ${TARGET_ROWS_PER_S.toLocaleString("en-US")} new contacts/s end to end, screening included`,
   );
   const first = path.join(dir, "contacts-a.csv");
-  for (const size of SIZES) {
-    dataDir = path.join(dir, `data-${size}`);
-    prepareInChild(dataDir);
-    const t = performance.now();
-    await writeCsv(first, size, 1);
-    console.log(
-      `generated ${size.toLocaleString("en-US")} rows (${(Bun.file(first).size / 1024 / 1024).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-    );
-    report(`import ${size.toLocaleString("en-US")} new + screening`, size, await runImport(dataDir, first), {
-      created: size,
-      rejected: 0,
-    });
-    const screened = countScreening(path.join(dataDir, "app.db"));
-    const isComplete = screened.results === size && screened.audit === size && screened.listed === size;
-    console.log(
-      `  screened: ${screened.results.toLocaleString("en-US")} results, ${screened.audit.toLocaleString("en-US")} audited, ${screened.listed.toLocaleString("en-US")} in the screenings list ${isComplete ? "✓" : "✖"}`,
-    );
-    if (!isComplete) failed = true;
-  }
-  // Every name distinct (the smaller size): the rate an address book of different companies gets.
-  {
-    const size = SIZES[0] as number;
-    const distinctDir = path.join(dir, `distinct-${size}`);
-    prepareInChild(distinctDir);
-    const distinctFile = path.join(dir, "contacts-distinct.csv");
-    await writeCsv(distinctFile, size, 3, true);
-    report(
-      `import ${size.toLocaleString("en-US")} new, every name distinct`,
-      size,
-      await runImport(distinctDir, distinctFile),
-      { created: size, rejected: 0 },
-    );
-    const screened = countScreening(path.join(distinctDir, "app.db"));
-    if (screened.results !== size) failed = true;
-  }
-  const second = path.join(dir, "contacts-b.csv");
-  await writeCsv(second, ROWS, 2);
-  report("re-import (unchanged)", ROWS, await runImport(dataDir, first), { unchanged: ROWS, rejected: 0 });
+  if (PHASES.has("cli")) await runCliPhase();
+  async function runCliPhase() {
+    for (const size of SIZES) {
+      dataDir = path.join(dir, `data-${size}`);
+      prepareInChild(dataDir);
+      const t = performance.now();
+      await writeCsv(first, size, 1);
+      console.log(
+        `generated ${size.toLocaleString("en-US")} rows (${(Bun.file(first).size / 1024 / 1024).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
+      report(
+        `import ${size.toLocaleString("en-US")} new + screening`,
+        size,
+        await runImport(dataDir, first),
+        {
+          created: size,
+          rejected: 0,
+        },
+      );
+      const screened = countScreening(path.join(dataDir, "app.db"));
+      const isComplete = screened.results === size && screened.audit === size && screened.listed === size;
+      console.log(
+        `  screened: ${screened.results.toLocaleString("en-US")} results, ${screened.audit.toLocaleString("en-US")} audited, ${screened.listed.toLocaleString("en-US")} in the screenings list ${isComplete ? "✓" : "✖"}`,
+      );
+      if (!isComplete) failed = true;
+    }
+    // Every name distinct (the smaller size): the rate an address book of different companies gets.
+    {
+      const size = SIZES[0] as number;
+      const distinctDir = path.join(dir, `distinct-${size}`);
+      prepareInChild(distinctDir);
+      const distinctFile = path.join(dir, "contacts-distinct.csv");
+      await writeCsv(distinctFile, size, 3, true);
+      report(
+        `import ${size.toLocaleString("en-US")} new, every name distinct`,
+        size,
+        await runImport(distinctDir, distinctFile),
+        { created: size, rejected: 0 },
+      );
+      const screened = countScreening(path.join(distinctDir, "app.db"));
+      if (screened.results !== size) failed = true;
+    }
+    const second = path.join(dir, "contacts-b.csv");
+    await writeCsv(second, ROWS, 2);
+    report("re-import (unchanged)", ROWS, await runImport(dataDir, first), { unchanged: ROWS, rejected: 0 });
 
-  const dbFile = path.join(dataDir, "app.db");
-  const before = countContacts(dbFile);
-  const child = Bun.spawn([process.execPath, MAIN, "import-contacts", "--email", EMAIL, second], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn", TRADEWINDS_PROGRESS_MS: "100" },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  // Killed once the CLI reports a third of the file read: by then many batches have been written
-  // inside the transaction.
-  const t = performance.now();
-  let seen = "";
-  let rowsShown: RegExpExecArray | null = null;
-  const decoder = new TextDecoder();
-  for await (const bytes of child.stdout) {
-    seen += decoder.decode(bytes, { stream: true });
-    rowsShown = [...seen.matchAll(/… ([\d,]+) rows \((\d+)%\)/g)].pop() ?? null;
-    if ((rowsShown && Number(rowsShown[2]) >= 33) || performance.now() - t > 15_000) break;
-  }
-  child.kill("SIGKILL");
-  await child.exited;
-  const after = countContacts(dbFile);
-  const wasKilled = child.signalCode === "SIGKILL";
-  console.log(
-    `kill -9 after ${rowsShown ? `${rowsShown[1]} rows (${rowsShown[2]}%)` : "no progress line"}: ${before.toLocaleString("en-US")} contacts before, ${after.toLocaleString("en-US")} after`,
-  );
-  if (wasKilled && rowsShown && after === before) {
-    console.log("kill -9 mid-import: database unchanged ✓");
-  } else {
-    failed = true;
-    console.error(
-      `✖ kill -9 mid-import: ${!wasKilled ? "the import ended before it was killed" : !rowsShown ? "no progress was shown" : "the contacts count changed"}`,
+    const dbFile = path.join(dataDir, "app.db");
+    const before = countContacts(dbFile);
+    const child = Bun.spawn([process.execPath, MAIN, "import-contacts", "--email", EMAIL, second], {
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn", TRADEWINDS_PROGRESS_MS: "100" },
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    // Killed once the CLI reports a third of the file read: by then many batches have been written
+    // inside the transaction.
+    const t = performance.now();
+    let seen = "";
+    let rowsShown: RegExpExecArray | null = null;
+    const decoder = new TextDecoder();
+    for await (const bytes of child.stdout) {
+      seen += decoder.decode(bytes, { stream: true });
+      rowsShown = [...seen.matchAll(/… ([\d,]+) rows \((\d+)%\)/g)].pop() ?? null;
+      if ((rowsShown && Number(rowsShown[2]) >= 33) || performance.now() - t > 15_000) break;
+    }
+    child.kill("SIGKILL");
+    await child.exited;
+    const after = countContacts(dbFile);
+    const wasKilled = child.signalCode === "SIGKILL";
+    console.log(
+      `kill -9 after ${rowsShown ? `${rowsShown[1]} rows (${rowsShown[2]}%)` : "no progress line"}: ${before.toLocaleString("en-US")} contacts before, ${after.toLocaleString("en-US")} after`,
     );
+    if (wasKilled && rowsShown && after === before) {
+      console.log("kill -9 mid-import: database unchanged ✓");
+    } else {
+      failed = true;
+      console.error(
+        `✖ kill -9 mid-import: ${!wasKilled ? "the import ended before it was killed" : !rowsShown ? "no progress was shown" : "the contacts count changed"}`,
+      );
+    }
   }
 
   // The web upload (POST /api/contacts/upload) into a running server, then its screening (the server
   // imports first and screens after, on its pool): from the request to the last contact screened,
   // while /api/health is polled, as a user's other requests would be.
-  await ensureClientBuild();
-  for (const size of SIZES) {
+  if (PHASES.has("web")) await ensureClientBuild();
+  for (const size of PHASES.has("web") ? SIZES : []) {
     const webDir = path.join(dir, `web-${size}`);
     prepareInChild(webDir);
     await writeCsv(first, size, 1);
