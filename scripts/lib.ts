@@ -169,17 +169,25 @@ export async function waitForHealth(url: string, timeoutMs = 30_000, untilWarm =
  * `onPoll` runs after each answer (a bench reads the server's memory there).
  */
 export function pollHealth(url: string, onPoll?: () => void) {
+  return pollLatency(() => fetch(`${url}/api/health`), onPoll);
+}
+
+/**
+ * Sends a request again and again, `pauseMs` after each answer, keeping the worst latency (e.g. a
+ * user's small write while a big import runs).
+ */
+export function pollLatency(send: () => Promise<Response>, onPoll?: () => void, pauseMs = 20) {
   let isDone = false;
   let worst = 0;
   let polls = 0;
   const running = (async () => {
     while (!isDone) {
       const started = performance.now();
-      await (await fetch(`${url}/api/health`)).arrayBuffer();
+      await (await send()).arrayBuffer();
       worst = Math.max(worst, performance.now() - started);
       polls++;
       onPoll?.();
-      await Bun.sleep(20);
+      await Bun.sleep(pauseMs);
     }
   })();
   return {
