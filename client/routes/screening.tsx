@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import type { TScreeningHistoryEntry } from "../../db/contracts/screening";
 import { Button } from "../components/ui/button";
 import { RescreenProgress } from "../features/screening/rescreen-progress";
-import { ListChanges, type THistoryAnswer } from "../features/screening/screening-history";
+import { ListChanges, ScreeningHistory, type THistoryAnswer } from "../features/screening/screening-history";
 import { screeningsScreen } from "../features/screening/screenings-screen";
 import { positiveIntOrUndefined, stringOrUndefined } from "../lib/list-search";
 import { rootRoute } from "./root";
@@ -47,13 +47,11 @@ const historyRoute = createRoute({
   head: () => ({ meta: [{ title: "Screening history · Tradewinds" }] }),
   loader: ({ context, params }) =>
     context.api.get<THistoryAnswer>(`/screenings/contact/${params.contactId}/history`),
-  component: lazyRouteComponent(() =>
-    import("../features/screening/screening-history").then(({ ScreeningHistory }) => ({
-      default: function HistoryScreen() {
-        return <ScreeningHistory answer={historyRoute.useLoaderData()} />;
-      },
-    })),
-  ),
+  // Not a lazy chunk: the screenings list and the party switch already bring this module (its
+  // review badge and list changes), so a dynamic import split nothing off.
+  component: function HistoryScreen() {
+    return <ScreeningHistory answer={historyRoute.useLoaderData()} />;
+  },
 });
 
 function ListsAndProgress() {
