@@ -64,18 +64,35 @@ export function editBudget(length: number): number {
 
 /** The most edits editBudget allows any word: tokenSimilarity is 0 for lengths further apart. */
 const MAX_EDIT_BUDGET = 4;
-/** The most edits joinedSimilarity allows: 0 for lengths further apart. */
-const MAX_JOINED_BUDGET = 2;
+/** Letters a joined pair and a word need between them before joinedSimilarity compares them. */
+const MIN_JOINED_LENGTH = 6;
+/** Edits joinedSimilarity allows when the longer of the two has this many letters. */
+function joinedBudget(longest: number): number {
+  return longest >= 10 ? 2 : 1;
+}
 
 /**
- * Whether a joined pair and a word are further apart in length, as keys and as written, than
- * joinedSimilarity's budget: pairSimilarity is then 0 without comparing them.
+ * Whether joinedSimilarity is 0 for a joined pair and a word of these lengths, whatever their letters:
+ * further apart than its budget, or both too short for it and of different lengths (only the same
+ * word compares there).
  */
-export function joinedOutOfReach(pairKey: string, pairText: string, key: string, text: string): boolean {
-  return (
-    Math.abs(pairKey.length - key.length) > MAX_JOINED_BUDGET &&
-    Math.abs(pairText.length - text.length) > MAX_JOINED_BUDGET
-  );
+function joinedTooFar(joinedLength: number, wordLength: number): boolean {
+  const longest = Math.max(joinedLength, wordLength);
+  if (longest < MIN_JOINED_LENGTH) return joinedLength !== wordLength;
+  return Math.abs(joinedLength - wordLength) > joinedBudget(longest);
+}
+
+/**
+ * Whether a joined pair and a word are out of joinedSimilarity's reach by their lengths alone, as
+ * keys and as written: pairSimilarity is then 0 without comparing them (or reading their letters).
+ */
+export function joinedOutOfReach(
+  pairKeyLength: number,
+  pairTextLength: number,
+  keyLength: number,
+  textLength: number,
+): boolean {
+  return joinedTooFar(pairKeyLength, keyLength) && joinedTooFar(pairTextLength, textLength);
 }
 
 /** Whether a word has a digit: a char loop, cheaper than a regular expression on these short words. */
@@ -248,8 +265,8 @@ export function mayBeShortForm(word: string): boolean {
 export function joinedSimilarity(joined: string, word: string): number {
   if (joined === word) return 1;
   const longest = Math.max(joined.length, word.length);
-  if (longest < 6) return 0;
-  const budget = longest >= 10 ? 2 : 1;
+  if (longest < MIN_JOINED_LENGTH) return 0;
+  const budget = joinedBudget(longest);
   if (Math.abs(joined.length - word.length) > budget || hasDigit(joined) || hasDigit(word)) return 0;
   // Counted in typingDistance: "lomge vitu" is two slips from "longevity".
   const t = typingDistance(joined, word, budget);
@@ -269,7 +286,7 @@ let edgeQ = new Int32Array(256);
 let edgeQSpan = new Uint8Array(256);
 let edgeC = new Int32Array(256);
 let edgeCSpan = new Uint8Array(256);
-const order: number[] = [];
+let order = new Int32Array(256);
 let usedQ = new Uint8Array(64);
 let usedC = new Uint8Array(64);
 
@@ -281,6 +298,30 @@ function growEdges(size: number): void {
   edgeQSpan = new Uint8Array(n);
   edgeC = new Int32Array(n);
   edgeCSpan = new Uint8Array(n);
+  order = new Int32Array(n);
+}
+
+/**
+ * Puts edges 0 .. count - 1 in `order`, highest similarity first and, on ties, the plain one-to-one
+ * pairing before a joined one; edges that tie on both keep their order. A stable insertion sort: a
+ * name has a few dozen edges, where Array.prototype.sort's calls of a comparator cost more than
+ * the sort itself. (Any stable sort by these keys gives this same order.)
+ */
+function sortEdges(count: number): void {
+  for (let k = 0; k < count; k++) {
+    const sim = edgeSim[k] as number;
+    const span = (edgeQSpan[k] as number) + (edgeCSpan[k] as number);
+    let at = k;
+    while (at > 0) {
+      const before = order[at - 1] as number;
+      const beforeSim = edgeSim[before] as number;
+      const beforeSpan = (edgeQSpan[before] as number) + (edgeCSpan[before] as number);
+      if (beforeSim > sim || (beforeSim === sim && beforeSpan <= span)) break;
+      order[at] = before;
+      at--;
+    }
+    order[at] = k;
+  }
 }
 
 /** Optional memo of word similarities for one query, keyed by query word index and candidate word. */
@@ -394,7 +435,7 @@ export function scorePrepared(
         // A candidate word's key follows from its text, so the text alone keys the memo.
         const ct = c.texts[j] as string;
         const ck = c.keys[j] as string;
-        if (joinedOutOfReach(pk, pt, ck, ct)) continue;
+        if (joinedOutOfReach(pk.length, pt.length, ck.length, ct.length)) continue;
         let s = cache?.get(ct);
         if (s === undefined) {
           s = pairSimilarity(pk, pt, ck, ct);
@@ -416,7 +457,7 @@ export function scorePrepared(
       for (let i = 0; i < m; i++) {
         const qk = q.keys[i] as string;
         const qt = q.texts[i] as string;
-        if (joinedOutOfReach(pk, pt, qk, qt)) continue;
+        if (joinedOutOfReach(pk.length, pt.length, qk.length, qt.length)) continue;
         const cache = joinedMemo?.[i];
         let s = cache?.get(pt);
         if (s === undefined) {
@@ -434,10 +475,7 @@ export function scorePrepared(
     }
   }
   if (count === 0) return 0;
-  order.length = count;
-  for (let e = 0; e < count; e++) order[e] = e;
-  // Highest similarity first; on ties the plain one-to-one pairing wins over a joined one.
-  order.sort((x, y) => edgeSim[y] - edgeSim[x] || edgeQSpan[x] + edgeCSpan[x] - edgeQSpan[y] - edgeCSpan[y]);
+  sortEdges(count);
   usedQ.fill(0, 0, m);
   usedC.fill(0, 0, n);
   let matchedQ = 0;

@@ -1027,6 +1027,9 @@ interface NameWordIds {
   pairStart: Int32Array;
   /** Vocabulary id of the pair's key, -1 when the pair is not in the vocabulary (long, or with a digit). */
   pair: Int32Array;
+  /** Lengths of the pair's key and spelling: most pairs are out of a lost word's reach by these alone. */
+  pairKeyLength: Int32Array;
+  pairTextLength: Int32Array;
   /**
    * The same words as ids into index.strings (the packed fields' own ids): what nameAt would read
    * back for them, so a comparison the memos don't hold yet needs no name rebuilt.
@@ -1052,6 +1055,8 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
       keyLength: new Uint16Array(0),
       pairStart: new Int32Array(1),
       pair: new Int32Array(0),
+      pairKeyLength: new Int32Array(0),
+      pairTextLength: new Int32Array(0),
       textString: new Int32Array(0),
       keyString: new Int32Array(0),
       pairKeyString: new Int32Array(0),
@@ -1082,6 +1087,8 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
     keyLength: new Uint16Array(words),
     pairStart: Int32Array.from(pairKeys.start),
     pair: new Int32Array(pairs),
+    pairKeyLength: new Int32Array(pairs),
+    pairTextLength: new Int32Array(pairs),
     textString: Int32Array.from(texts.ids),
     keyString: Int32Array.from(keys.ids),
     pairKeyString: Int32Array.from(pairKeys.ids),
@@ -1105,6 +1112,8 @@ function nameWordIds(index: ScreeningIndex): NameWordIds {
   for (let p = 0; p < pairs; p++) {
     const pairKey = strings[pairKeys.ids[p] as number] as string;
     ids.pair[p] = vocabulary.get(pairKey) ?? -1;
+    ids.pairKeyLength[p] = pairKey.length;
+    ids.pairTextLength[p] = (strings[pairTexts.ids[p] as number] as string).length;
   }
   nameWordIdStore.set(index, ids);
   return ids;
@@ -1212,9 +1221,12 @@ function lostWordSimilarity(lost: LostWord, index: ScreeningIndex, n: number, id
   }
   const pairEnd = ids.pairStart[n + 1] as number;
   for (let p = ids.pairStart[n] as number; p < pairEnd; p++) {
+    if (
+      joinedOutOfReach(ids.pairKeyLength[p] as number, ids.pairTextLength[p] as number, keyLength, textLength)
+    )
+      continue;
     const pairKey = strings[ids.pairKeyString[p] as number] as string;
     const pairText = strings[ids.pairTextString[p] as number] as string;
-    if (joinedOutOfReach(pairKey, pairText, lost.key, lost.text)) continue;
     // The memo is by the pair's key: only a pair written as its key has no other spelling to compare.
     const v = ids.pairKeyString[p] === ids.pairTextString[p] ? (ids.pair[p] as number) : -1;
     let sim = v >= 0 ? (slot.pair[v] as number) : Number.NaN;
@@ -1252,7 +1264,7 @@ function lostWordSimilarityOf(lost: LostWord, name: PreparedName): number {
   for (let j = 0; j < name.pairKeys.length; j++) {
     const pairKey = name.pairKeys[j] as string;
     const pairText = name.pairTexts[j] as string;
-    if (joinedOutOfReach(pairKey, pairText, lost.key, lost.text)) continue;
+    if (joinedOutOfReach(pairKey.length, pairText.length, lost.key.length, lost.text.length)) continue;
     // By the pair's spelling (its key follows from it): the similarity compares both.
     let sim = lost.pairSims.get(pairText);
     if (sim === undefined) {

@@ -161,20 +161,29 @@ export function typingDistance(a: string, b: string, max: number): number {
     slipPrev2 = new Int32Array(lb * 2 + 1);
   }
   const limit = Math.floor(max * 2);
-  // Only cells within `band` of the diagonal can stay within the limit (an insertion or deletion
-  // costs at least 1, a doubled key): the others are not computed, and read as `beyond`, which like
-  // their true values exceeds the limit, so every cell within the limit gets its exact value.
-  const band = limit;
+  // Each letter one word has more than the other costs at least 1 (a doubled key), so cell (i, j)
+  // costs at least |j - i| and the way on from it at least |(lb - j) - (la - i)|. Only cells where
+  // the two fit within the limit together can lie on a way within it: the diagonals j - i from
+  // (shift - limit) / 2 rounded up to (shift + limit) / 2 rounded down, shift being lb - la: half as
+  // many as the cell's own cost allows when the words are of one length. The others are not computed and read as `beyond`: no
+  // way within the limit passes through them, so every cell on one gets its exact value, and a
+  // distance beyond the limit still comes out beyond it.
+  const shift = lb - la;
+  const low = (shift - limit + 1) >> 1;
+  const high = (shift + limit) >> 1;
   const beyond = limit + 1;
   for (let j = 0; j <= lb; j++) slipPrev[j] = 2 * j;
-  // A swap (cost 1) reaches back two rows and can undercut the last row's cheapest cell, whose
-  // substitutions cost 2: the search gives up only when both rows are beyond the limit.
+  // A row's least cost counts what its cells must still pay for the letters one word has more (as
+  // above): no way through the row ends cheaper. A swap (cost 1) reaches back two rows and can
+  // undercut the last row's cheapest cell, whose substitutions cost 2: the search gives up only when
+  // both rows are beyond the limit.
   let lastRowMin = 0;
   for (let i = 1; i <= la; i++) {
-    const from = Math.max(1, i - band);
-    const to = Math.min(lb, i + band);
+    const from = Math.max(1, i + low);
+    const to = Math.min(lb, i + high);
     slipCur[from - 1] = from === 1 ? 2 * i : beyond;
-    let rowMin = slipCur[from - 1] as number;
+    // Cell (i, 0) is i letters deleted, with all of b still to come.
+    let rowMin = from === 1 ? 2 * i + Math.abs(shift + i) : beyond;
     const ca = a.charCodeAt(i - 1);
     // Start of ca's row in NEIGHBOURS, or -1 for a character off the letter keys.
     const row = ca >= 97 && ca <= 122 ? (ca - 97) * 26 : -1;
@@ -193,7 +202,9 @@ export function typingDistance(a: string, b: string, max: number): number {
         v = Math.min(v, slipPrev2[j - 2] + 1);
       }
       slipCur[j] = v;
-      if (v < rowMin) rowMin = v;
+      const rest = shift - j + i;
+      const atLeast = v + (rest < 0 ? -rest : rest);
+      if (atLeast < rowMin) rowMin = atLeast;
     }
     // The next row reads this one's cell right of the band.
     if (to < lb) slipCur[to + 1] = beyond;
