@@ -26,7 +26,7 @@ const SDN = '[{"source":"OFAC SDN","version_date":"2026-08-20","checksum":"aa"}]
 const BOTH =
   '[{"source":"OFAC SDN","version_date":"2026-08-20","checksum":"aa"},{"source":"CSL","version_date":"2026-08-21","checksum":"bb"}]';
 
-describe("moving screenings' inline lists to screening_list_sets (0031–0033)", () => {
+describe("moving screenings' inline lists to screening_list_sets (0031–0034)", () => {
   test("each distinct set is stored once, every row points at its own, and the text is unchanged", async () => {
     const { db, close } = await openDatabase(`file:${path.join(dir, "old.db")}`);
     try {
@@ -40,7 +40,9 @@ describe("moving screenings' inline lists to screening_list_sets (0031–0033)",
       await db.run(sql`insert into screening_audit_log (workspace_id, kind, contact_id, query, lists, matches, outcome)
         values (1, 'screen', 1, '{}', ${SDN}, '[]', 'passed'), (1, 'search', null, '{}', ${BOTH}, '[]', 'passed')`);
       await db.run(sql`insert into rpscreenings (workspace_id, contact_id, name, data_screened, results, status)
-        values (1, 2, 'Borealis', '{}', ${`{"best_score":0.9,"multiple":false,"matches":[],"lists":${BOTH},"result_id":2}`}, 'failed')`);
+        values (1, 2, 'Borealis', '{}', ${`{"best_score":0.9,"multiple":false,"matches":[],"lists":${BOTH},"result_id":2}`}, 'failed'),
+          (1, 3, 'No lists', '{}', '{"best_score":0,"matches":[]}', 'passed'),
+          (1, 4, 'Damaged', '{}', '{"best_score":', 'passed')`);
 
       await migrateDatabase(db, MIGRATIONS);
 
@@ -57,9 +59,13 @@ describe("moving screenings' inline lists to screening_list_sets (0031–0033)",
         sql`select list_set_id from screening_audit_log order by id`,
       );
       expect(audit.map((r) => r.list_set_id)).toEqual([idOf(SDN), idOf(BOTH)]);
-      const [listed] = await db.all<{ list_set_id: number; results: string }>(
-        sql`select list_set_id, results from rpscreenings`,
+      const [listed, withoutLists, damaged] = await db.all<{ list_set_id: number | null; results: string }>(
+        sql`select list_set_id, results from rpscreenings order by id`,
       );
+      // Rows with no lists to move, or JSON that does not parse, are left as they were (and do not
+      // stop the upgrade).
+      expect(withoutLists).toEqual({ list_set_id: null, results: '{"best_score":0,"matches":[]}' });
+      expect(damaged).toEqual({ list_set_id: null, results: '{"best_score":' });
       expect(listed?.list_set_id).toBe(idOf(BOTH) as number);
       expect(JSON.parse(listed?.results ?? "{}")).toEqual({
         best_score: 0.9,
@@ -80,10 +86,26 @@ describe("moving screenings' inline lists to screening_list_sets (0031–0033)",
         sql`update screening_list_sets set lists = '[]'`,
         sql`delete from screening_list_sets`,
         sql`delete from screening_audit_log`,
+        // INSERT OR REPLACE deletes the row it replaces without a DELETE trigger: refused too.
+        sql`insert or replace into screening_list_sets (lists) values (${SDN})`,
+        sql`insert or replace into screening_audit_log (id, workspace_id, kind, query, list_set_id, matches, outcome) values (1, 1, 'screen', '{}', 1, '[]', 'failed')`,
+        sql`insert or replace into contact_screening_results (id, workspace_id, contact_id, status, name, matches, list_set_id) values (1, 1, 1, 'failed', 'Atlas', '[]', 1)`,
       ]) {
         const error = (await (async () => db.run(statement))().catch((e) => e)) as Error & { cause?: Error };
         expect(error?.cause?.message ?? String(error)).toMatch(/append-only|never edited/);
       }
+      // A new result or audit row must name its lists.
+      for (const statement of [
+        sql`insert into screening_audit_log (workspace_id, kind, query, matches, outcome) values (1, 'screen', '{}', '[]', 'passed')`,
+        sql`insert into contact_screening_results (workspace_id, contact_id, status, name, matches) values (1, 1, 'passed', 'Atlas', '[]')`,
+      ]) {
+        const error = (await (async () => db.run(statement))().catch((e) => e)) as Error & { cause?: Error };
+        expect(error?.cause?.message ?? String(error)).toMatch(/must name the lists/);
+      }
+      const [{ n }] = (await db.all<{ n: number }>(
+        sql`select (select count(*) from contact_screening_results where list_set_id is null) + (select count(*) from screening_audit_log where list_set_id is null) as n`,
+      )) as [{ n: number }];
+      expect(n).toBe(0);
     } finally {
       close();
     }

@@ -11,7 +11,7 @@ INSERT OR IGNORE INTO `screening_list_sets` (`lists`, `created_at`)
 --> statement-breakpoint
 INSERT OR IGNORE INTO `screening_list_sets` (`lists`, `created_at`)
   SELECT `results` -> '$.lists', min(`created_at`) FROM `rpscreenings`
-  WHERE json_type(`results`, '$.lists') = 'array' GROUP BY `results` -> '$.lists';
+  WHERE json_valid(`results`) AND json_type(`results`, '$.lists') = 'array' GROUP BY `results` -> '$.lists';
 --> statement-breakpoint
 -- Results and the audit log refuse updates (migration 0001); this one fills the new column only,
 -- and puts the guards back at once.
@@ -40,7 +40,7 @@ END;
 UPDATE `rpscreenings` SET
   `list_set_id` = (SELECT s.`id` FROM `screening_list_sets` s WHERE s.`lists` = `rpscreenings`.`results` -> '$.lists'),
   `results` = json_remove(`results`, '$.lists')
-WHERE json_type(`results`, '$.lists') = 'array';
+WHERE json_valid(`results`) AND json_type(`results`, '$.lists') = 'array';
 --> statement-breakpoint
 CREATE TRIGGER `screening_list_sets_no_update` BEFORE UPDATE ON `screening_list_sets`
 BEGIN

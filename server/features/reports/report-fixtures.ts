@@ -7,6 +7,7 @@ import {
   shipment_packages,
   shipments,
 } from "../../../db/schema";
+import { listSetId } from "../screening/screening.service";
 
 /**
  * Writes shipments straight into the database for the reports tests and the browser spec: the
@@ -41,6 +42,7 @@ export async function insertReportContact(
       status: values.screening,
       name: values.company ?? "partner",
       matches: [],
+      list_set_id: await listSetId(db, []),
     });
   }
   return row.id;

@@ -28,9 +28,11 @@ const listsUsed = (lists: TListVersion[]) =>
   lists.map((l) => ({ source: l.source, version_date: l.version_date, checksum: l.checksum }));
 
 /**
- * The id of this set of lists in screening_list_sets, stored the first time a screening uses it (in
- * the caller's transaction, so a screening that rolls back leaves no set behind). Sets are
- * append-only: an id, once read, keeps meaning these lists.
+ * The id of this set of lists in screening_list_sets, stored the first time a screening uses it.
+ * Call it in the write transaction that records the screening (every caller does: libSQL's
+ * transactions begin IMMEDIATE), so no other writer can store the same set between the read and
+ * the insert, and a screening that rolls back leaves no set behind. Sets are append-only: an id,
+ * once read, keeps meaning these lists.
  */
 export async function listSetId(db: TDb, lists: unknown[]): Promise<number> {
   const json = JSON.stringify(lists);
@@ -44,12 +46,16 @@ export async function listSetId(db: TDb, lists: unknown[]): Promise<number> {
   return (stored as { id: number }).id;
 }
 
-/** The lists of a row's list_set_id, as a column to select (an empty list when it has none). */
+/**
+ * The lists of a row's list_set_id, as a column to select. Every result and audit row has one (a
+ * trigger refuses a row without), but a screenings-list row whose old JSON held no lists has none:
+ * an empty list then (drizzle does not map SQL NULL, so the fallback is SQL's).
+ */
 export const listsOfSet = (listSetId: SQLiteColumn) =>
   sql<
     unknown[]
-  >`(select ${screening_list_sets.lists} from ${screening_list_sets} where ${screening_list_sets.id} = ${listSetId})`.mapWith(
-    (value: string | null) => (value ? (JSON.parse(value) as unknown[]) : []),
+  >`coalesce((select ${screening_list_sets.lists} from ${screening_list_sets} where ${screening_list_sets.id} = ${listSetId}), '[]')`.mapWith(
+    (value: string) => JSON.parse(value) as unknown[],
   );
 
 /** The street-to-country address of a contact as one line. */
