@@ -7,7 +7,7 @@ import {
   shipment_packages,
   shipments,
 } from "../../../db/schema";
-import { listSetId } from "../screening/screening.service";
+import { listSetId } from "../screening/list-sets";
 
 /**
  * Writes shipments straight into the database for the reports tests and the browser spec: the

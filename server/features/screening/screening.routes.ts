@@ -15,11 +15,10 @@ import { createEntityRoutes } from "../../lib/entity/entity.routes";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { APP_REQUEST_HEADER, authOf, requireAuth } from "../auth/auth.middleware";
+import { listSetId, listsOfSet } from "./list-sets";
 import {
   contactOf,
   latestScreening,
-  listSetId,
-  listsOfSet,
   overrideScreening,
   screenContact,
   screenParty,

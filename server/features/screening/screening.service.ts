@@ -1,5 +1,4 @@
 import { and, desc, eq, getTableColumns, gt, inArray, notInArray, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { BULK_WRITE_CACHE_KIB, type TDb } from "../../../db/client";
 import type { TContactScreening, TScreeningMatch } from "../../../db/contracts/screening";
 import {
@@ -8,11 +7,11 @@ import {
   countries,
   rpscreenings,
   screening_audit_log,
-  screening_list_sets,
 } from "../../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
 import { timeSlicer, yieldToLoop } from "../../lib/limits";
 import { type NameHit, type ScreenResult, scoreNameCached, screen, screenWithHits } from "./engine";
+import { listSetId, listsOfSet } from "./list-sets";
 import type { ScreeningRegistry, TListVersion } from "./lists.service";
 import { compactMatches, type TOutcome } from "./screening-worker";
 
@@ -26,37 +25,6 @@ type TContactRow = typeof contacts.$inferSelect;
 
 const listsUsed = (lists: TListVersion[]) =>
   lists.map((l) => ({ source: l.source, version_date: l.version_date, checksum: l.checksum }));
-
-/**
- * The id of this set of lists in screening_list_sets, stored the first time a screening uses it.
- * Call it in the write transaction that records the screening (every caller does: libSQL's
- * transactions begin IMMEDIATE), so no other writer can store the same set between the read and
- * the insert, and a screening that rolls back leaves no set behind. Sets are append-only: an id,
- * once read, keeps meaning these lists.
- */
-export async function listSetId(db: TDb, lists: unknown[]): Promise<number> {
-  const json = JSON.stringify(lists);
-  const [known] = await db.all<{ id: number }>(
-    sql`select id from ${screening_list_sets} where lists = ${json}`,
-  );
-  if (known) return known.id;
-  const [stored] = await db.all<{ id: number }>(
-    sql`insert into ${screening_list_sets} (lists) values (${json}) returning id`,
-  );
-  return (stored as { id: number }).id;
-}
-
-/**
- * The lists of a row's list_set_id, as a column to select. Every result and audit row has one (a
- * trigger refuses a row without), but a screenings-list row whose old JSON held no lists has none:
- * an empty list then (drizzle does not map SQL NULL, so the fallback is SQL's).
- */
-export const listsOfSet = (listSetId: SQLiteColumn) =>
-  sql<
-    unknown[]
-  >`coalesce((select ${screening_list_sets.lists} from ${screening_list_sets} where ${screening_list_sets.id} = ${listSetId}), '[]')`.mapWith(
-    (value: string) => JSON.parse(value) as unknown[],
-  );
 
 /** The street-to-country address of a contact as one line. */
 export function contactAddress(contact: TScreenedFields, countryName?: string): string {
