@@ -130,6 +130,13 @@ test("whitelisting with a review date, the contact's screening history, and the 
   await expect(rows.nth(2)).toContainText("Screening");
   await expect(rows.nth(2)).toContainText("ROSOBORONEKSPORT OAO");
   await expect(rows.nth(2)).toContainText("OFAC SDN");
+  // Which list versions each entry was screened against, whole on a wide screen: the Lists cell
+  // used to run past the right edge at 1440 px.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const lists = rows.nth(2).getByRole("cell").last();
+  await expect(lists).toContainText("OFAC SDN (2026-08-20)");
+  const box = await lists.boundingBox();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
   // The override's toast may still be fading out (half-transparent text): it is not this screen.
   const historyAxe = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").analyze();
   expect(

@@ -125,9 +125,17 @@ export function ScreeningHistory({ answer }: { answer: THistoryAnswer }) {
                       </div>
                     )}
                   </TableCell>
-                  <TableCell>{entry.user}</TableCell>
+                  {/* Long addresses and the lists wrap: at 1440 px the Lists column, the record an
+                      inspector asks for, was cut off at the screen's edge. */}
+                  <TableCell className="min-w-40 max-w-56 whitespace-normal break-all">
+                    {entry.user}
+                  </TableCell>
                   <TableCell className="text-xs">
-                    {entry.lists.map((l) => `${l.source} (${l.version_date})`).join(", ")}
+                    {entry.lists.map((l) => (
+                      <div key={`${l.source} ${l.version_date}`}>
+                        {l.source} ({l.version_date})
+                      </div>
+                    ))}
                   </TableCell>
                 </TableRow>
               ))}
