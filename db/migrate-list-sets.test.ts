@@ -2,8 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
-import { openDatabase } from "./client";
+import { type SQL, sql } from "drizzle-orm";
+import { openDatabase, type TDb } from "./client";
 import { migrateDatabase } from "./migrate";
 
 const MIGRATIONS = path.resolve(import.meta.dir, "migrations");
@@ -20,6 +20,14 @@ function migrationsBefore(tag: string): string {
   journal.entries = journal.entries.slice(0, at);
   writeFileSync(journalFile, JSON.stringify(journal));
   return folder;
+}
+
+/** What the database says when it refuses a statement ("" when it runs). */
+async function refusal(db: TDb, statement: SQL): Promise<string> {
+  const error = (await (async () => db.run(statement))().catch((e) => e)) as
+    | (Error & { cause?: Error })
+    | undefined;
+  return error ? (error.cause?.message ?? error.message) : "";
 }
 
 const SDN = '[{"source":"OFAC SDN","version_date":"2026-08-20","checksum":"aa"}]';
@@ -90,18 +98,14 @@ describe("moving screenings' inline lists to screening_list_sets (0031–0034)",
         sql`insert or replace into screening_list_sets (lists) values (${SDN})`,
         sql`insert or replace into screening_audit_log (id, workspace_id, kind, query, list_set_id, matches, outcome) values (1, 1, 'screen', '{}', 1, '[]', 'failed')`,
         sql`insert or replace into contact_screening_results (id, workspace_id, contact_id, status, name, matches, list_set_id) values (1, 1, 1, 'failed', 'Atlas', '[]', 1)`,
-      ]) {
-        const error = (await (async () => db.run(statement))().catch((e) => e)) as Error & { cause?: Error };
-        expect(error?.cause?.message ?? String(error)).toMatch(/append-only|never edited/);
-      }
+      ])
+        expect(await refusal(db, statement)).toMatch(/append-only|never edited/);
       // A new result or audit row must name its lists.
       for (const statement of [
         sql`insert into screening_audit_log (workspace_id, kind, query, matches, outcome) values (1, 'screen', '{}', '[]', 'passed')`,
         sql`insert into contact_screening_results (workspace_id, contact_id, status, name, matches) values (1, 1, 'passed', 'Atlas', '[]')`,
-      ]) {
-        const error = (await (async () => db.run(statement))().catch((e) => e)) as Error & { cause?: Error };
-        expect(error?.cause?.message ?? String(error)).toMatch(/must name the lists/);
-      }
+      ])
+        expect(await refusal(db, statement)).toMatch(/must name the lists/);
       const [{ n }] = (await db.all<{ n: number }>(
         sql`select (select count(*) from contact_screening_results where list_set_id is null) + (select count(*) from screening_audit_log where list_set_id is null) as n`,
       )) as [{ n: number }];
