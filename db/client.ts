@@ -31,6 +31,17 @@ export async function holdWriteLock(db: TDb): Promise<() => void> {
   return hold ? hold() : () => {};
 }
 
+/** The SQLite code somewhere down drizzle's cause chain (SQLITE_BUSY answers 503, not 500). */
+export function sqliteCodeOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 8; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("SQLITE_")) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Opens the database: an embedded file by default, a libSQL server when the URL says so. */
 export async function openDatabase(url: string, authToken?: string): Promise<TDatabase> {
   if (url.startsWith("file:")) {

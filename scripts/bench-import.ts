@@ -6,7 +6,8 @@
 // mid-way: the database must hold exactly what it held before. Prints rows/s, seconds and the
 // child's peak RSS next to the target; exits 1 only if a check or a report's counts are wrong.
 // BENCH_ROWS=<n> runs one size only; BENCH_PHASES=cli or BENCH_PHASES=web runs only the CLI imports
-// (with the distinct-names, re-import and kill -9 checks) or only the web uploads.
+// (with the distinct-names, re-import and kill -9 checks) or only the web uploads. By hand:
+// `--prepare <dir>` prepares a data folder, `--write-csv <file> <rows> [distinct]` writes a file.
 import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -505,6 +506,13 @@ async function prepareDataDir(dataDir: string) {
 const prepareAt = process.argv.indexOf("--prepare");
 if (prepareAt >= 0) {
   await prepareDataDir(process.argv[prepareAt + 1] as string);
+  process.exit(0);
+}
+// By hand: `bun scripts/bench-import.ts --write-csv <file> <rows> [distinct]` writes the bench's file.
+const writeAt = process.argv.indexOf("--write-csv");
+if (writeAt >= 0) {
+  const [file, rows, distinct] = process.argv.slice(writeAt + 1);
+  await writeCsv(file as string, Number(rows), distinct ? 3 : 1, Boolean(distinct));
   process.exit(0);
 }
 const prepareInChild = (dataDir: string) => {

@@ -12,5 +12,6 @@ const code = await runCli(["seed-demo", ...process.argv.slice(2)], {
   render: async () => {
     throw new Error("seed-demo renders no pages");
   },
+  self: [process.execPath, path.join(root, "server", "main.ts")],
 });
 process.exit(code);

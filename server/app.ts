@@ -57,6 +57,11 @@ export type TAppDeps = {
   shipments?: TShipmentRouteOptions;
   /** Keep anonymous renders of the public pages (default); dev mode turns it off, as pages change. */
   isKeepingPublicPages?: boolean;
+  /**
+   * How to start this program again: a big contacts upload then imports in a child process
+   * (contact-import-child.ts). Without it (API tests), uploads import in this process.
+   */
+  self?: string[];
 };
 
 /** Builds the whole HTTP app: /api JSON routes, built assets and server-rendered screens. */
@@ -142,7 +147,11 @@ export function createApp(deps: TAppDeps) {
     })
     .route(
       "/contacts",
-      createContactRoutes({ afterSave: screenOnContactSave, afterImport: screenAfterImport }),
+      createContactRoutes({
+        afterSave: screenOnContactSave,
+        afterImport: screenAfterImport,
+        self: deps.self,
+      }),
     )
     .route("/screenings", screeningRoutes)
     .route("/paperwork", paperworkRoutes)

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { screeningWorkerCount } from "./cli";
+import { screeningWorkerCount } from "./features/contacts/contact-import-child";
 
 const MAIN = path.resolve(import.meta.dir, "main.ts");
 

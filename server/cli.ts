@@ -1,9 +1,8 @@
 import { accessSync, constants, mkdirSync, statSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { eq } from "drizzle-orm";
-import { openDatabase, type TDb } from "../db/client";
+import { and, eq } from "drizzle-orm";
+import { openDatabase, sqliteCodeOf, type TDb } from "../db/client";
 import { migrateDatabase, withMigrationLock } from "../db/migrate";
 import { seedReferenceData } from "../db/reference/seed";
 import { countries, screening_lists, users } from "../db/schema";
@@ -15,14 +14,19 @@ import {
   importContacts,
   type TImportReport,
 } from "./features/contacts/contact-import";
-import { companiesOf } from "./features/contacts/contact-rows";
-import { nameHitsKey } from "./features/screening/engine";
+import {
+  IMPORT_CHILD_COMMAND,
+  SAMPLE_BYTES,
+  startImportScreening,
+  type TImportChildMessage,
+  TWO_WORKERS_FROM_BYTES,
+} from "./features/contacts/contact-import-child";
 import { setIndexCacheDir } from "./features/screening/index-cache";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
 import { RescreenJob } from "./features/screening/rescreen";
 import { pendingContactIds } from "./features/screening/screening.service";
-import { QueryScreener, ScreeningWorker } from "./features/screening/screening-worker";
+import type { QueryScreener, ScreeningWorker } from "./features/screening/screening-worker";
 import type { TAssetStore } from "./lib/assets";
 import { createLogger } from "./lib/logger";
 import type { TRenderPage } from "./ssr";
@@ -34,6 +38,8 @@ export type TRuntime = {
   screeningListsFolder: () => Promise<string>;
   assets: () => TAssetStore;
   render: () => Promise<TRenderPage>;
+  /** How to start this program again (the bun executable and main.ts from source; the binary alone). */
+  self: string[];
 };
 
 const HELP = `Tradewinds ${pkg.version}: trade shipments, paperwork and restricted-party screening.
@@ -109,6 +115,7 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
   }
   if (command === "serve") return serve(env, runtime);
   if (command === "import-contacts") return importContactsCommand(rest, env, runtime);
+  if (command === IMPORT_CHILD_COMMAND) return importUploadCommand(rest, env);
   if (command === "screening-lists") {
     const database = await prepareDatabase(env, runtime);
     try {
@@ -205,6 +212,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     ...services,
     assets: runtime.assets(),
     render: async (args) => (await loadRenderer())(args),
+    self: runtime.self,
   });
   // Bun's default 128 MB cap sits below a legal document upload (10 files × UPLOAD_MAX_MB).
   const server = Bun.serve({
@@ -347,22 +355,10 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
   }
 
   // New contacts are screened while the file is imported: the workers start first, and load their
-  // index of the lists (from the stored file) while this thread prepares the database and starts
-  // reading; each row goes to them as soon as it is parsed, and is written with its outcome once that
-  // is back (decision 009). A worker that starts before a migration or without lists fails, and the
-  // import then leaves its new contacts pending for the screening after it, as without workers.
-  const workers: ScreeningWorker[] = [];
-  if (!dryRun) {
-    const start = () => {
-      const worker = ScreeningWorker.start(env.databaseUrl, env.databaseAuthToken, env.screeningThreshold);
-      if (worker) workers.push(worker);
-    };
-    start();
-    // The second, if any, once a sample of the file says how much scoring it holds (the first is
-    // loading its index meanwhile).
-    if (screeningWorkerCount(size, availableParallelism(), await distinctNameShare(file, size)) > 1) start();
-  }
-  const screener = workers.length ? new QueryScreener(workers) : null;
+  // index of the lists while this thread prepares the database and starts reading (decision 009).
+  const { workers, screener } = dryRun
+    ? { workers: [], screener: null }
+    : await startImportScreening(env, size, () => Bun.file(file).slice(0, SAMPLE_BYTES).text());
   try {
     return await importWithScreener(env, runtime, { email, file, size, dryRun }, workers, screener);
   } finally {
@@ -450,6 +446,67 @@ async function importWithScreener(
   }
 }
 
+/**
+ * The server's child for a web upload (contact-import-child.ts; not a command for people): the file
+ * on standard input, imported into the given workspace as the given user with every new contact
+ * screened while importing, the outcome as JSON lines on standard output. Contacts it changed are
+ * left pending for the server's screening after the import, as an upload in the server leaves them.
+ */
+async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
+  const say = (message: TImportChildMessage) => process.stdout.write(`${JSON.stringify(message)}\n`);
+  const { values } = parseArgs({
+    args,
+    options: { workspace: { type: "string" }, user: { type: "string" } },
+  });
+  const target = { workspaceId: Number(values.workspace), userId: Number(values.user) };
+  if (!Number.isSafeInteger(target.workspaceId) || !Number.isSafeInteger(target.userId)) {
+    console.error("--workspace <id> and --user <id> are required");
+    return 2;
+  }
+  say({ type: "started" });
+  const bytes = await Bun.stdin.bytes();
+  const { screener } = await startImportScreening(env, bytes.length, async () =>
+    new TextDecoder().decode(bytes.subarray(0, SAMPLE_BYTES)),
+  );
+  let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  try {
+    database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
+    const [user] = await database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, target.userId), eq(users.workspace_id, target.workspaceId)));
+    if (!user) throw new Error("the importing user is not in that workspace");
+    let shown = performance.now();
+    const report = await importContacts(database.db, target, decodeUtf8(inSlices(bytes)), {
+      parseOffThread: bytes.length >= TWO_WORKERS_FROM_BYTES,
+      onProgress: (rows) => {
+        if (performance.now() - shown < CHILD_PROGRESS_MS) return;
+        shown = performance.now();
+        say({ type: "progress", rows });
+      },
+      screening: screener ? { screener, threshold: env.screeningThreshold } : undefined,
+    });
+    say({ type: "done", report });
+  } catch (error) {
+    say(
+      error instanceof ImportFileError
+        ? { type: "file-error", message: error.message }
+        : { type: "error", message: String((error as Error)?.message ?? error), code: sqliteCodeOf(error) },
+    );
+  } finally {
+    screener?.stop();
+    database?.close();
+  }
+  return 0;
+}
+/** How often the upload's child tells the server how far it got. */
+const CHILD_PROGRESS_MS = 250;
+
+/** The file in slices, as the importer takes a stream. */
+async function* inSlices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += 1024 * 1024) yield bytes.subarray(at, at + 1024 * 1024);
+}
+
 /** Screens the contacts an import created or changed, as saving them in the app would. */
 async function screenImported(db: TDb, env: TEnv, workspaceId: number, worker: ScreeningWorker | null) {
   const logger = createLogger("warn");
@@ -475,54 +532,6 @@ async function screenImported(db: TDb, env: TEnv, workspaceId: number, worker: S
   );
   const state = await job.run(ids, "contact import", progressLine(), { worker: worker ?? undefined });
   console.log(`Screened ${state.done}: ${state.failed} failed.`);
-}
-
-/**
- * Screening workers (and whether a parse worker helps) for an import of this many bytes. A second
- * screening worker holds its own copy of the index (the stored file is ~32 MB), so it starts only
- * for files big enough to keep two busy: a file's distinct names cost ~0.4–0.6 ms each to score,
- * which for a few megabytes of new names is more than the main thread's own share of the import.
- * It also needs a core of its own: the main thread's SQL is the import's critical path, and on a
- * 2-core machine two workers (each loading the index and compiling the engine again) took CPU from
- * it instead of adding any (session 6: 20,000 rows, ~2 s less CPU in all with one worker) — unless
- * most of the file's names are distinct (`distinctShare`, from a sample of it): scoring is then the
- * critical path, and the main thread mostly waits for it.
- */
-export function screeningWorkerCount(
-  bytes: number,
-  cores = availableParallelism(),
-  distinctShare = 0,
-): number {
-  if (bytes < TWO_WORKERS_FROM_BYTES) return 1;
-  return cores >= 3 || distinctShare >= MOSTLY_DISTINCT ? 2 : 1;
-}
-const TWO_WORKERS_FROM_BYTES = 1_000_000;
-/**
- * From this share of distinct names among a file's first rows, scoring is an import's critical path
- * even on two cores: the main thread mostly waits for the worker, so a second one pays for its
- * index. Session 7, 20,000 new contacts on 2 cores: every name distinct, 16.2 s with one worker and
- * 12.0 s with two; the bench file (8,470 spellings of 520 names), 4.2 s with one and 4.8 s with two.
- */
-const MOSTLY_DISTINCT = 0.5;
-/** The sample distinctShare is taken from: the file's first rows, up to this many of each. */
-const SAMPLE_BYTES = 512 * 1024;
-const SAMPLE_ROWS = 2_000;
-
-/**
- * The share of distinct names (as screening compares them: legal forms, case and punctuation set
- * aside) among a file's first rows: near 1 for an address book of different companies, low for a
- * file that names the same few companies again. 0 for a file too small to need a second worker, or
- * one whose sample cannot be read as contacts (the import then says why).
- */
-async function distinctNameShare(file: string, bytes: number): Promise<number> {
-  if (bytes < TWO_WORKERS_FROM_BYTES) return 0;
-  try {
-    const names = companiesOf(await Bun.file(file).slice(0, SAMPLE_BYTES).text(), SAMPLE_ROWS);
-    if (names.length < 100) return 0;
-    return new Set(names.map(nameHitsKey)).size / names.length;
-  } catch {
-    return 0;
-  }
 }
 
 function describeFileError(file: string, error: unknown): string {

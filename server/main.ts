@@ -6,10 +6,8 @@ const root = path.resolve(import.meta.dir, "..");
 
 // A bulk command runs in a child with the allocator set for it (decision 012), before the rest of
 // the program is loaded here for nothing.
-const inChild = runInBulkChild(
-  [process.execPath, path.join(import.meta.dir, "main.ts")],
-  process.argv.slice(2),
-);
+const self = [process.execPath, path.join(import.meta.dir, "main.ts")];
+const inChild = runInBulkChild(self, process.argv.slice(2));
 if (inChild) process.exit(await inChild);
 
 const { runCli } = await import("./cli");
@@ -19,5 +17,6 @@ const code = await runCli(process.argv.slice(2), {
   screeningListsFolder: async () => path.join(root, "db", "screening-lists"),
   assets: () => diskAssetStore(path.join(root, "dist", "client")),
   render: async () => (await import("../client/entry-server")).render,
+  self,
 });
 process.exit(code);

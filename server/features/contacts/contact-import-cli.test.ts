@@ -73,7 +73,7 @@ describe("tradewinds import-contacts", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/10 {2}unchanged/);
     expect(await countIn("ada@example.com")).toBe(10);
-  });
+  }, 30_000); // The first import of this data folder builds and stores the screening index.
 
   test("--dry-run reports what would happen and writes nothing", async () => {
     const { code, stdout } = await cli([

@@ -1,7 +1,7 @@
 // Runs a web upload's contacts import on its own thread and connection (see contact-import-off-thread.ts):
 // parsing, validating and writing a big file, and above all its one all-or-nothing COMMIT and the WAL
 // checkpoint after it, are synchronous SQLite work that held every other request of the server.
-import { openDatabase } from "../../../db/client";
+import { openDatabase, sqliteCodeOf } from "../../../db/client";
 import { decodeUtf8, ImportFileError, importContacts } from "./contact-import";
 import type { TImportWorkerReply, TImportWorkerRequest } from "./contact-import-off-thread";
 
@@ -29,18 +29,7 @@ self.onmessage = async (event: MessageEvent<TImportWorkerRequest>) => {
     reply =
       error instanceof ImportFileError
         ? { type: "file-error", message: error.message }
-        : { type: "error", message: String((error as Error)?.message ?? error), code: codeOf(error) };
+        : { type: "error", message: String((error as Error)?.message ?? error), code: sqliteCodeOf(error) };
   }
   self.postMessage(reply);
 };
-
-/** The SQLite code somewhere down drizzle's cause chain (SQLITE_BUSY answers 503, not 500). */
-function codeOf(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 8; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && code.startsWith("SQLITE_")) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}

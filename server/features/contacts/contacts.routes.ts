@@ -7,6 +7,7 @@ import { yieldToLoop } from "../../lib/limits";
 import { readMultipart } from "../../lib/multipart";
 import { authOf } from "../auth/auth.middleware";
 import { decodeUtf8, ImportFileError, importContacts } from "./contact-import";
+import { importInChild } from "./contact-import-child";
 import { importOffThread } from "./contact-import-off-thread";
 import { contactsEntity } from "./contacts.entity";
 
@@ -81,6 +82,8 @@ type THooks = {
   afterSave?: NonNullable<Parameters<typeof createEntityRoutes>[1]>["afterSave"];
   /** After a CSV import landed (the app screens the new and changed contacts). */
   afterImport?: (c: Context<TAppEnv>) => void;
+  /** How to start this program again, for a big upload's import in a child process. */
+  self?: string[];
 };
 
 /** Contacts: the generic entity API plus POST /contacts/upload (CSV import). */
@@ -97,17 +100,28 @@ export const createContactRoutes = (hooks: THooks = {}) =>
       })(c, next),
     async (c) => {
       const { workspaceId, user } = authOf(c);
+      // The answer comes once the import has committed, every new contact screened: for the largest
+      // files that can take longer than the server's idle timeout, so this request waits as long as
+      // its import does (c.env is Bun's server when served; absent in tests).
+      (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(
+        c.req.raw,
+        0,
+      );
       try {
         const bytes = await uploadedCsv(c);
         const target = { workspaceId, userId: user.id };
-        // A big file imports on a worker thread, its transaction and commit off the event loop.
+        // A big file imports in a child process, screening included (contact-import-child.ts), or
+        // where none can start on a worker thread: its transaction and commit off the event loop.
+        const { env } = c.var;
         const report =
+          (await importInChild(c.var.db, hooks.self, env, target, bytes)) ??
           (await importOffThread(
             c.var.db,
-            { url: c.var.env.databaseUrl, authToken: c.var.env.databaseAuthToken },
+            { url: env.databaseUrl, authToken: env.databaseAuthToken },
             target,
             bytes,
-          )) ?? (await importContacts(c.var.db, target, decodeUtf8(inSlices(bytes))));
+          )) ??
+          (await importContacts(c.var.db, target, decodeUtf8(inSlices(bytes))));
         if (report.created || report.updated) hooks.afterImport?.(c);
         return c.json({ message: "Import completed", ...report });
       } catch (error) {

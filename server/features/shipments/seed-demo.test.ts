@@ -107,6 +107,7 @@ describe("seed-demo", () => {
         screeningListsFolder: noRuntime,
         assets: noRuntime,
         render: noRuntime,
+        self: [],
       });
       expect(code).toBe(0);
     } finally {

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import path from "node:path";
+import { and, count, eq, sql } from "drizzle-orm";
+import { contact_screening_results, contacts, rpscreenings } from "../../../db/schema";
+import { signUp } from "../../test/factories";
+import { appOver, createTestContext, type TTestContext } from "../../test/setup";
+import { importInChild } from "./contact-import-child";
+import {
+  bigFile,
+  contactsOf,
+  expectWriteWaitsForUpload,
+  uploadLikeInProcess,
+  uploadTo,
+} from "./upload-test-kit";
+
+const SELF = [process.execPath, path.resolve(import.meta.dir, "../../main.ts")];
+
+let ctx: TTestContext;
+/** The app as the server builds it: big uploads import in a child process. */
+let app: TTestContext["app"];
+beforeAll(async () => {
+  ctx = await createTestContext();
+  app = appOver(ctx, { self: SELF });
+});
+afterAll(() => ctx.database.close());
+
+/** A listed party (OFAC SDN, in the bundled lists): its contact must come out failed. */
+const LISTED = "Banco Nacional de Cuba";
+
+/** A file with the listed party first and, last, the first company again with its phone changed. */
+function fileWith(prefix: string, repeats = false) {
+  const { text } = bigFile(prefix, {
+    repeats,
+    first: [`${LISTED},Customer,${prefix}-LISTED,Ana,+53 7 1,ana@bnc.example,Cuba,no,`],
+  });
+  return `${text}\n${prefix} Trading 0,Customer,${prefix}-0,Ann 0,+1 555 999,a0@x.example,DE,no,`;
+}
+
+const countIn = async (workspaceId: number, filter = sql`1`) =>
+  (
+    await ctx.database.db.all<{ n: number }>(
+      sql`select count(*) as n from contacts where workspace_id = ${workspaceId} and ${filter}`,
+    )
+  )[0]?.n;
+const rowsOf = async (table: typeof rpscreenings | typeof contact_screening_results, workspaceId: number) =>
+  (await ctx.database.db.select({ n: count() }).from(table).where(eq(table.workspace_id, workspaceId)))[0]?.n;
+
+describe("a big web upload imports in a child process, screening every new contact", () => {
+  test("the child imports what this process imports, and screens each new contact once, in the import", async () => {
+    const { report, workspaceId: ws } = await uploadLikeInProcess(ctx, app, fileWith("CH"));
+    expect(report.rejected).toBeGreaterThan(0);
+    expect(report.updated).toBe(1);
+    // Screened while importing: not one contact is left pending (the in-process import leaves every
+    // one pending for the screening after it), and each has exactly one result, one audit row and
+    // one screenings-list row.
+    const created = await countIn(ws);
+    expect(created).toBe(report.created);
+    expect(await countIn(ws, sql`screening_pending = 1`)).toBe(0);
+    expect(await rowsOf(contact_screening_results, ws)).toBe(created);
+    expect(await rowsOf(rpscreenings, ws)).toBe(created);
+    const [{ audited }] = await ctx.database.db.all<{ audited: number }>(
+      sql`select count(*) as audited from screening_audit_log where workspace_id = ${ws} and kind = 'screen'`,
+    );
+    expect(audited).toBe(created);
+    const [listed] = await ctx.database.db
+      .select({ outcome: contacts.screening_outcome })
+      .from(contacts)
+      .where(and(eq(contacts.workspace_id, ws), eq(contacts.company, LISTED)));
+    expect(listed?.outcome).toBe("failed");
+    expect(await countIn(ws, sql`screening_outcome = 'failed'`)).toBe(1);
+  }, 120_000);
+
+  test("a file that changes contacts it created itself: the same report and contacts, every contact screened after", async () => {
+    const { report, workspaceId: ws } = await uploadLikeInProcess(ctx, app, fileWith("REP", true));
+    expect(report.updated).toBeGreaterThan(1000);
+    // Contacts a later row changed are left pending by the import, and the server's screening of
+    // the upload screens them after it (as for an upload imported in the server): none is missed.
+    for (let waited = 0; waited < 30_000 && (await countIn(ws, sql`screening_pending = 1`)); waited += 100)
+      await Bun.sleep(100);
+    expect(await countIn(ws, sql`screening_pending = 1`)).toBe(0);
+    expect(await rowsOf(rpscreenings, ws)).toBe(await countIn(ws));
+  }, 120_000);
+
+  test("small files, in-memory databases and a program that cannot start are left to this process (null)", async () => {
+    const bytes = new TextEncoder().encode(fileWith("NUL"));
+    const who = await signUp(ctx);
+    const target = { workspaceId: who.user.workspace_id, userId: who.user.id };
+    const db = ctx.database.db;
+    expect(await importInChild(db, SELF, ctx.env, target, bytes.subarray(0, 1000))).toBeNull();
+    expect(await importInChild(db, SELF, { ...ctx.env, databaseUrl: ":memory:" }, target, bytes)).toBeNull();
+    expect(await importInChild(db, undefined, ctx.env, target, bytes)).toBeNull();
+    expect(await importInChild(db, ["/nonexistent/tradewinds"], ctx.env, target, bytes)).toBeNull();
+    // A child that starts but never gets to import (here: a script that exits at once) is no import.
+    const exits = [process.execPath, "-e", "process.exit(0)"];
+    expect(await importInChild(db, exits, ctx.env, target, bytes)).toBeNull();
+    expect(await contactsOf(ctx, who.user.workspace_id)).toEqual([]);
+  }, 60_000);
+
+  test("a child that stops mid-import is the import's failure, not a silent success", async () => {
+    const who = await signUp(ctx);
+    const bytes = new TextEncoder().encode(fileWith("DIE"));
+    const dies = [
+      process.execPath,
+      "-e",
+      `console.log(JSON.stringify({ type: "started" })); console.error("out of memory"); process.exit(3)`,
+    ];
+    const target = { workspaceId: who.user.workspace_id, userId: who.user.id };
+    await expect(importInChild(ctx.database.db, dies, ctx.env, target, bytes)).rejects.toThrow(
+      "the import process stopped (exit 3): out of memory",
+    );
+  }, 60_000);
+
+  test("a file the child refuses is a 422 with the reason, and nothing is imported or screened", async () => {
+    const who = await signUp(ctx);
+    // A binary byte far into the file: refused whole after many rows were written in the transaction.
+    const broken = `${fileWith("BAD")}\nEvil Co,Customer,E1,Al,1,al@evil.example,DE,no,\u0000`;
+    const res = await uploadTo(app, who, broken);
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(res.body)).toContain("binary data");
+    expect(await contactsOf(ctx, who.user.workspace_id)).toEqual([]);
+    expect(await rowsOf(contact_screening_results, who.user.workspace_id)).toBe(0);
+  }, 60_000);
+
+  test("a write of this process during the child's import waits for it instead of failing", async () => {
+    await expectWriteWaitsForUpload(ctx, app, "Q");
+  }, 60_000);
+});

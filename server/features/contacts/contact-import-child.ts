@@ -1,0 +1,208 @@
+// A web upload's contacts import in a child process, screening included: the same program started
+// again (`import-upload`), the way the CLI imports (decision 009 and 012). The child
+// - keeps the memory it frees (MIMALLOC_PURGE_DELAY=-1; the server keeps returning its memory), which
+//   on a bulk write saves the kernel time of faulting the same pages in again and again;
+// - screens every new contact while importing (its own screening worker), so each is written once
+//   with its outcome, its result, audit row and screenings-list row inside the import's one
+//   all-or-nothing transaction, instead of being written pending and updated again after the import;
+// - ends with the server (it watches its parent), so a killed server leaves nothing half-imported.
+// The server's event loop only reads the child's messages; its other writes queue behind the
+// import's transaction on the in-process write lock, as they did behind the worker thread's.
+import { availableParallelism } from "node:os";
+import { holdWriteLock, type TDb } from "../../../db/client";
+import { KEEP_FREED_MEMORY } from "../../lib/bulk-process";
+import { nameHitsKey } from "../screening/engine";
+import { QueryScreener, ScreeningWorker } from "../screening/screening-worker";
+import { ImportFileError, type TImportReport } from "./contact-import";
+import { OFF_THREAD_MIN_BYTES } from "./contact-import-off-thread";
+import { companiesOf } from "./contact-rows";
+
+/** What the screening of an import needs from the configuration. */
+export type TImportScreeningEnv = {
+  dataDir: string;
+  databaseUrl: string;
+  databaseAuthToken: string | undefined;
+  screeningThreshold: number;
+};
+
+/**
+ * The screening workers (and whether a parse worker helps) for an import of this many bytes. A second
+ * screening worker holds its own copy of the index (the stored file is ~32 MB), so it starts only
+ * for files big enough to keep two busy: a file's distinct names cost ~0.4–0.6 ms each to score,
+ * which for a few megabytes of new names is more than the main thread's own share of the import.
+ * It also needs a core of its own: the main thread's SQL is the import's critical path, and on a
+ * 2-core machine two workers (each loading the index and compiling the engine again) took CPU from
+ * it instead of adding any (session 6: 20,000 rows, ~2 s less CPU in all with one worker) — unless
+ * most of the file's names are distinct (`distinctShare`, from a sample of it): scoring is then the
+ * critical path, and the main thread mostly waits for it.
+ */
+export function screeningWorkerCount(
+  bytes: number,
+  cores = availableParallelism(),
+  distinctShare = 0,
+): number {
+  if (bytes < TWO_WORKERS_FROM_BYTES) return 1;
+  return cores >= 3 || distinctShare >= MOSTLY_DISTINCT ? 2 : 1;
+}
+/** From this size on, a file is parsed on a worker of its own, and may get a second screening worker. */
+export const TWO_WORKERS_FROM_BYTES = 1_000_000;
+/**
+ * From this share of distinct names among a file's first rows, scoring is an import's critical path
+ * even on two cores: the main thread mostly waits for the worker, so a second one pays for its
+ * index. Session 7, 20,000 new contacts on 2 cores: every name distinct, 16.2 s with one worker and
+ * 12.0 s with two; the bench file (8,470 spellings of 520 names), 4.2 s with one and 4.8 s with two.
+ */
+const MOSTLY_DISTINCT = 0.5;
+/** The sample distinctShare is taken from: the file's first rows, up to this many of each. */
+export const SAMPLE_BYTES = 512 * 1024;
+const SAMPLE_ROWS = 2_000;
+
+/**
+ * The share of distinct names (as screening compares them: legal forms, case and punctuation set
+ * aside) among a file's first rows: near 1 for an address book of different companies, low for a
+ * file that names the same few companies again. 0 for a file too small to need a second worker, or
+ * one whose sample cannot be read as contacts (the import then says why).
+ */
+async function distinctNameShare(bytes: number, sample: () => Promise<string>): Promise<number> {
+  if (bytes < TWO_WORKERS_FROM_BYTES) return 0;
+  try {
+    const names = companiesOf(await sample(), SAMPLE_ROWS);
+    if (names.length < 100) return 0;
+    return new Set(names.map(nameHitsKey)).size / names.length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Starts the screening workers for an import of `bytes` bytes (`sample`: the text of its first
+ * SAMPLE_BYTES), before the caller opens the database, so they load their index of the lists while
+ * it prepares: each row then goes to them as soon as it is parsed, and is written with its outcome
+ * once that is back (decision 009). A worker that starts before a migration or without lists fails,
+ * and the import then leaves its new contacts pending for the screening after it.
+ */
+export async function startImportScreening(
+  env: TImportScreeningEnv,
+  bytes: number,
+  sample: () => Promise<string>,
+): Promise<{ workers: ScreeningWorker[]; screener: QueryScreener | null }> {
+  const workers: ScreeningWorker[] = [];
+  const start = () => {
+    const worker = ScreeningWorker.start(env.databaseUrl, env.databaseAuthToken, env.screeningThreshold);
+    if (worker) workers.push(worker);
+  };
+  start();
+  // The second, if any, once a sample of the file says how much scoring it holds (the first is
+  // loading its index meanwhile).
+  if (screeningWorkerCount(bytes, availableParallelism(), await distinctNameShare(bytes, sample)) > 1)
+    start();
+  return { workers, screener: workers.length ? new QueryScreener(workers) : null };
+}
+
+/** The lines the child writes on its standard output, one JSON object each. */
+export type TImportChildMessage =
+  | { type: "started" }
+  | { type: "progress"; rows: number }
+  | { type: "done"; report: TImportReport }
+  | { type: "file-error"; message: string }
+  | { type: "error"; message: string; code?: string };
+
+/** The child's command, and how the server starts it. */
+export const IMPORT_CHILD_COMMAND = "import-upload";
+
+/**
+ * Imports an uploaded file in a child process (see the top of this file), holding this process's
+ * write lock meanwhile. Null when it cannot (a small file, for which starting a process costs more
+ * than its import; an in-memory database; no way to start the program again; a child that did not
+ * start): the caller then imports in this process.
+ */
+export async function importInChild(
+  db: TDb,
+  self: string[] | undefined,
+  env: TImportScreeningEnv,
+  target: { workspaceId: number; userId: number },
+  bytes: Uint8Array,
+  onProgress?: (rows: number) => void,
+): Promise<TImportReport | null> {
+  if (!self?.length || bytes.length < OFF_THREAD_MIN_BYTES || env.databaseUrl.includes(":memory:"))
+    return null;
+  const release = await holdWriteLock(db);
+  try {
+    let child: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
+    try {
+      child = Bun.spawn(
+        [
+          ...self,
+          IMPORT_CHILD_COMMAND,
+          "--workspace",
+          String(target.workspaceId),
+          "--user",
+          String(target.userId),
+        ],
+        {
+          env: {
+            ...process.env,
+            DATA_DIR: env.dataDir,
+            DATABASE_URL: env.databaseUrl,
+            ...(env.databaseAuthToken ? { DATABASE_AUTH_TOKEN: env.databaseAuthToken } : {}),
+            SCREENING_THRESHOLD: String(env.screeningThreshold),
+            [KEEP_FREED_MEMORY.name]: KEEP_FREED_MEMORY.value,
+            TRADEWINDS_BULK_CHILD: "1",
+            LOG_LEVEL: "warn",
+          },
+          stdin: "pipe",
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
+    } catch {
+      return null;
+    }
+    // The file goes in through standard input; the child reads it whole before it writes anything.
+    const feed = (async () => {
+      try {
+        child.stdin.write(bytes);
+        await child.stdin.end();
+      } catch {}
+    })();
+    const stderr = new Response(child.stderr).text();
+    let hasStarted = false;
+    let result: TImportChildMessage | null = null;
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for await (const chunk of child.stdout) {
+      buffered += decoder.decode(chunk, { stream: true });
+      let end = buffered.indexOf("\n");
+      while (end >= 0) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 1);
+        end = buffered.indexOf("\n");
+        let message: TImportChildMessage;
+        try {
+          message = JSON.parse(line) as TImportChildMessage;
+        } catch {
+          continue;
+        }
+        if (message.type === "started") hasStarted = true;
+        else if (message.type === "progress") onProgress?.(message.rows);
+        else result = message;
+      }
+    }
+    await Promise.all([feed, child.exited]);
+    if (!result) {
+      // A child that could not even start this program leaves the import to this process; one that
+      // stopped while importing is the import's failure (its transaction was rolled back).
+      if (!hasStarted) return null;
+      const why = (await stderr).trim().split("\n").pop();
+      throw new Error(
+        `the import process stopped (exit ${child.exitCode ?? child.signalCode})${why ? `: ${why}` : ""}`,
+      );
+    }
+    if (result.type === "done") return result.report;
+    if (result.type === "file-error") throw new ImportFileError(result.message);
+    if (result.type === "error") throw Object.assign(new Error(result.message), { code: result.code });
+    return null;
+  } finally {
+    release();
+  }
+}
