@@ -479,6 +479,7 @@ async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
     let shown = performance.now();
     const report = await importContacts(database.db, target, decodeUtf8(inSlices(bytes)), {
       parseOffThread: bytes.length >= TWO_WORKERS_FROM_BYTES,
+      deferCheckpoint: true,
       onProgress: (rows) => {
         if (performance.now() - shown < CHILD_PROGRESS_MS) return;
         shown = performance.now();
@@ -487,6 +488,10 @@ async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
       screening: screener ? { screener, threshold: env.screeningThreshold } : undefined,
     });
     say({ type: "done", report });
+    // The server has its answer and lets its own writes in again: the write-ahead log the import
+    // grew (tens of megabytes) is copied into the database file now, beside them, instead of inside
+    // the commit it was waiting for.
+    await database.client.execute("PRAGMA wal_checkpoint(PASSIVE)");
   } catch (error) {
     say(
       error instanceof ImportFileError

@@ -1,14 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, count, eq, sql } from "drizzle-orm";
+import { openDatabase } from "../../../db/client";
 import { contact_screening_results, contacts, rpscreenings } from "../../../db/schema";
 import { signUp } from "../../test/factories";
 import { appOver, createTestContext, type TTestContext } from "../../test/setup";
+import { importContacts } from "./contact-import";
 import { importInChild } from "./contact-import-child";
 import {
   bigFile,
   contactsOf,
   expectWriteWaitsForUpload,
+  HEADER,
   uploadLikeInProcess,
   uploadTo,
 } from "./upload-test-kit";
@@ -119,6 +124,47 @@ describe("a big web upload imports in a child process, screening every new conta
     expect(JSON.stringify(res.body)).toContain("binary data");
     expect(await contactsOf(ctx, who.user.workspace_id)).toEqual([]);
     expect(await rowsOf(contact_screening_results, who.user.workspace_id)).toBe(0);
+  }, 60_000);
+
+  test("the child's commit leaves the log's copy into the database file for after its answer", async () => {
+    // A copy of the database that nothing else has open: a reader elsewhere (this file's app builds
+    // its screening index in the background) would hold back any checkpoint.
+    const who = await signUp(ctx);
+    const target = { workspaceId: who.user.workspace_id, userId: who.user.id };
+    await ctx.database.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    const dir = mkdtempSync(path.join(tmpdir(), "tradewinds-wal-"));
+    const file = path.join(dir, "app.db");
+    copyFileSync(path.join(ctx.dataDir, "app.db"), file);
+    // The file's bytes (its size may not change: new pages can reuse free ones).
+    const contentOf = () => Bun.hash(readFileSync(file));
+    // Thousands of pages of new contacts: SQLite copies the log into the file when a commit leaves
+    // more than 1,000 pages in it, unless told to leave it, as the child does (it checkpoints once
+    // the server has its answer, and its connections end with it).
+    const many = (prefix: string) =>
+      [
+        HEADER,
+        ...Array.from(
+          { length: 20_000 },
+          (_, i) => `${prefix} Co ${i},Customer,${prefix}${i},A,1,a@x.example,DE,no,`,
+        ),
+      ].join("\n");
+    try {
+      const before = contentOf();
+      const deferring = await openDatabase(`file:${file}`);
+      await importContacts(deferring.db, target, [many("WAL")], { deferCheckpoint: true });
+      expect(contentOf()).toBe(before);
+      await deferring.client.execute("PRAGMA wal_checkpoint(PASSIVE)");
+      deferring.close();
+      const copied = contentOf();
+      expect(copied).not.toBe(before);
+      // Without the option, the commit itself copies it.
+      const plain = await openDatabase(`file:${file}`);
+      await importContacts(plain.db, target, [many("ALSO")]);
+      expect(contentOf()).not.toBe(copied);
+      plain.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   test("a write of this process during the child's import waits for it instead of failing", async () => {

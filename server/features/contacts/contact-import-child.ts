@@ -187,9 +187,13 @@ export async function importInChild(
         else if (message.type === "progress") onProgress?.(message.rows);
         else result = message;
       }
+      // Answered: the child goes on to checkpoint the log (see importUploadCommand) and exits, while
+      // this process's writes go ahead.
+      if (result) break;
     }
-    await Promise.all([feed, child.exited]);
+    await feed;
     if (!result) {
+      await child.exited;
       // A child that could not even start this program leaves the import to this process; one that
       // stopped while importing is the import's failure (its transaction was rolled back).
       if (!hasStarted) return null;

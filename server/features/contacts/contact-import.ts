@@ -134,6 +134,12 @@ export async function importContacts(
     screening?: TImportScreening;
     /** Parses and validates the rows on a thread of their own (the CLI, for big files). */
     parseOffThread?: boolean;
+    /**
+     * Commits without copying the write-ahead log into the database file (SQLite does that on the
+     * commit of a big transaction): the caller checkpoints after it has reported the import done.
+     * The connection keeps that setting: for a client closed after the import (the upload's child).
+     */
+    deferCheckpoint?: boolean;
   } = {},
 ): Promise<TImportReport> {
   const report: TImportReport = {
@@ -443,6 +449,7 @@ export async function importContacts(
       // memory while a big file grows them: with the default 2,000 pages every batch read and wrote
       // pages back through the WAL, and a 100,000-row import spent most of its time there.
       await tx.run(sql.raw(`PRAGMA cache_size = -${BULK_WRITE_CACHE_KIB}`));
+      if (options.deferCheckpoint) await tx.run(sql.raw("PRAGMA wal_autocheckpoint = 0"));
       await run(tx as unknown as TDb);
     });
   return report;
