@@ -477,13 +477,20 @@ async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
       .where(and(eq(users.id, target.userId), eq(users.workspace_id, target.workspaceId)));
     if (!user) throw new Error("the importing user is not in that workspace");
     let shown = performance.now();
-    const report = await importContacts(database.db, target, decodeUtf8(inSlices(bytes)), {
+    let consumed = 0;
+    async function* counted(): AsyncGenerator<Uint8Array> {
+      for await (const slice of inSlices(bytes)) {
+        consumed += slice.length;
+        yield slice;
+      }
+    }
+    const report = await importContacts(database.db, target, decodeUtf8(counted()), {
       parseOffThread: bytes.length >= TWO_WORKERS_FROM_BYTES,
       deferCheckpoint: true,
       onProgress: (rows) => {
         if (performance.now() - shown < CHILD_PROGRESS_MS) return;
         shown = performance.now();
-        say({ type: "progress", rows });
+        say({ type: "progress", rows, percent: Math.floor((consumed / bytes.length) * 100) });
       },
       screening: screener ? { screener, threshold: env.screeningThreshold } : undefined,
     });

@@ -92,4 +92,7 @@ export type TImportReport = {
 };
 
 /** The upload's answer: the report, or on failure only `message` and `result` (the spec's failure sign). */
+/** GET /api/contacts/upload/progress: how far the caller's upload has got while the server imports it. */
+export type TUploadProgress = { rows: number; percent: number } | { rows: null; percent: null };
+
 export type TImportAnswer = Partial<TImportReport> & { message: string; result?: string };

@@ -1,8 +1,8 @@
 import { useBlocker, useRouter } from "@tanstack/react-router";
 import { UploadIcon } from "lucide-react";
-import { type ChangeEvent, useRef, useState } from "react";
+import { type ChangeEvent, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import type { TImportAnswer, TImportReport } from "../../../db/contracts/contacts";
+import type { TImportAnswer, TImportReport, TUploadProgress } from "../../../db/contracts/contacts";
 import { Button } from "../../components/ui/button";
 import {
   Dialog,
@@ -14,6 +14,7 @@ import {
 } from "../../components/ui/dialog";
 import { Spinner } from "../../components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
+import { formatNumber } from "../../lib/format";
 import { rejectedCsv, truncationNote } from "./import-report";
 
 type TReport = TImportAnswer & TImportReport;
@@ -46,6 +47,37 @@ function uploadCsv(file: File, onProgress: (percent: number) => void): Promise<T
   });
 }
 
+/** How often the server is asked how far its import of an uploaded file has got. */
+const PROGRESS_POLL_MS = 500;
+
+/**
+ * Once the file is sent, how far the server's import of it has got (rows read and the share of the
+ * file), asked every PROGRESS_POLL_MS until the upload answers: a big file is imported and every new
+ * contact screened before it does.
+ */
+function useImportProgress(isWaiting: boolean): TUploadProgress | null {
+  const router = useRouter();
+  const [imported, setImported] = useState<TUploadProgress | null>(null);
+  useEffect(() => {
+    if (!isWaiting) {
+      setImported(null);
+      return;
+    }
+    let isStopped = false;
+    const timer = setInterval(() => {
+      router.options.context.api
+        .get<TUploadProgress>("/contacts/upload/progress")
+        .then((answer) => !isStopped && answer.rows !== null && setImported(answer))
+        .catch(() => {});
+    }, PROGRESS_POLL_MS);
+    return () => {
+      isStopped = true;
+      clearInterval(timer);
+    };
+  }, [isWaiting, router]);
+  return imported;
+}
+
 /** 'Import Contacts': one CSV file at a time, 'Importing...' while busy, a summary when done. */
 export function ImportContactsButton() {
   const router = useRouter();
@@ -53,6 +85,7 @@ export function ImportContactsButton() {
   const [progress, setProgress] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<TOutcome>();
   const isBusy = progress !== null;
+  const imported = useImportProgress(progress === 100);
   // Leaving mid-upload asks first (spec section 4), for in-app links and for closing the tab.
   useBlocker({
     shouldBlockFn: () => !window.confirm(LEAVE_MESSAGE),
@@ -111,12 +144,23 @@ export function ImportContactsButton() {
         {isBusy ? <Spinner /> : <UploadIcon />}
         {isBusy ? "Importing..." : "Import Contacts"}
       </Button>
-      {isBusy && (
-        <div className="flex w-40 items-center gap-2 text-xs text-muted-foreground">
-          <progress className="h-2 w-full" max={100} value={progress} aria-label="Upload progress" />
-          <span>{progress < 100 ? `${progress}%` : "Checking…"}</span>
-        </div>
-      )}
+      {isBusy &&
+        (imported?.rows != null ? (
+          <div className="flex w-48 items-center gap-2 text-xs text-muted-foreground" role="status">
+            <progress
+              className="h-2 w-full"
+              max={100}
+              value={imported.percent}
+              aria-label="Import progress"
+            />
+            <span className="whitespace-nowrap">{formatNumber(imported.rows)} rows</span>
+          </div>
+        ) : (
+          <div className="flex w-40 items-center gap-2 text-xs text-muted-foreground">
+            <progress className="h-2 w-full" max={100} value={progress} aria-label="Upload progress" />
+            <span>{progress < 100 ? `${progress}%` : "Checking…"}</span>
+          </div>
+        ))}
       <Dialog open={Boolean(outcome)} onOpenChange={(open) => !open && setOutcome(undefined)}>
         <DialogContent className="sm:max-w-2xl">
           {outcome?.ok ? (

@@ -167,6 +167,43 @@ describe("a big web upload imports in a child process, screening every new conta
     }
   }, 60_000);
 
+  test("GET /contacts/upload/progress says how far the caller's upload has got while its child imports it", async () => {
+    const report = { created: 0, updated: 0, unchanged: 2, rejected: 0, rejected_rows: [] };
+    const done = { ...report, rejected_rows_truncated: false, rows: 2, dry_run: false };
+    // A stand-in for the child that reports progress, then takes its time before answering.
+    const slow = appOver(ctx, {
+      self: [
+        process.execPath,
+        "-e",
+        `const say = (m) => console.log(JSON.stringify(m));
+         say({ type: "started" }); say({ type: "progress", rows: 1234, percent: 40 });
+         await Bun.sleep(1500); say({ type: "done", report: ${JSON.stringify(done)} });`,
+      ],
+    });
+    const who = await signUp(ctx);
+    const other = await signUp(ctx);
+    const progressOf = async (auth: Record<string, string>) => {
+      const res = await slow.request("/api/contacts/upload/progress", { headers: auth });
+      return { status: res.status, body: await res.json() };
+    };
+    expect(await progressOf(who.auth)).toEqual({ status: 200, body: { rows: null, percent: null } });
+    const uploading = uploadTo(slow, who, fileWith("PRG"));
+    let seen: unknown = null;
+    for (let waited = 0; waited < 1200 && !seen; waited += 50) {
+      await Bun.sleep(50);
+      const { body } = await progressOf(who.auth);
+      if (body.rows !== null) seen = body;
+    }
+    expect(seen).toEqual({ rows: 1234, percent: 40 });
+    // Another user's progress is their own.
+    expect((await progressOf(other.auth)).body).toEqual({ rows: null, percent: null });
+    const answered = await uploading;
+    expect(answered.status).toBe(200);
+    expect(answered.body.unchanged).toBe(2);
+    expect(await progressOf(who.auth)).toEqual({ status: 200, body: { rows: null, percent: null } });
+    expect((await slow.request("/api/contacts/upload/progress")).status).toBe(401);
+  }, 60_000);
+
   test("a write of this process during the child's import waits for it instead of failing", async () => {
     await expectWriteWaitsForUpload(ctx, app, "Q");
   }, 60_000);

@@ -102,7 +102,7 @@ export async function startImportScreening(
 /** The lines the child writes on its standard output, one JSON object each. */
 export type TImportChildMessage =
   | { type: "started" }
-  | { type: "progress"; rows: number }
+  | { type: "progress"; rows: number; percent: number }
   | { type: "done"; report: TImportReport }
   | { type: "file-error"; message: string }
   | { type: "error"; message: string; code?: string };
@@ -122,7 +122,7 @@ export async function importInChild(
   env: TImportScreeningEnv,
   target: { workspaceId: number; userId: number },
   bytes: Uint8Array,
-  onProgress?: (rows: number) => void,
+  onProgress?: (progress: { rows: number; percent: number }) => void,
 ): Promise<TImportReport | null> {
   if (!self?.length || bytes.length < OFF_THREAD_MIN_BYTES || env.databaseUrl.includes(":memory:"))
     return null;
@@ -184,7 +184,7 @@ export async function importInChild(
           continue;
         }
         if (message.type === "started") hasStarted = true;
-        else if (message.type === "progress") onProgress?.(message.rows);
+        else if (message.type === "progress") onProgress?.({ rows: message.rows, percent: message.percent });
         else result = message;
       }
       // Answered: the child goes on to checkpoint the log (see importUploadCommand) and exits, while

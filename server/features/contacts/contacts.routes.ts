@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { TUploadProgress } from "../../../db/contracts/contacts";
 import type { TAppEnv } from "../../lib/context";
 import { createEntityRoutes, readJson } from "../../lib/entity/entity.routes";
 import { AppError } from "../../lib/errors";
@@ -86,51 +87,65 @@ type THooks = {
   self?: string[];
 };
 
-/** Contacts: the generic entity API plus POST /contacts/upload (CSV import). */
-export const createContactRoutes = (hooks: THooks = {}) =>
-  createEntityRoutes(contactsEntity, { afterSave: hooks.afterSave }).post(
-    "/upload",
-    // base64 in a JSON body is 4/3 of the file; multipart adds a little framing.
-    (c, next) =>
-      bodyLimit({
-        maxSize: Math.ceil((c.var.env.uploadMaxBytes * 4) / 3) + 64 * 1024,
-        onError: () => {
-          throw fileTooLarge(c.var.env.uploadMaxBytes);
-        },
-      })(c, next),
-    async (c) => {
-      const { workspaceId, user } = authOf(c);
-      // The answer comes once the import has committed, every new contact screened: for the largest
-      // files that can take longer than the server's idle timeout, so this request waits as long as
-      // its import does (c.env is Bun's server when served; absent in tests).
-      (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(
-        c.req.raw,
-        0,
-      );
-      try {
-        const bytes = await uploadedCsv(c);
-        const target = { workspaceId, userId: user.id };
-        // A big file imports in a child process, screening included (contact-import-child.ts), or
-        // where none can start on a worker thread: its transaction and commit off the event loop.
-        const { env } = c.var;
-        const report =
-          (await importInChild(c.var.db, hooks.self, env, target, bytes)) ??
-          (await importOffThread(
-            c.var.db,
-            { url: env.databaseUrl, authToken: env.databaseAuthToken },
-            target,
-            bytes,
-          )) ??
-          (await importContacts(c.var.db, target, decodeUtf8(inSlices(bytes))));
-        if (report.created || report.updated) hooks.afterImport?.(c);
-        return c.json({ message: "Import completed", ...report });
-      } catch (error) {
-        if (!(error instanceof ImportFileError)) throw error;
-        // The spec's client reads data.result as the sign of failure.
-        throw new AppError("VALIDATION", "Import failed", {
-          body: { result: error.message },
-          errors: { csv_upload: [error.message] },
-        });
-      }
-    },
-  );
+/** Contacts: the generic entity API plus POST /contacts/upload (CSV import) and its progress. */
+export const createContactRoutes = (hooks: THooks = {}) => {
+  // How far each user's upload has got, while its child imports it (by workspace and user).
+  const importing = new Map<string, TUploadProgress>();
+  const uploaderOf = (c: Context<TAppEnv>) => {
+    const { workspaceId, user } = authOf(c);
+    return `${workspaceId}:${user.id}`;
+  };
+  return createEntityRoutes(contactsEntity, { afterSave: hooks.afterSave })
+    .get("/upload/progress", (c) =>
+      c.json(importing.get(uploaderOf(c)) ?? ({ rows: null, percent: null } satisfies TUploadProgress)),
+    )
+    .post(
+      "/upload",
+      // base64 in a JSON body is 4/3 of the file; multipart adds a little framing.
+      (c, next) =>
+        bodyLimit({
+          maxSize: Math.ceil((c.var.env.uploadMaxBytes * 4) / 3) + 64 * 1024,
+          onError: () => {
+            throw fileTooLarge(c.var.env.uploadMaxBytes);
+          },
+        })(c, next),
+      async (c) => {
+        const { workspaceId, user } = authOf(c);
+        // The answer comes once the import has committed, every new contact screened: for the largest
+        // files that can take longer than the server's idle timeout, so this request waits as long as
+        // its import does (c.env is Bun's server when served; absent in tests).
+        (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(
+          c.req.raw,
+          0,
+        );
+        try {
+          const bytes = await uploadedCsv(c);
+          const target = { workspaceId, userId: user.id };
+          // A big file imports in a child process, screening included (contact-import-child.ts), or
+          // where none can start on a worker thread: its transaction and commit off the event loop.
+          const { env } = c.var;
+          const uploader = uploaderOf(c);
+          const report =
+            (await importInChild(c.var.db, hooks.self, env, target, bytes, (progress) =>
+              importing.set(uploader, progress),
+            ).finally(() => importing.delete(uploader))) ??
+            (await importOffThread(
+              c.var.db,
+              { url: env.databaseUrl, authToken: env.databaseAuthToken },
+              target,
+              bytes,
+            )) ??
+            (await importContacts(c.var.db, target, decodeUtf8(inSlices(bytes))));
+          if (report.created || report.updated) hooks.afterImport?.(c);
+          return c.json({ message: "Import completed", ...report });
+        } catch (error) {
+          if (!(error instanceof ImportFileError)) throw error;
+          // The spec's client reads data.result as the sign of failure.
+          throw new AppError("VALIDATION", "Import failed", {
+            body: { result: error.message },
+            errors: { csv_upload: [error.message] },
+          });
+        }
+      },
+    );
+};
