@@ -15,6 +15,8 @@ const copy = path.join(folder, "tradewinds");
 copyFileSync(binary, copy);
 
 const IMPORT_EMAIL = "binary-check@example.com";
+const UPLOAD_EMAIL = "binary-upload@example.com";
+const PASSWORD = "binary check password 1";
 const failures: string[] = [];
 let passedCount = 0;
 const check = (ok: boolean, what: string) => {
@@ -38,6 +40,19 @@ check(
   badConfig.exitCode === 1 && badConfig.stderr.toString().includes("PORT"),
   "a bad PORT stops it naming PORT",
 );
+
+/** A contacts CSV of about `bytes` bytes, every company new: its text and how many rows it holds. */
+function contactRows(prefix: string, bytes: number) {
+  const lines = ["Company,Partner Type,Tax ID,Street,City,Postal Code,Country,Contact,Phone,Email"];
+  let size = lines[0]?.length ?? 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = `${prefix} ${i} GmbH,Customer,UC${String(i).padStart(9, "0")},${i} Kai,Hamburg,20457,DE,Ann Lee,+49 40 5555 ${i},ann.${i}@example.com`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return { text: `${lines.join("\n")}\n`, count: lines.length - 1 };
+}
+let uploader: { id: number; workspace_id: number } | null = null;
 
 const port = freePort();
 const url = `http://127.0.0.1:${port}`;
@@ -118,19 +133,40 @@ try {
       `${file} is served ${hasBrotli ? "brotli-compressed" : "as built"} and immutable to a browser that accepts br`,
     );
   }
-  // A user for the CLI import below (the binary's import-contacts writes into their workspace).
-  const register = await fetch(`${url}/api/register`, {
+  // A user for the CLI import below (the binary's import-contacts writes into their workspace), and
+  // one for the uploads (their contacts are screened apart from the CLI's).
+  const registerUser = (email: string) =>
+    fetch(`${url}/api/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "Ms.", name: "Binary", surname: "Check", email, password: PASSWORD }),
+    });
+  const register = await registerUser(IMPORT_EMAIL);
+  check(register.status === 201 && (await registerUser(UPLOAD_EMAIL)).status === 201, "users can register");
+  // A web upload of 256 KB or more is imported by the executable started again (import-upload).
+  const signIn = await fetch(`${url}/api/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      title: "Ms.",
-      name: "Binary",
-      surname: "Check",
-      email: IMPORT_EMAIL,
-      password: "binary check password 1",
-    }),
+    body: JSON.stringify({ email: UPLOAD_EMAIL, password: PASSWORD, rememberMe: true }),
   });
-  check(register.status === 201, "a user can register");
+  const registered = (await signIn.json()) as {
+    token?: string;
+    user?: { id: number; workspace_id: number };
+  };
+  uploader = registered.user ?? null;
+  const uploadRows = contactRows("Upload Check", 300_000);
+  const form = new FormData();
+  form.append("csv_upload", new File([uploadRows.text], "contacts.csv", { type: "text/csv" }));
+  const uploaded = await fetch(`${url}/api/contacts/upload`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${registered.token}` },
+    body: form,
+  });
+  const uploadAnswer = (await uploaded.json()) as { created?: number };
+  check(
+    uploaded.status === 200 && uploadAnswer.created === uploadRows.count,
+    `a ${Math.round(uploadRows.text.length / 1024)} KB web upload imports every row (${uploadAnswer.created} of ${uploadRows.count})`,
+  );
 } finally {
   server.kill("SIGTERM");
   const code = await server.exited;
@@ -144,6 +180,29 @@ try {
     lists.exitCode === 0 && ["OFAC SDN", "BIS DPL", "CSL"].every((s) => status.includes(s)),
     "the bundled restricted-party lists were loaded on first start",
   );
+  // The upload's child on its own: the file on standard input, JSON lines out.
+  if (uploader) {
+    const child = Bun.spawnSync(
+      [copy, "import-upload", "--workspace", String(uploader.workspace_id), "--user", String(uploader.id)],
+      {
+        cwd: folder,
+        env: { PATH: process.env.PATH, DATA_DIR: path.join(folder, "data"), LOG_LEVEL: "warn" },
+        stdin: new TextEncoder().encode(contactRows("Child Check", 50_000).text),
+      },
+    );
+    const lines = child.stdout.toString().trim().split("\n");
+    const done = JSON.parse(lines[lines.length - 1] ?? "{}") as {
+      type?: string;
+      report?: { created?: number };
+    };
+    check(
+      child.exitCode === 0 &&
+        lines[0] === '{"type":"started"}' &&
+        done.type === "done" &&
+        (done.report?.created ?? 0) > 100,
+      `import-upload imports a file from standard input and answers in JSON lines (${done.report?.created} created)`,
+    );
+  } else check(false, "the registered user was answered, for the upload checks");
   // A file of 1 MB or more is parsed on a worker of its own and screened on two screening workers
   // while it imports (entry points the executable carries); a worker that cannot load leaves its
   // part to the main thread, and the import still ends with every contact screened.
