@@ -273,6 +273,36 @@ test("force-delete a contact that a licence uses", async ({ page, user }) => {
   db.close();
 });
 
+test("a big upload shows how many rows the server has imported, then the summary", async ({
+  page,
+  user: _,
+}, testInfo) => {
+  test.setTimeout(60_000);
+  await page.goto("/contacts");
+  await waitForHydration(page);
+  // About 2 MB: imported (every new contact screened) by the server's child process, which
+  // reports its progress while the upload waits for its answer.
+  const rows = Array.from(
+    { length: 12_000 },
+    (_, i) =>
+      `Progress Check ${i} GmbH,Customer,PC-${i},${i} Kai,Hamburg,20457,DE,Ann Lee,+49 40 5555 ${i},ann.${i}@progress.example`,
+  );
+  await page.getByLabel("CSV file to import").setInputFiles({
+    name: "big.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(
+      ["Company,Partner Type,Tax ID,Street,City,Postal Code,Country,Contact,Phone,Email", ...rows].join("\n"),
+    ),
+  });
+  await expect(page.getByRole("button", { name: "Importing..." })).toBeDisabled();
+  const status = page.getByRole("status").filter({ has: page.getByLabel("Import progress") });
+  await expect(status).toContainText(/[\d,]+ rows/, { timeout: 20_000 });
+  await page.screenshot({ path: testInfo.outputPath("import-progress-1440.png") });
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Import completed" })).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toContainText("12000 rows read: 12000 created, 0 updated, 0 unchanged, 0 rejected.");
+});
+
 test("import a CSV through the button and see the summary with the rejected rows", async ({
   page,
   user: _,

@@ -146,7 +146,7 @@ export function ImportContactsButton() {
       </Button>
       {isBusy &&
         (imported?.rows != null ? (
-          <div className="flex w-48 items-center gap-2 text-xs text-muted-foreground" role="status">
+          <div className="flex w-40 items-center gap-2 text-xs text-muted-foreground" role="status">
             <progress
               className="h-2 w-full"
               max={100}
