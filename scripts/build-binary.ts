@@ -73,6 +73,8 @@ lines.push(
   '    screeningListsFolder: () => extractFiles(screeningLists, "lists"),',
   "    assets: () => embeddedAssetStore(manifest, assets),",
   '    render: async () => (await import("../../client/entry-server")).render,',
+  // A big upload's import runs in the executable started again (contact-import-child.ts).
+  "    self: [process.execPath],",
   "  }).then((code) => process.exit(code));",
   "",
 );

@@ -154,18 +154,32 @@ try {
     user?: { id: number; workspace_id: number };
   };
   uploader = registered.user ?? null;
-  const uploadRows = contactRows("Upload Check", 300_000);
+  const uploadRows = contactRows("Upload Check", 2_000_000);
   const form = new FormData();
   form.append("csv_upload", new File([uploadRows.text], "contacts.csv", { type: "text/csv" }));
-  const uploaded = await fetch(`${url}/api/contacts/upload`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${registered.token}` },
-    body: form,
-  });
+  const auth = { authorization: `Bearer ${registered.token}` };
+  // Its progress while the child imports: only the child reports any.
+  let progressSeen = 0;
+  let isUploading = true;
+  const watching = (async () => {
+    while (isUploading) {
+      const res = await fetch(`${url}/api/contacts/upload/progress`, { headers: auth });
+      const { rows } = (await res.json()) as { rows: number | null };
+      if (rows) progressSeen = Math.max(progressSeen, rows);
+      await Bun.sleep(50);
+    }
+  })();
+  const uploaded = await fetch(`${url}/api/contacts/upload`, { method: "POST", headers: auth, body: form });
   const uploadAnswer = (await uploaded.json()) as { created?: number };
+  isUploading = false;
+  await watching;
   check(
     uploaded.status === 200 && uploadAnswer.created === uploadRows.count,
-    `a ${Math.round(uploadRows.text.length / 1024)} KB web upload imports every row (${uploadAnswer.created} of ${uploadRows.count})`,
+    `a ${(uploadRows.text.length / 1024 / 1024).toFixed(1)} MB web upload imports every row (${uploadAnswer.created} of ${uploadRows.count})`,
+  );
+  check(
+    progressSeen > 0,
+    `the upload was imported by the executable started again (progress seen: ${progressSeen} rows)`,
   );
 } finally {
   server.kill("SIGTERM");
@@ -187,7 +201,11 @@ try {
       {
         cwd: folder,
         env: { PATH: process.env.PATH, DATA_DIR: path.join(folder, "data"), LOG_LEVEL: "warn" },
-        stdin: new TextEncoder().encode(contactRows("Child Check", 50_000).text),
+        // As the server sends it: the file's length on a line, its bytes, and "go" (for when it is ready).
+        stdin: (() => {
+          const file = new TextEncoder().encode(contactRows("Child Check", 50_000).text);
+          return Buffer.concat([Buffer.from(`${file.length}\n`), file, Buffer.from("go\n")]);
+        })(),
       },
     );
     const lines = child.stdout.toString().trim().split("\n");
@@ -198,6 +216,7 @@ try {
     check(
       child.exitCode === 0 &&
         lines[0] === '{"type":"started"}' &&
+        lines.includes('{"type":"ready"}') &&
         done.type === "done" &&
         (done.report?.created ?? 0) > 100,
       `import-upload imports a file from standard input and answers in JSON lines (${done.report?.created} created)`,

@@ -15,6 +15,7 @@ import {
   type TImportReport,
 } from "./features/contacts/contact-import";
 import {
+  GO,
   IMPORT_CHILD_COMMAND,
   SAMPLE_BYTES,
   startImportScreening,
@@ -464,7 +465,8 @@ async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
     return 2;
   }
   say({ type: "started" });
-  const bytes = await Bun.stdin.bytes();
+  const input = new StdinReader();
+  const bytes = await input.bytes(Number(await input.line()));
   const { screener } = await startImportScreening(env, bytes.length, async () =>
     new TextDecoder().decode(bytes.subarray(0, SAMPLE_BYTES)),
   );
@@ -476,6 +478,12 @@ async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
       .from(users)
       .where(and(eq(users.id, target.userId), eq(users.workspace_id, target.workspaceId)));
     if (!user) throw new Error("the importing user is not in that workspace");
+    // The server's writes go on until the import's transaction begins: that is once the screening
+    // worker has its index (the first rows would wait for it inside the transaction) and the server
+    // has taken its write lock for this import.
+    await screener?.ready.catch(() => null);
+    say({ type: "ready" });
+    if ((await input.line()) !== GO.trim()) throw new Error("the server did not let the import begin");
     let shown = performance.now();
     // The share done is of the file's lines (a quoted value may hold a line break: near enough for
     // a progress bar), since a big file's bytes are all read ahead of the rows written.
@@ -483,7 +491,8 @@ async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
     for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++;
     const report = await importContacts(database.db, target, decodeUtf8(inSlices(bytes)), {
       parseOffThread: bytes.length >= TWO_WORKERS_FROM_BYTES,
-      deferCheckpoint: true,
+      // An embedded file's log (a libSQL server keeps its own).
+      deferCheckpoint: env.databaseUrl.startsWith("file:"),
       onProgress: (rows) => {
         if (performance.now() - shown < CHILD_PROGRESS_MS) return;
         shown = performance.now();
@@ -495,7 +504,7 @@ async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
     // The server has its answer and lets its own writes in again: the write-ahead log the import
     // grew (tens of megabytes) is copied into the database file now, beside them, instead of inside
     // the commit it was waiting for.
-    await database.client.execute("PRAGMA wal_checkpoint(PASSIVE)");
+    if (env.databaseUrl.startsWith("file:")) await database.client.execute("PRAGMA wal_checkpoint(PASSIVE)");
   } catch (error) {
     say(
       error instanceof ImportFileError
@@ -508,6 +517,66 @@ async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
   }
   return 0;
 }
+/** Standard input read as the upload's child needs it: a line, then so many bytes, then a line. */
+class StdinReader {
+  private readonly reader = (Bun.stdin.stream() as ReadableStream<Uint8Array>).getReader();
+  private buffered = new Uint8Array(0);
+
+  private async more(): Promise<boolean> {
+    const { done, value } = await this.reader.read();
+    if (done) return false;
+    const joined = new Uint8Array(this.buffered.length + value.length);
+    joined.set(this.buffered);
+    joined.set(value, this.buffered.length);
+    this.buffered = joined;
+    return true;
+  }
+
+  /** The next line, without its end; what is left when the input ends first. */
+  async line(): Promise<string> {
+    for (;;) {
+      const end = this.buffered.indexOf(10);
+      if (end >= 0) {
+        const line = new TextDecoder().decode(this.buffered.subarray(0, end));
+        this.buffered = this.buffered.subarray(end + 1);
+        return line;
+      }
+      if (!(await this.more())) {
+        const rest = new TextDecoder().decode(this.buffered);
+        this.buffered = new Uint8Array(0);
+        return rest;
+      }
+    }
+  }
+
+  /** The next `length` bytes; an error when the input ends first. */
+  async bytes(length: number): Promise<Uint8Array> {
+    if (!Number.isSafeInteger(length) || length < 0) throw new Error("the file's length was not given");
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    // Whole chunks as they come, rather than joined again and again: the file is megabytes.
+    if (this.buffered.length) {
+      chunks.push(this.buffered);
+      total = this.buffered.length;
+      this.buffered = new Uint8Array(0);
+    }
+    while (total < length) {
+      const { done, value } = await this.reader.read();
+      if (done) throw new Error("the file ended before its length");
+      chunks.push(value);
+      total += value.length;
+    }
+    const all = new Uint8Array(total);
+    let at = 0;
+    for (const chunk of chunks) {
+      all.set(chunk, at);
+      at += chunk.length;
+    }
+    this.buffered = all.subarray(length);
+    return all.subarray(0, length);
+  }
+}
+
 /** How often the upload's child tells the server how far it got. */
 const CHILD_PROGRESS_MS = 250;
 

@@ -5,18 +5,11 @@ import path from "node:path";
 import { and, count, eq, sql } from "drizzle-orm";
 import { openDatabase } from "../../../db/client";
 import { contact_screening_results, contacts, rpscreenings } from "../../../db/schema";
-import { signUp } from "../../test/factories";
+import { buildContact, call, signUp } from "../../test/factories";
 import { appOver, createTestContext, type TTestContext } from "../../test/setup";
 import { importContacts } from "./contact-import";
 import { importInChild } from "./contact-import-child";
-import {
-  bigFile,
-  contactsOf,
-  expectWriteWaitsForUpload,
-  HEADER,
-  uploadLikeInProcess,
-  uploadTo,
-} from "./upload-test-kit";
+import { bigFile, contactsOf, HEADER, uploadLikeInProcess, uploadTo } from "./upload-test-kit";
 
 const SELF = [process.execPath, path.resolve(import.meta.dir, "../../main.ts")];
 
@@ -39,6 +32,42 @@ function fileWith(prefix: string, repeats = false) {
     first: [`${LISTED},Customer,${prefix}-LISTED,Ana,+53 7 1,ana@bnc.example,Cuba,no,`],
   });
   return `${text}\n${prefix} Trading 0,Customer,${prefix}-0,Ann 0,+1 555 999,a0@x.example,DE,no,`;
+}
+
+/**
+ * A stand-in for the upload's child (the real one imports in the other tests): it reads the file as
+ * the child does, says started, waits `beforeReady` ms, says ready, waits for "go", prints `noise`,
+ * waits `hold` ms and answers with an empty report.
+ */
+function fakeChild(options: { beforeReady: number; hold: number; noise?: string[] }) {
+  const report = {
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    rejected_rows: [],
+    rejected_rows_truncated: false,
+    rows: 0,
+    dry_run: false,
+  };
+  return [
+    process.execPath,
+    "-e",
+    `const say = (m) => console.log(typeof m === "string" ? m : JSON.stringify(m));
+     say({ type: "started" });
+     const reader = Bun.stdin.stream().getReader();
+     let text = "";
+     await Bun.sleep(${options.beforeReady});
+     say({ type: "ready" });
+     while (!text.endsWith("go\\n")) {
+       const { done, value } = await reader.read();
+       if (done) break;
+       text += new TextDecoder().decode(value);
+     }
+     for (const line of ${JSON.stringify(options.noise ?? [])}) say(line);
+     await Bun.sleep(${options.hold});
+     say({ type: "done", report: ${JSON.stringify(report)} });`,
+  ];
 }
 
 const countIn = async (workspaceId: number, filter = sql`1`) =>
@@ -204,7 +233,44 @@ describe("a big web upload imports in a child process, screening every new conta
     expect((await slow.request("/api/contacts/upload/progress")).status).toBe(401);
   }, 60_000);
 
-  test("a write of this process during the child's import waits for it instead of failing", async () => {
-    await expectWriteWaitsForUpload(ctx, app, "Q");
+  test("this process's writes go ahead until the child is ready to import, then wait for its answer", async () => {
+    // A stand-in child: started, 1.5 s before it is ready, then it waits for "go" and holds the
+    // lock 1.5 s before it answers.
+    const held = appOver(ctx, { self: fakeChild({ beforeReady: 1500, hold: 1500 }) });
+    const who = await signUp(ctx);
+    const order: string[] = [];
+    const create = (company: string) =>
+      Promise.resolve(call(ctx, who.auth, "POST", "/api/contacts", buildContact({ company }))).then((res) => {
+        order.push(`${company} ${res.status}`);
+      });
+    const uploading = uploadTo(held, who, fileWith("ORD")).then((res) => {
+      order.push(`upload ${res.status}`);
+    });
+    await Bun.sleep(300);
+    const early = create("Early Co");
+    await Bun.sleep(1800);
+    const late = create("Late Co");
+    await Promise.all([uploading, early, late]);
+    expect(order).toEqual(["Early Co 201", "upload 200", "Late Co 201"]);
+  }, 60_000);
+
+  test("a child that says nothing useful is stopped at the deadline, and this process's writes go on", async () => {
+    const who = await signUp(ctx);
+    const target = { workspaceId: who.user.workspace_id, userId: who.user.id };
+    const bytes = new TextEncoder().encode(fileWith("HANG"));
+    // Lines that are not answers (JSON that is not a message among them), then silence.
+    const hangs = fakeChild({
+      beforeReady: 0,
+      hold: 60_000,
+      noise: ["null", "42", "{}", '{"type":"nope"}', "not json"],
+    });
+    const started = performance.now();
+    await expect(
+      importInChild(ctx.database.db, hangs, ctx.env, target, bytes, undefined, 1500),
+    ).rejects.toThrow("the import did not finish within");
+    expect(performance.now() - started).toBeLessThan(30_000);
+    // The lock it took at "ready" is free again.
+    const res = await call(ctx, who.auth, "POST", "/api/contacts", buildContact({ company: "After Co" }));
+    expect(res.status).toBe(201);
   }, 60_000);
 });

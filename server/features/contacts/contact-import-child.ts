@@ -99,22 +99,54 @@ export async function startImportScreening(
   return { workers, screener: workers.length ? new QueryScreener(workers) : null };
 }
 
-/** The lines the child writes on its standard output, one JSON object each. */
+/**
+ * The lines the child writes on its standard output, one JSON object each: started; ready (the file
+ * read, its screening worker loaded, about to begin the import's transaction: it waits for "go" on
+ * its standard input); progress; and done or the error.
+ */
 export type TImportChildMessage =
   | { type: "started" }
+  | { type: "ready" }
   | { type: "progress"; rows: number; percent: number }
   | { type: "done"; report: TImportReport }
   | { type: "file-error"; message: string }
   | { type: "error"; message: string; code?: string };
 
+const MESSAGE_TYPES = new Set(["started", "ready", "progress", "done", "file-error", "error"]);
+
+/** A line of the child's output as a message, or null for anything else (it is ignored). */
+export function childMessageOf(line: string): TImportChildMessage | null {
+  try {
+    const message = JSON.parse(line) as { type?: unknown } | null;
+    return message && typeof message === "object" && MESSAGE_TYPES.has(message.type as string)
+      ? (message as TImportChildMessage)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The child's command, and how the server starts it. */
 export const IMPORT_CHILD_COMMAND = "import-upload";
 
+/** What the server sends the child once it holds the write lock: the import may begin. */
+export const GO = "go\n";
+
 /**
- * Imports an uploaded file in a child process (see the top of this file), holding this process's
- * write lock meanwhile. Null when it cannot (a small file, for which starting a process costs more
- * than its import; an in-memory database; no way to start the program again; a child that did not
- * start): the caller then imports in this process.
+ * An upload's import that has not answered after this long is stopped (a child that hangs would
+ * otherwise hold every write of the server): the largest upload (UPLOAD_MAX_MB) takes well under a
+ * minute on a small machine.
+ */
+export const CHILD_DEADLINE_MS = 15 * 60 * 1000;
+
+/**
+ * Imports an uploaded file in a child process (see the top of this file). The file goes to the
+ * child's standard input (its length on a line, then its bytes); this process takes its write lock
+ * only when the child is ready to begin its transaction, and lets it begin ("go"). Null when it
+ * cannot (a small file, for which starting a process costs more than its import; an in-memory
+ * database; no way to start the program again; a child that did not start): the caller then imports
+ * in this process. A child that stops, hangs past `deadlineMs` or says something else than an
+ * answer is killed before the lock is released, so its transaction is over by then.
  */
 export async function importInChild(
   db: TDb,
@@ -123,90 +155,111 @@ export async function importInChild(
   target: { workspaceId: number; userId: number },
   bytes: Uint8Array,
   onProgress?: (progress: { rows: number; percent: number }) => void,
+  deadlineMs = CHILD_DEADLINE_MS,
 ): Promise<TImportReport | null> {
   if (!self?.length || bytes.length < OFF_THREAD_MIN_BYTES || env.databaseUrl.includes(":memory:"))
     return null;
-  const release = await holdWriteLock(db);
+  let child: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
   try {
-    let child: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
-    try {
-      child = Bun.spawn(
-        [
-          ...self,
-          IMPORT_CHILD_COMMAND,
-          "--workspace",
-          String(target.workspaceId),
-          "--user",
-          String(target.userId),
-        ],
-        {
-          env: {
-            ...process.env,
-            DATA_DIR: env.dataDir,
-            DATABASE_URL: env.databaseUrl,
-            ...(env.databaseAuthToken ? { DATABASE_AUTH_TOKEN: env.databaseAuthToken } : {}),
-            SCREENING_THRESHOLD: String(env.screeningThreshold),
-            [KEEP_FREED_MEMORY.name]: KEEP_FREED_MEMORY.value,
-            TRADEWINDS_BULK_CHILD: "1",
-            LOG_LEVEL: "warn",
-          },
-          stdin: "pipe",
-          stdout: "pipe",
-          stderr: "pipe",
+    child = Bun.spawn(
+      [
+        ...self,
+        IMPORT_CHILD_COMMAND,
+        "--workspace",
+        String(target.workspaceId),
+        "--user",
+        String(target.userId),
+      ],
+      {
+        env: {
+          ...process.env,
+          DATA_DIR: env.dataDir,
+          DATABASE_URL: env.databaseUrl,
+          ...(env.databaseAuthToken ? { DATABASE_AUTH_TOKEN: env.databaseAuthToken } : {}),
+          SCREENING_THRESHOLD: String(env.screeningThreshold),
+          [KEEP_FREED_MEMORY.name]: KEEP_FREED_MEMORY.value,
+          TRADEWINDS_BULK_CHILD: "1",
+          LOG_LEVEL: "warn",
         },
-      );
-    } catch {
-      return null;
-    }
-    // The file goes in through standard input; the child reads it whole before it writes anything.
-    const feed = (async () => {
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+  } catch {
+    return null;
+  }
+  let release: (() => void) | null = null;
+  let result: TImportChildMessage | null = null;
+  let hasStarted = false;
+  let isPastDeadline = false;
+  const deadline = setTimeout(() => {
+    isPastDeadline = true;
+    child.kill("SIGKILL");
+  }, deadlineMs);
+  const stderr = new Response(child.stderr).text();
+  try {
+    const send = async (data: string | Uint8Array) => {
       try {
-        child.stdin.write(bytes);
-        await child.stdin.end();
-      } catch {}
-    })();
-    const stderr = new Response(child.stderr).text();
-    let hasStarted = false;
-    let result: TImportChildMessage | null = null;
+        child.stdin.write(data);
+        await child.stdin.flush();
+      } catch {
+        // The child is gone: its exit says why.
+      }
+    };
+    // Written while the child's output is read: a child that answers before reading it all (an
+    // error) must not leave this process waiting on a full pipe.
+    const feeding = send(`${bytes.length}\n`).then(() => send(bytes));
     const decoder = new TextDecoder();
     let buffered = "";
-    for await (const chunk of child.stdout) {
+    reading: for await (const chunk of child.stdout) {
       buffered += decoder.decode(chunk, { stream: true });
-      let end = buffered.indexOf("\n");
-      while (end >= 0) {
-        const line = buffered.slice(0, end);
+      for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+        const message = childMessageOf(buffered.slice(0, end));
         buffered = buffered.slice(end + 1);
-        end = buffered.indexOf("\n");
-        let message: TImportChildMessage;
-        try {
-          message = JSON.parse(line) as TImportChildMessage;
-        } catch {
-          continue;
+        if (message?.type === "started") hasStarted = true;
+        else if (message?.type === "ready") {
+          // This process's writes in progress finish first; the ones after queue behind the import.
+          release ??= await holdWriteLock(db);
+          await feeding;
+          await send(GO);
+        } else if (message?.type === "progress")
+          onProgress?.({ rows: message.rows, percent: message.percent });
+        else if (message) {
+          result = message;
+          // Answered: the child goes on to checkpoint the log (see importUploadCommand) and exits,
+          // while this process's writes go ahead.
+          break reading;
         }
-        if (message.type === "started") hasStarted = true;
-        else if (message.type === "progress") onProgress?.({ rows: message.rows, percent: message.percent });
-        else result = message;
       }
-      // Answered: the child goes on to checkpoint the log (see importUploadCommand) and exits, while
-      // this process's writes go ahead.
-      if (result) break;
     }
-    await feed;
-    if (!result) {
-      await child.exited;
-      // A child that could not even start this program leaves the import to this process; one that
-      // stopped while importing is the import's failure (its transaction was rolled back).
-      if (!hasStarted) return null;
-      const why = (await stderr).trim().split("\n").pop();
-      throw new Error(
-        `the import process stopped (exit ${child.exitCode ?? child.signalCode})${why ? `: ${why}` : ""}`,
-      );
-    }
-    if (result.type === "done") return result.report;
-    if (result.type === "file-error") throw new ImportFileError(result.message);
-    if (result.type === "error") throw Object.assign(new Error(result.message), { code: result.code });
-    return null;
   } finally {
-    release();
+    clearTimeout(deadline);
+    try {
+      child.stdin.end();
+    } catch {}
+    // No answer: the child is stopped (if it is not already) before the lock goes, so its
+    // transaction has rolled back by then.
+    if (!result) {
+      child.kill("SIGKILL");
+      await child.exited;
+    }
+    release?.();
   }
+  if (!result) {
+    // A child that could not even start this program leaves the import to this process; one that
+    // stopped while importing is the import's failure (its transaction was rolled back).
+    if (!hasStarted && !isPastDeadline) return null;
+    if (isPastDeadline)
+      throw new Error(
+        `the import did not finish within ${Math.round(deadlineMs / 60_000)} minutes and was stopped`,
+      );
+    const why = (await stderr).trim().split("\n").pop();
+    throw new Error(
+      `the import process stopped (exit ${child.exitCode ?? child.signalCode})${why ? `: ${why}` : ""}`,
+    );
+  }
+  if (result.type === "done") return result.report;
+  if (result.type === "file-error") throw new ImportFileError(result.message);
+  throw Object.assign(new Error(result.message), { code: result.code });
 }

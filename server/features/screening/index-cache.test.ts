@@ -250,6 +250,30 @@ describe("screening index cache", () => {
     expect(readdirSync(folder).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   }, 60_000);
 
+  test("the string lists come back exactly, accents and characters beyond the BMP included", () => {
+    // Names in scripts and symbols the lists may hold: one pair of UTF-16 units each for the last two.
+    const named = entries.slice(0, 40).map((e, i) => ({
+      ...e,
+      name: [`Société Générale ${i}`, `Ōsaka Kōgyō ${i}`, `Ünal 𝐓rading ${i}`, `Ἀθῆναι 🚢 ${i}`][
+        i % 4
+      ] as string,
+    }));
+    const index = buildIndex(named);
+    const loaded = unpackIndex(packIndex(index, keyOf(named)), keyOf(named));
+    expect(loaded?.strings).toEqual(index.strings);
+    expect(loaded?.vocabKeys).toEqual(index.vocabKeys);
+    expect([...(loaded?.acronyms ?? [])]).toEqual([...index.acronyms]);
+  });
+
+  test("an index holding a string UTF-8 cannot carry (a lone surrogate) is used as built, not stored", async () => {
+    const broken = [{ ...(entries[0] as ListEntry), name: "Broken \uD800 Trading" }, ...entries.slice(1, 60)];
+    expect(() => packIndex(buildIndex(broken), keyOf(broken))).toThrow("not well-formed");
+    const { index, loaded } = await cached(broken);
+    expect(loaded).toBe(false);
+    expect(index.stats.entries).toBe(broken.length);
+    expect(existsSync(fileOf(broken))).toBe(false);
+  });
+
   test("a cache folder that cannot be written still gives the index", async () => {
     const blocker = path.join(dir, "a-file");
     writeFileSync(blocker, "x");

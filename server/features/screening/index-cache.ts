@@ -57,7 +57,13 @@ export async function loadOrBuildIndex(
   const cached = loadCachedIndex(dir, sourceKey);
   if (cached) return { index: cached, loaded: true };
   const built = buildIndex(await loadEntries());
-  const packed = packIndex(built, key);
+  let packed: Uint8Array;
+  try {
+    packed = packIndex(built, key);
+  } catch {
+    // An index that cannot be stored exactly is used as built, and built again by the next process.
+    return { index: built, loaded: false };
+  }
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });

@@ -143,7 +143,13 @@ interface Header {
  */
 const TEXT_LISTS = ["strings", "vocabKeys", "acronymKeys", "acronymDisplays"] as const;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 function textSections(name: string, list: readonly string[]): Array<[string, TTyped]> {
+  // UTF-8 has no lone surrogate: such a string would come back changed (as U+FFFD), so an index
+  // holding one is not stored (the caller keeps the one it built).
+  if (list.some((text) => LONE_SURROGATE.test(text)))
+    throw new Error(`packed screening index: ${name} holds a string that is not well-formed UTF-16`);
   const start = new Int32Array(list.length + 1);
   for (let i = 0; i < list.length; i++) start[i + 1] = (start[i] as number) + (list[i] as string).length;
   return [
@@ -167,7 +173,10 @@ function typeName(array: TTyped): TTypeName {
   return "Float64Array";
 }
 
-/** The index as bytes (see unpackIndex); `key` is indexKey of the entries it was built from. */
+/**
+ * The index as bytes (see unpackIndex); `key` is indexKey of the entries it was built from. Throws
+ * for an index whose strings cannot be stored exactly (see textSections).
+ */
 export function packIndex(index: ScreeningIndex, key: string): Uint8Array {
   const arrays: Array<[string, TTyped]> = TYPED_FIELDS.map((field) => [field, index[field]]);
   index.nameFields.forEach((field, f) => {
