@@ -478,10 +478,10 @@ async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
       .from(users)
       .where(and(eq(users.id, target.userId), eq(users.workspace_id, target.workspaceId)));
     if (!user) throw new Error("the importing user is not in that workspace");
-    // The server's writes go on until the import's transaction begins: that is once the screening
-    // worker has its index (the first rows would wait for it inside the transaction) and the server
-    // has taken its write lock for this import.
-    await screener?.ready.catch(() => null);
+    // The server's writes go on until the import's transaction begins, once the server has taken
+    // its write lock for it. (Waiting for the screening worker's index first held the lock no less,
+    // the first rows waiting for it inside the transaction, and the import took 0.1–0.2 s longer:
+    // rows are parsed while the index loads.)
     say({ type: "ready" });
     if ((await input.line()) !== GO.trim()) throw new Error("the server did not let the import begin");
     let shown = performance.now();

@@ -101,8 +101,8 @@ export async function startImportScreening(
 
 /**
  * The lines the child writes on its standard output, one JSON object each: started; ready (the file
- * read, its screening worker loaded, about to begin the import's transaction: it waits for "go" on
- * its standard input); progress; and done or the error.
+ * read and the database open, about to begin the import's transaction: it waits for "go" on its
+ * standard input); progress; and done or the error.
  */
 export type TImportChildMessage =
   | { type: "started" }
