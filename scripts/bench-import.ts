@@ -15,7 +15,7 @@ import path from "node:path";
 import { openDatabase } from "../db/client";
 import { users, workspaces } from "../db/schema";
 import { loadOrBuildActiveIndex } from "../server/features/screening/lists.service";
-import { ensureClientBuild, pollHealth, pollLatency, ROOT, startServer } from "./lib";
+import { ensureClientBuild, isEveryContactScreened, pollHealth, pollLatency, ROOT, startServer } from "./lib";
 import { TRADES } from "./sample-names";
 
 const SIZES = process.env.BENCH_ROWS ? [Number(process.env.BENCH_ROWS)] : [20_000, 100_000];
@@ -410,7 +410,7 @@ async function runWebImport(dataDir: string, file: string, rows: number) {
     const dbFile = path.join(dataDir, "app.db");
     for (;;) {
       const state = await screening();
-      if (!state.isRunning && isAllScreened(dbFile, rows)) break;
+      if (!state.isRunning && isEveryContactScreened(dbFile, rows)) break;
       if (performance.now() - started > 600_000)
         throw new Error(`web import of ${rows}: screening never finished`);
       await Bun.sleep(50);
@@ -434,21 +434,6 @@ async function runWebImport(dataDir: string, file: string, rows: number) {
     };
   } finally {
     await server.stop();
-  }
-}
-
-/** Whether the database holds `rows` contacts, none pending, each with a screening result. */
-function isAllScreened(dbFile: string, rows: number): boolean {
-  const db = new Database(dbFile, { readonly: true });
-  try {
-    const one = (q: string) => (db.query(q).get() as { n: number }).n;
-    return (
-      one("select count(*) as n from contacts") === rows &&
-      one("select count(*) as n from contacts where screening_pending = 1") === 0 &&
-      one("select count(distinct contact_id) as n from contact_screening_results") === rows
-    );
-  } finally {
-    db.close();
   }
 }
 

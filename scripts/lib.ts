@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -239,4 +240,19 @@ export async function startServer(
     throw error;
   }
   return { url, pid: server.pid, stop };
+}
+
+/** Whether the database holds `rows` contacts, none pending, each with a screening result. */
+export function isEveryContactScreened(dbFile: string, rows: number): boolean {
+  const db = new Database(dbFile, { readonly: true });
+  try {
+    const one = (q: string) => (db.query(q).get() as { n: number }).n;
+    return (
+      one("select count(*) as n from contacts") === rows &&
+      one("select count(*) as n from contacts where screening_pending = 1") === 0 &&
+      one("select count(distinct contact_id) as n from contact_screening_results") === rows
+    );
+  } finally {
+    db.close();
+  }
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureClientBuild, pollHealth, startServer } from "../../scripts/lib";
+import { ensureClientBuild, isEveryContactScreened, pollHealth, startServer } from "../../scripts/lib";
 import { buildProduct, buildRegistration } from "../test/factories";
 
 /** Worst acceptable health latency while a heavy request runs (a frozen loop took seconds). */
@@ -58,16 +58,12 @@ async function whileHealthPolled(heavy: () => Promise<Response>, after?: () => P
   return { status: res.status, body, took, worst: worstDuring, afterTook, worstAfter, polls };
 }
 
-/** Resolves once the server's re-screen job has screened every contact of the import. */
+/**
+ * Resolves once every contact of the import is screened: by the upload's child while it imported
+ * (contact-import-child.ts), or by the server's screening after it (a fallback import).
+ */
 async function screeningFinished(contacts: number) {
-  for (;;) {
-    const res = await fetch(`${server.url}/api/screenings/lists`, { headers: auth });
-    const { rescreen } = (await res.json()) as {
-      rescreen: { isRunning: boolean; done: number; total: number };
-    };
-    if (!rescreen.isRunning && rescreen.total === contacts && rescreen.done === contacts) return rescreen;
-    await Bun.sleep(200);
-  }
+  while (!isEveryContactScreened(path.join(dataDir, "app.db"), contacts)) await Bun.sleep(200);
 }
 
 describe("no request holds the event loop", () => {
