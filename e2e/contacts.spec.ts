@@ -298,6 +298,8 @@ test("a big upload shows how many rows the server has imported, then the summary
   const status = page.getByRole("status").filter({ has: page.getByLabel("Import progress") });
   await expect(status).toContainText(/[\d,]+ rows/, { timeout: 20_000 });
   await page.screenshot({ path: testInfo.outputPath("import-progress-1440.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("import-progress-390.png") });
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Import completed" })).toBeVisible({ timeout: 30_000 });
   await expect(dialog).toContainText("12000 rows read: 12000 created, 0 updated, 0 unchanged, 0 rejected.");

@@ -1,8 +1,8 @@
 import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { and, eq } from "drizzle-orm";
-import { openDatabase, sqliteCodeOf, type TDb } from "../db/client";
+import { eq } from "drizzle-orm";
+import { openDatabase, type TDb } from "../db/client";
 import { migrateDatabase, withMigrationLock } from "../db/migrate";
 import { seedReferenceData } from "../db/reference/seed";
 import { countries, screening_lists, users } from "../db/schema";
@@ -15,11 +15,10 @@ import {
   type TImportReport,
 } from "./features/contacts/contact-import";
 import {
-  GO,
   IMPORT_CHILD_COMMAND,
+  importUploadCommand,
   SAMPLE_BYTES,
   startImportScreening,
-  type TImportChildMessage,
   TWO_WORKERS_FROM_BYTES,
 } from "./features/contacts/contact-import-child";
 import { setIndexCacheDir } from "./features/screening/index-cache";
@@ -445,144 +444,6 @@ async function importWithScreener(
   } finally {
     database.close();
   }
-}
-
-/**
- * The server's child for a web upload (contact-import-child.ts; not a command for people): the file
- * on standard input, imported into the given workspace as the given user with every new contact
- * screened while importing, the outcome as JSON lines on standard output. Contacts it changed are
- * left pending for the server's screening after the import, as an upload in the server leaves them.
- */
-async function importUploadCommand(args: string[], env: TEnv): Promise<number> {
-  const say = (message: TImportChildMessage) => process.stdout.write(`${JSON.stringify(message)}\n`);
-  const { values } = parseArgs({
-    args,
-    options: { workspace: { type: "string" }, user: { type: "string" } },
-  });
-  const target = { workspaceId: Number(values.workspace), userId: Number(values.user) };
-  if (!Number.isSafeInteger(target.workspaceId) || !Number.isSafeInteger(target.userId)) {
-    console.error("--workspace <id> and --user <id> are required");
-    return 2;
-  }
-  say({ type: "started" });
-  const input = new StdinReader();
-  const bytes = await input.bytes(Number(await input.line()));
-  const { screener } = await startImportScreening(env, bytes.length, async () =>
-    new TextDecoder().decode(bytes.subarray(0, SAMPLE_BYTES)),
-  );
-  let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
-  try {
-    database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
-    const [user] = await database.db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.id, target.userId), eq(users.workspace_id, target.workspaceId)));
-    if (!user) throw new Error("the importing user is not in that workspace");
-    // The server's writes go on until the import's transaction begins, once the server has taken
-    // its write lock for it. (Waiting for the screening worker's index first held the lock no less,
-    // the first rows waiting for it inside the transaction, and the import took 0.1–0.2 s longer:
-    // rows are parsed while the index loads.)
-    say({ type: "ready" });
-    if ((await input.line()) !== GO.trim()) throw new Error("the server did not let the import begin");
-    let shown = performance.now();
-    // The share done is of the file's lines (a quoted value may hold a line break: near enough for
-    // a progress bar), since a big file's bytes are all read ahead of the rows written.
-    let lines = 0;
-    for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++;
-    const report = await importContacts(database.db, target, decodeUtf8(inSlices(bytes)), {
-      parseOffThread: bytes.length >= TWO_WORKERS_FROM_BYTES,
-      // An embedded file's log (a libSQL server keeps its own).
-      deferCheckpoint: env.databaseUrl.startsWith("file:"),
-      onProgress: (rows) => {
-        if (performance.now() - shown < CHILD_PROGRESS_MS) return;
-        shown = performance.now();
-        say({ type: "progress", rows, percent: Math.min(99, Math.floor((rows / Math.max(1, lines)) * 100)) });
-      },
-      screening: screener ? { screener, threshold: env.screeningThreshold } : undefined,
-    });
-    say({ type: "done", report });
-    // The server has its answer and lets its own writes in again: the write-ahead log the import
-    // grew (tens of megabytes) is copied into the database file now, beside them, instead of inside
-    // the commit it was waiting for.
-    if (env.databaseUrl.startsWith("file:")) await database.client.execute("PRAGMA wal_checkpoint(PASSIVE)");
-  } catch (error) {
-    say(
-      error instanceof ImportFileError
-        ? { type: "file-error", message: error.message }
-        : { type: "error", message: String((error as Error)?.message ?? error), code: sqliteCodeOf(error) },
-    );
-  } finally {
-    screener?.stop();
-    database?.close();
-  }
-  return 0;
-}
-/** Standard input read as the upload's child needs it: a line, then so many bytes, then a line. */
-class StdinReader {
-  private readonly reader = (Bun.stdin.stream() as ReadableStream<Uint8Array>).getReader();
-  private buffered = new Uint8Array(0);
-
-  private async more(): Promise<boolean> {
-    const { done, value } = await this.reader.read();
-    if (done) return false;
-    const joined = new Uint8Array(this.buffered.length + value.length);
-    joined.set(this.buffered);
-    joined.set(value, this.buffered.length);
-    this.buffered = joined;
-    return true;
-  }
-
-  /** The next line, without its end; what is left when the input ends first. */
-  async line(): Promise<string> {
-    for (;;) {
-      const end = this.buffered.indexOf(10);
-      if (end >= 0) {
-        const line = new TextDecoder().decode(this.buffered.subarray(0, end));
-        this.buffered = this.buffered.subarray(end + 1);
-        return line;
-      }
-      if (!(await this.more())) {
-        const rest = new TextDecoder().decode(this.buffered);
-        this.buffered = new Uint8Array(0);
-        return rest;
-      }
-    }
-  }
-
-  /** The next `length` bytes; an error when the input ends first. */
-  async bytes(length: number): Promise<Uint8Array> {
-    if (!Number.isSafeInteger(length) || length < 0) throw new Error("the file's length was not given");
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    // Whole chunks as they come, rather than joined again and again: the file is megabytes.
-    if (this.buffered.length) {
-      chunks.push(this.buffered);
-      total = this.buffered.length;
-      this.buffered = new Uint8Array(0);
-    }
-    while (total < length) {
-      const { done, value } = await this.reader.read();
-      if (done) throw new Error("the file ended before its length");
-      chunks.push(value);
-      total += value.length;
-    }
-    const all = new Uint8Array(total);
-    let at = 0;
-    for (const chunk of chunks) {
-      all.set(chunk, at);
-      at += chunk.length;
-    }
-    this.buffered = all.subarray(length);
-    return all.subarray(0, length);
-  }
-}
-
-/** How often the upload's child tells the server how far it got. */
-const CHILD_PROGRESS_MS = 250;
-
-/** The file in slices, as the importer takes a stream. */
-async function* inSlices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  for (let at = 0; at < bytes.length; at += 1024 * 1024) yield bytes.subarray(at, at + 1024 * 1024);
 }
 
 /** Screens the contacts an import created or changed, as saving them in the app would. */

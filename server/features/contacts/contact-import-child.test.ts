@@ -7,7 +7,7 @@ import { openDatabase } from "../../../db/client";
 import { contact_screening_results, contacts, rpscreenings } from "../../../db/schema";
 import { buildContact, call, signUp } from "../../test/factories";
 import { appOver, createTestContext, type TTestContext } from "../../test/setup";
-import { importContacts } from "./contact-import";
+import { emptyReport, importContacts } from "./contact-import";
 import { importInChild } from "./contact-import-child";
 import { bigFile, contactsOf, HEADER, uploadLikeInProcess, uploadTo } from "./upload-test-kit";
 
@@ -40,16 +40,7 @@ function fileWith(prefix: string, repeats = false) {
  * waits `hold` ms and answers with an empty report.
  */
 function fakeChild(options: { beforeReady: number; hold: number; noise?: string[] }) {
-  const report = {
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    rejected: 0,
-    rejected_rows: [],
-    rejected_rows_truncated: false,
-    rows: 0,
-    dry_run: false,
-  };
+  const report = emptyReport();
   return [
     process.execPath,
     "-e",
@@ -197,8 +188,7 @@ describe("a big web upload imports in a child process, screening every new conta
   }, 60_000);
 
   test("GET /contacts/upload/progress says how far the caller's upload has got while its child imports it", async () => {
-    const report = { created: 0, updated: 0, unchanged: 2, rejected: 0, rejected_rows: [] };
-    const done = { ...report, rejected_rows_truncated: false, rows: 2, dry_run: false };
+    const done = { ...emptyReport(), unchanged: 2, rows: 2 };
     // A stand-in for the child that reports progress, then takes its time before answering.
     const slow = appOver(ctx, {
       self: [

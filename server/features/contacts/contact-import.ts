@@ -114,6 +114,20 @@ const WINDOW = 8_000;
  */
 const FIRST_ROWS = 250;
 
+/** A report of nothing imported yet. */
+export function emptyReport(dryRun = false): TImportReport {
+  return {
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    rejected_rows: [],
+    rejected_rows_truncated: false,
+    rows: 0,
+    dry_run: dryRun,
+  };
+}
+
 /**
  * Imports contacts from CSV text chunks into one workspace, in one transaction: either every valid
  * row lands or (on a bad file, a crash or kill -9) none does. Rows are validated with the same
@@ -142,16 +156,7 @@ export async function importContacts(
     deferCheckpoint?: boolean;
   } = {},
 ): Promise<TImportReport> {
-  const report: TImportReport = {
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    rejected: 0,
-    rejected_rows: [],
-    rejected_rows_truncated: false,
-    rows: 0,
-    dry_run: Boolean(options.dryRun),
-  };
+  const report = emptyReport(Boolean(options.dryRun));
   const lookups = await loadLookups(db, target.workspaceId);
   const screening = options.dryRun ? undefined : options.screening;
   // The lists the screener's workers screen against; null until they are ready, or if they failed or

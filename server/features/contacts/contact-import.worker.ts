@@ -4,13 +4,9 @@
 import { openDatabase, sqliteCodeOf } from "../../../db/client";
 import { decodeUtf8, ImportFileError, importContacts } from "./contact-import";
 import type { TImportWorkerReply, TImportWorkerRequest } from "./contact-import-off-thread";
+import { byteSlices } from "./contact-rows";
 
 declare const self: Worker;
-
-/** The file in slices, as the parser takes a stream. */
-async function* slices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  for (let at = 0; at < bytes.length; at += 1024 * 1024) yield bytes.subarray(at, at + 1024 * 1024);
-}
 
 self.onmessage = async (event: MessageEvent<TImportWorkerRequest>) => {
   const { url, authToken, target, bytes } = event.data;
@@ -20,7 +16,7 @@ self.onmessage = async (event: MessageEvent<TImportWorkerRequest>) => {
   try {
     const database = await openDatabase(url, authToken);
     try {
-      const report = await importContacts(database.db, target, decodeUtf8(slices(bytes)));
+      const report = await importContacts(database.db, target, decodeUtf8(byteSlices(bytes)));
       reply = { type: "done", report };
     } finally {
       database.close();
