@@ -5,7 +5,7 @@ import { contacts, countries, partner_types, users } from "../../../db/schema";
 import { yieldToLoop } from "../../lib/limits";
 import type { TListVersion } from "../screening/lists.service";
 import { contactAddress, recordNewScreenings, type TScreenedNew } from "../screening/screening.service";
-import type { QueryScreener, TQuery } from "../screening/screening-worker";
+import type { QueryScreener, TOutcome, TQuery } from "../screening/screening-worker";
 import {
   ImportFileError,
   RowReader,
@@ -67,7 +67,13 @@ const INSERTED = ["workspace_id", "user_id", ...COMPARED] as const;
 /** An import that screens its new contacts before writing them sets their outcome in the insert. */
 const INSERTED_SCREENED = [...INSERTED, "screening_pending", "screening_outcome"] as const;
 
+/** The fields screening reads: a change to one marks a screened contact pending (migration 0013). */
+const SCREENED = ["company", "street", "city", "state_province", "postal_code", "country_id"] as const;
+
 type TExisting = Pick<TContactValues, (typeof COMPARED)[number]> & { id: number };
+
+/** A new contact written before its outcome was back: its id, its values and its screening key. */
+type TDeferred = { id: number; values: TContactValues; key: string };
 
 // Batches pass their rows as one JSON parameter. A parameter per cell would compile to a large
 // statement per batch, and libsql frees statements only when the garbage collector gets to them: a
@@ -91,12 +97,14 @@ const updateStatement = (workspaceId: number, updatedAt: string, rows: unknown[]
 const toCell = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
 
 /**
- * Screening while importing (the CLI): each valid row's query goes to the screener as soon as the
- * row is parsed, and a batch is written once its outcomes are back, so each new contact is inserted
- * with its outcome and recorded (result, audit row, screenings list row) in the import's own
- * transaction. The parser runs ahead of the writes by up to WINDOW rows to give the workers time;
- * past that the import waits for them. A new contact whose outcome cannot be had (a failed worker)
- * is inserted pending, as without screening, for the caller's screening run or the sweep.
+ * Screening while importing (the CLI and the upload's child): each valid row's query goes to the
+ * screener as soon as the row is parsed, and a batch whose outcomes are back is written with them,
+ * so each new contact is inserted with its outcome and recorded (result, audit row, screenings list
+ * row) in the import's own transaction. A batch whose outcomes are not back (the workers load their
+ * index and warm up, or fall behind) is written pending instead of waiting, and its new contacts
+ * recorded in the same transaction once their outcomes are: up to WINDOW such contacts, past which
+ * the import waits for the oldest. A new contact whose outcome cannot be had (a failed worker) stays
+ * pending, as without screening, for the caller's screening run or the sweep.
  */
 export type TImportScreening = {
   screener: QueryScreener;
@@ -105,12 +113,12 @@ export type TImportScreening = {
   onScreened?: (contacts: number) => void;
 };
 
-/** Rows parsed ahead of the writes while the screening workers catch up. */
+/** New contacts written before their outcomes, at most, while the screening workers catch up. */
 const WINDOW = 8_000;
 /**
  * While the screening workers are behind, a batch of at least this many rows with their outcomes
- * back is written rather than waiting for a whole BATCH (an import's first batch waited ~0.65 s for
- * its thousand outcomes while the workers loaded the index and warmed up).
+ * back is written rather than waiting for a whole BATCH; contacts written before their outcomes
+ * are recorded once at least this many of them have theirs.
  */
 const FIRST_ROWS = 250;
 
@@ -197,6 +205,9 @@ export async function importContacts(
     // How many rows of each contact (company + tax id) are parsed ahead and not yet in a batch: a
     // contact the file names again is not recorded at its insert (see writeBatch).
     const aheadCount = new Map<string, number>();
+    // New contacts written before their outcomes were back (while the workers load the index and
+    // warm up, or fall behind), by contact: each is recorded, in order, once its outcome is back.
+    const deferred = new Map<string, TDeferred>();
     const onValid = (values: TContactValues) => {
       pending.push(values);
       if (isScreening && screening) {
@@ -211,8 +222,81 @@ export async function importContacts(
       if (report.rows % 1000 === 0) options.onProgress?.(report.rows);
     };
 
-    /** Matches one batch against the workspace (and earlier rows of the file), then writes it. */
-    const writeBatch = async (batch: TContactValues[]) => {
+    const screenedNew = (id: number, values: TContactValues, outcome: TOutcome): TScreenedNew => {
+      const country = values.country_id ? lookups.countryById.get(values.country_id) : undefined;
+      return {
+        item: {
+          contact: {
+            id,
+            workspace_id: target.workspaceId,
+            company: values.company,
+            street: values.street ?? null,
+            city: values.city ?? null,
+            state_province: values.state_province ?? null,
+            postal_code: values.postal_code ?? null,
+            country_id: values.country_id ?? null,
+          },
+          // System screenings name the contact's owner, as the screening after an import does.
+          actor: { workspaceId: target.workspaceId, userId: null, userEmail: ownerEmail },
+          country: country ? { name: country.name, code_iso_2: country.code } : undefined,
+        },
+        outcome,
+      };
+    };
+
+    const oldestDeferredKeys = () => {
+      const keys: string[] = [];
+      for (const { key } of deferred.values()) {
+        keys.push(key);
+        if (keys.length === FIRST_ROWS) break;
+      }
+      return keys;
+    };
+
+    /**
+     * Records the deferred contacts whose outcomes are back, oldest first, once there are at least
+     * FIRST_ROWS of them (with `all`: every one, waiting for the workers). Each gets its outcome and
+     * loses its pending mark, then a result, an audit row and a screenings list row: what it would
+     * have had, written with its outcome. A contact whose outcome cannot be had (a failed worker)
+     * stays pending, for the caller's screening run or the sweep.
+     */
+    const recordDeferred = async (all: boolean) => {
+      if (!deferred.size || !screening) return;
+      if (all) {
+        await screening.screener.whenKnown([...deferred.values()].map((d) => d.key));
+        await screening.screener.ready;
+      }
+      const lists = isScreening ? screeningLists : null;
+      if (!lists) return;
+      const known: TDeferred[] = [];
+      for (const entry of deferred.values()) {
+        if (!screening.screener.outcome(entry.key)) break;
+        known.push(entry);
+      }
+      if (!known.length || (!all && known.length < FIRST_ROWS)) return;
+      for (let at = 0; at < known.length; at += BATCH) {
+        const slice = known.slice(at, at + BATCH);
+        const screened = slice.map(({ id, values, key }) =>
+          screenedNew(id, values, screening.screener.outcome(key) as TOutcome),
+        );
+        await tx.run(
+          sql`update ${contacts} set screening_pending = 0, screening_outcome = j.value ->> 1 from json_each(${JSON.stringify(
+            screened.map((s) => [s.item.contact.id, s.outcome.status]),
+          )}) as j where ${contacts.id} = j.value ->> 0`,
+        );
+        await recordNewScreenings(tx, screening.threshold, screened, lists);
+        for (const { values } of slice) deferred.delete(matchKey(values.company, values.tax_id));
+        screening.onScreened?.(screened.length);
+        await yieldToLoop();
+      }
+    };
+
+    /**
+     * Matches one batch against the workspace (and earlier rows of the file), then writes it. With
+     * `mayDefer`, new contacts whose outcomes are not back are written pending instead of waiting,
+     * and recorded by recordDeferred once their outcomes are.
+     */
+    const writeBatch = async (batch: TContactValues[], mayDefer: boolean) => {
       const found = await loadMatches(tx, target.workspaceId, batch);
       if (options.dryRun) {
         for (const values of batch) {
@@ -240,6 +324,9 @@ export async function importContacts(
           report.unchanged++;
           continue;
         }
+        // Written before its outcome was back, and now changed where screening looks (the fields of
+        // the database's pending trigger): screened as it ends up, after the import.
+        if (SCREENED.some((f) => entry[f] !== values[f])) deferred.delete(key);
         Object.assign(entry, pick(values));
         report.updated++;
         if (options.dryRun) dryRunState.set(key, entry);
@@ -253,16 +340,20 @@ export async function importContacts(
         for (const values of [...batch, ...pending])
           screeningKeys.set(values, screening.screener.submit(queryOf(values)));
       }
+      let isDeferring = false;
       if (inserts.length && isScreening && screening) {
         const keys: string[] = [];
         for (const values of inserts) {
           const key = screeningKeys.get(values);
           if (key !== undefined) keys.push(key);
         }
-        if (!screening.screener.isKnown(keys)) await screening.screener.whenKnown(keys);
+        if (!screeningLists || !screening.screener.isKnown(keys)) {
+          if (mayDefer) isDeferring = true;
+          else await screening.screener.whenKnown(keys);
+        }
       }
       const lists = isScreening ? screeningLists : null;
-      if (inserts.length && lists && screening) {
+      if (inserts.length && screening && (lists || isDeferring)) {
         // Each new contact is written with its outcome and recorded in this same transaction, unless
         // a later row of the file changes it (in this batch, or parsed ahead): it is then written
         // pending and screened once, as it ends up, by the run after the import. (A repeat further
@@ -270,11 +361,15 @@ export async function importContacts(
         const changedLater = new Set<string>();
         for (const entry of updates)
           if (entry.id === 0) changedLater.add(matchKey(entry.company, entry.tax_id));
+        const toDefer = new Map<TContactValues, string>();
         const outcomes = inserts.map((values) => {
           const contact = matchKey(values.company, values.tax_id);
           if (changedLater.has(contact) || aheadCount.has(contact)) return undefined;
           const key = screeningKeys.get(values);
-          return key === undefined ? undefined : screening.screener.outcome(key);
+          if (key === undefined) return undefined;
+          const outcome = lists ? screening.screener.outcome(key) : undefined;
+          if (!outcome && isDeferring) toDefer.set(values, key);
+          return outcome;
         });
         const rows = inserts.map((values, i) => [
           target.workspaceId,
@@ -295,30 +390,19 @@ export async function importContacts(
         const screened: TScreenedNew[] = [];
         inserts.forEach((values, i) => {
           const outcome = outcomes[i];
-          const id = idOf.get(matchKey(values.company, values.tax_id));
-          if (!outcome || id === undefined) return;
-          const country = values.country_id ? lookups.countryById.get(values.country_id) : undefined;
-          screened.push({
-            item: {
-              contact: {
-                id,
-                workspace_id: target.workspaceId,
-                company: values.company,
-                street: values.street ?? null,
-                city: values.city ?? null,
-                state_province: values.state_province ?? null,
-                postal_code: values.postal_code ?? null,
-                country_id: values.country_id ?? null,
-              },
-              // System screenings name the contact's owner, as the screening after an import does.
-              actor: { workspaceId: target.workspaceId, userId: null, userEmail: ownerEmail },
-              country: country ? { name: country.name, code_iso_2: country.code } : undefined,
-            },
-            outcome,
-          });
+          const contact = matchKey(values.company, values.tax_id);
+          const id = idOf.get(contact);
+          if (id === undefined) return;
+          const key = toDefer.get(values);
+          if (key !== undefined) {
+            deferred.set(contact, { id, values, key });
+            deferralStats.contacts++;
+          } else if (outcome) screened.push(screenedNew(id, values, outcome));
         });
-        await recordNewScreenings(tx, screening.threshold, screened, lists);
-        screening.onScreened?.(screened.length);
+        if (screened.length && lists) {
+          await recordNewScreenings(tx, screening.threshold, screened, lists);
+          screening.onScreened?.(screened.length);
+        }
       } else if (inserts.length) {
         const rows = inserts.map((values) => [
           target.workspaceId,
@@ -359,13 +443,14 @@ export async function importContacts(
 
     const drain = async (all: boolean) => {
       while (pending.length >= BATCH || (all && pending.length)) {
+        await recordDeferred(false);
         // The first batch is small: if it creates a contact, every row starts going to the workers
-        // then, and it waits for its own outcomes only, while the workers are still warming up.
+        // then, and it is written without waiting for them (they are still loading the index).
         let size = isFirstBatch && isScreening && screening ? FIRST_ROWS : BATCH;
         isFirstBatch = false;
+        let mayDefer = !isSubmitting;
         if (isSubmitting && screening) {
-          // A batch is written once its rows' outcomes are back; until then the parser reads on, up
-          // to WINDOW rows ahead, and past that (or at the end of the file) the import waits.
+          // A batch is written with its rows' outcomes when they are back.
           const keys: string[] = [];
           for (let i = 0; i < BATCH && i < pending.length; i++) {
             const key = screeningKeys.get(pending[i] as TContactValues);
@@ -373,20 +458,16 @@ export async function importContacts(
           }
           if (!screening.screener.isKnown(keys)) {
             // The workers are behind (above all at the start, while they load the index and warm
-            // up): the rows whose outcomes are back are written as a smaller batch, so the writes
-            // start instead of waiting for a whole batch's outcomes. Past the window (or at the end)
-            // the first FIRST_ROWS are waited for.
-            let known = knownPrefix(screening.screener);
-            if (known < FIRST_ROWS && (all || pending.length >= WINDOW)) {
-              await screening.screener.whenKnown(keys.slice(0, FIRST_ROWS));
-              known = knownPrefix(screening.screener);
-            }
+            // up): the rows whose outcomes are back are written as a smaller batch; with fewer than
+            // that back, the batch is written without them, its new contacts recorded once they are
+            // back, rather than leaving this thread idle (an import's first outcomes came ~0.7 s
+            // after its transaction began). Past WINDOW such contacts, it waits for the oldest.
+            const known = knownPrefix(screening.screener);
             if (known >= FIRST_ROWS) size = known;
-            // Otherwise the batch is written past the window: it waits for its NEW contacts'
-            // outcomes only (an unchanged or updated row needs none), so a re-import never waits.
-            else if (!all && pending.length < WINDOW) return;
+            else if (deferred.size < WINDOW) mayDefer = true;
+            else if (await screening.screener.whenKnown(oldestDeferredKeys())) continue;
           }
-          if (!screeningLists) await screening.screener.ready;
+          if (!screeningLists && !mayDefer) await screening.screener.ready;
         }
         const batch = pending.slice(0, size);
         pending = pending.slice(size);
@@ -398,7 +479,7 @@ export async function importContacts(
             else aheadCount.delete(key);
           }
         }
-        await writeBatch(batch);
+        await writeBatch(batch, mayDefer);
         for (const values of batch) screeningKeys.delete(values);
         // libsql's calls settle as microtasks, so without this a whole import would run without
         // ever letting another request in: a 100,000-row file froze the server for seconds.
@@ -444,6 +525,7 @@ export async function importContacts(
       reader.end();
     }
     await drain(true);
+    await recordDeferred(true);
     options.onProgress?.(report.rows);
   };
 
@@ -459,6 +541,9 @@ export async function importContacts(
     });
   return report;
 }
+
+/** New contacts written before their outcomes were back, then recorded (the tests check it happens). */
+export const deferralStats = { contacts: 0 };
 
 /** How many parse workers this process started (the tests check the worker really parsed). */
 export const parseWorkerStats = { started: 0 };

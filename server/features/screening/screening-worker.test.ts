@@ -5,7 +5,7 @@ import { createLogger } from "../../lib/logger";
 import { createServices } from "../../services";
 import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
-import { importContacts } from "../contacts/contact-import";
+import { deferralStats, importContacts } from "../contacts/contact-import";
 import { RescreenJob, staleContactIds } from "./rescreen";
 import {
   QueryScreener,
@@ -63,6 +63,8 @@ async function importScreeningWhileImporting(
   workers: (ScreeningWorker | null)[],
   owner?: Awaited<ReturnType<typeof signUp>>,
   lines: string[] = sampleRows(),
+  /** Sends the file as two chunks, cut before this line (the first is the header). */
+  cutAt?: number,
 ) {
   owner ??= await signUp(ctx);
   const screener = new QueryScreener(workers.filter((w): w is ScreeningWorker => w !== null));
@@ -71,7 +73,9 @@ async function importScreeningWhileImporting(
     const report = await importContacts(
       ctx.database.db,
       { workspaceId: owner.user.workspace_id, userId: owner.user.id },
-      [lines.join("\n")],
+      cutAt === undefined
+        ? [lines.join("\n")]
+        : [`${lines.slice(0, cutAt).join("\n")}\n`, lines.slice(cutAt).join("\n")],
       {
         screening: {
           screener,
@@ -249,6 +253,70 @@ describe("screening on a worker", () => {
     expect(compared).toBeGreaterThan(800);
     expect(during.results.filter((r) => r[0]?.status === "failed").length).toBeGreaterThan(300);
   }, 180_000);
+
+  test("contacts written before their outcomes are back are recorded once they are, unless a later row changes what is screened", async () => {
+    const start = () => ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    const fillers = Array.from(
+      { length: 1_200 },
+      (_, i) =>
+        `Qworvel ${i} Brenthax,Customer,F-${i},${i} Harbour Road,Hamburg,DE,Ann,+1 555,f${i}@x.example`,
+    );
+    const lines = [
+      HEADER,
+      "Mahan Air,Customer,D-1,Azadi Square,Tehran,IR,Ann,+1 555,m@x.example",
+      "Harbor Timber Ltd,Customer,D-2,1 Quay,Hamburg,DE,Ann,+1 555,h@x.example",
+      "Atlas Pacific Freight GmbH,Customer,D-3,2 Quay,Hamburg,DE,Ann,+1 555,a@x.example",
+      ...fillers,
+      // Parsed after the first batch was written (a chunk of its own): one changes the street, which
+      // screening reads; the other only the phone, which it does not.
+      "Harbor Timber Ltd,Customer,D-2,9 Other Street,Hamburg,DE,Ann,+1 555,h@x.example",
+      "Atlas Pacific Freight GmbH,Customer,D-3,2 Quay,Hamburg,DE,Ann,+1 999,a@x.example",
+    ];
+    const deferredBefore = deferralStats.contacts;
+    const { ids, screened, report } = await importScreeningWhileImporting(
+      [start()],
+      undefined,
+      lines,
+      1 + 3 + 1_200,
+    );
+    expect(report).toMatchObject({ created: 1_203, updated: 2, rejected: 0 });
+    // The first batch was written at once, before the worker could answer for it.
+    expect(deferralStats.contacts - deferredBefore).toBeGreaterThanOrEqual(250);
+    expect(screened).toBe(1_202);
+    const during = await recorded(ids);
+    const [mahan, harbor, atlas] = [0, 1, 2].map((i) => ({
+      results: during.results[i] ?? [],
+      audit: during.audit[i] ?? [],
+      listed: during.listed[i] ?? [],
+      mark: during.marks[i]?.[0],
+    }));
+    expect(mahan?.mark).toEqual({ pending: false, outcome: "failed" });
+    expect(mahan?.results.map((r) => r.status)).toEqual(["failed"]);
+    expect(mahan?.listed.map((r) => r.attention)).toEqual([2]);
+    // Changed where screening looks after it was written: left pending, nothing recorded for its old street.
+    expect(harbor?.mark).toEqual({ pending: true, outcome: null });
+    expect([harbor?.results, harbor?.audit, harbor?.listed]).toEqual([[], [], []]);
+    // Changed elsewhere: recorded as it was screened.
+    expect(atlas?.mark).toEqual({ pending: false, outcome: "passed" });
+    expect(atlas?.results).toHaveLength(1);
+    for (const i of ids.keys()) {
+      if (i === 1) continue;
+      expect([during.results[i]?.length, during.audit[i]?.length, during.listed[i]?.length]).toEqual([
+        1, 1, 1,
+      ]);
+      expect(during.marks[i]?.[0]?.pending).toBe(false);
+    }
+    // The run after the import screens the one left, at its new street.
+    const services = createServices(ctx.env, createLogger("silent"), ctx.database.db);
+    const job = new RescreenJob(
+      { db: ctx.database.db, registry: services.screening.registry, threshold: services.screening.threshold },
+      createLogger("silent"),
+    );
+    expect(await job.run(ids, "contact import", undefined, { pendingOnly: true })).toMatchObject({ done: 1 });
+    const after = await recorded([ids[1] as number]);
+    expect(after.results[0]?.map((r) => r.address)).toEqual(["9 Other Street, Hamburg, Germany"]);
+    expect(after.marks[0]?.[0]?.pending).toBe(false);
+  }, 120_000);
 
   test("an import whose screening workers fail writes its contacts pending, for the run after", async () => {
     const broken = ScreeningWorker.start("file:/nonexistent-folder/for/sure/app.db?mode=ro", undefined, 0.85);
