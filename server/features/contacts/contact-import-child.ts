@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { and, eq } from "drizzle-orm";
 import { holdWriteLock, openDatabase, sqliteCodeOf, type TDb } from "../../../db/client";
 import { users } from "../../../db/schema";
-import { KEEP_FREED_MEMORY } from "../../lib/bulk-process";
+import { bulkChildEnv } from "../../lib/bulk-process";
 import { nameHitsKey } from "../screening/engine";
 import { QueryScreener, ScreeningWorker } from "../screening/screening-worker";
 import { ImportFileError, importContacts, type TImportReport } from "./contact-import";
@@ -175,16 +175,14 @@ export async function importInChild(
         String(target.userId),
       ],
       {
-        env: {
+        env: bulkChildEnv({
           ...process.env,
           DATA_DIR: env.dataDir,
           DATABASE_URL: env.databaseUrl,
           ...(env.databaseAuthToken ? { DATABASE_AUTH_TOKEN: env.databaseAuthToken } : {}),
           SCREENING_THRESHOLD: String(env.screeningThreshold),
-          [KEEP_FREED_MEMORY.name]: KEEP_FREED_MEMORY.value,
-          TRADEWINDS_BULK_CHILD: "1",
           LOG_LEVEL: "warn",
-        },
+        }),
         stdin: "pipe",
         stdout: "pipe",
         stderr: "pipe",
