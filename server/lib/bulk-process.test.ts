@@ -63,7 +63,11 @@ describe("bulk commands run in a child that keeps freed memory", () => {
 
   test("other commands, and a setting given by the operator, run in this process", () => {
     const serve = Bun.spawnSync([process.execPath, program, "serve"], { env: env() });
-    const served = JSON.parse(serve.stdout.toString()) as { pid: number; purge: string | null; jit: string | null };
+    const served = JSON.parse(serve.stdout.toString()) as {
+      pid: number;
+      purge: string | null;
+      jit: string | null;
+    };
     expect(served).toEqual({ pid: serve.pid, purge: null, jit: null });
     const given = Bun.spawnSync([process.execPath, program, "seed-demo"], {
       env: { ...env(), [KEEP_FREED_MEMORY.name]: "10" },
