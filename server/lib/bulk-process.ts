@@ -20,7 +20,8 @@ export const KEEP_FREED_MEMORY = { name: "MIMALLOC_PURGE_DELAY", value: "-1" } a
  * new contacts), for code that mostly ran well enough on the tier below. Ten times the default
  * threshold leaves FTL to the hottest functions (the screening engine's scoring of a file of
  * distinct names still gets it). Session 10, 20,000 new contacts: 3.9–4.8 s against 4.9–5.2 s, the
- * same or better at 100,000 and with every name distinct. Set by the operator, theirs is kept.
+ * same or better at 100,000 and with every name distinct. Set by the operator, theirs is kept; an
+ * operator who sets MIMALLOC_PURGE_DELAY gets no child, so neither setting of ours.
  */
 export const BULK_JIT = { name: "BUN_JSC_thresholdForFTLOptimizeAfterWarmUp", value: "1000000" } as const;
 

@@ -318,6 +318,51 @@ describe("screening on a worker", () => {
     expect(after.marks[0]?.[0]?.pending).toBe(false);
   }, 120_000);
 
+  test("a contact written ahead of its outcome is not recorded while a row read ahead may still change it", async () => {
+    // The file arrives in two chunks, the second only once the worker has answered for the first:
+    // the first batch's contacts then have their outcomes while the second chunk's rows are read
+    // but not yet written, and one of those rows moves a contact of the first batch.
+    const owner = await signUp(ctx);
+    const worker = ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    if (!worker) throw new Error("no worker");
+    const screener = new QueryScreener([worker]);
+    const filler = (from: number, n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) =>
+          `Qworvel ${from + i} Brenthax,Customer,G-${from + i},${i} Quay,Hamburg,DE,Ann,+1 555,g${i}@x.example`,
+      );
+    async function* chunks() {
+      yield `${[HEADER, "Harbor Timber Ltd,Customer,E-1,1 Quay,Hamburg,DE,Ann,+1 555,h@x.example", ...filler(0, 1_200)].join("\n")}\n`;
+      // Everything submitted so far is answered before the next rows arrive.
+      screener.flush();
+      for (let waited = 0; screener.backlog > 0 && waited < 60_000; waited += 20) await Bun.sleep(20);
+      expect(screener.backlog).toBe(0);
+      // Its last row ends with a line end: it is read, and waits to be written, with the rest.
+      yield `${[
+        ...filler(1_200, 1_000),
+        "Harbor Timber Ltd,Customer,E-1,9 Other Street,Hamburg,DE,Ann,+1 555,h@x.example",
+      ].join("\n")}\n`;
+    }
+    try {
+      const report = await importContacts(
+        ctx.database.db,
+        { workspaceId: owner.user.workspace_id, userId: owner.user.id },
+        chunks(),
+        { screening: { screener, threshold: ctx.env.screeningThreshold } },
+      );
+      expect(report).toMatchObject({ created: 2_201, updated: 1, rejected: 0 });
+    } finally {
+      screener.stop();
+    }
+    const ids = await contactIdsOf(owner.user.workspace_id);
+    const during = await recorded(ids);
+    // Nothing was recorded for the street it no longer has: it is pending, for the run after.
+    expect(during.marks[0]?.[0]).toEqual({ pending: true, outcome: null });
+    expect([during.results[0], during.audit[0], during.listed[0]]).toEqual([[], [], []]);
+    expect(during.results.slice(1).every((r) => r.length === 1)).toBe(true);
+  }, 120_000);
+
   test("an import whose screening workers fail writes its contacts pending, for the run after", async () => {
     const broken = ScreeningWorker.start("file:/nonexistent-folder/for/sure/app.db?mode=ro", undefined, 0.85);
     const { ids, screened, report } = await importScreeningWhileImporting([broken]);
