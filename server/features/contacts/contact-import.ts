@@ -4,7 +4,13 @@ import type { TContactValues, TImportReport, TRejectedRow } from "../../../db/co
 import { contacts, countries, partner_types, users } from "../../../db/schema";
 import { yieldToLoop } from "../../lib/limits";
 import type { TListVersion } from "../screening/lists.service";
-import { contactAddress, recordNewScreenings, type TScreenedNew } from "../screening/screening.service";
+import {
+  contactAddress,
+  recordNewScreenings,
+  SCREENED_FIELDS,
+  stillScreenedAs,
+  type TScreenedNew,
+} from "../screening/screening.service";
 import type { QueryScreener, TOutcome, TQuery } from "../screening/screening-worker";
 import {
   ImportFileError,
@@ -66,9 +72,6 @@ const COMPARED = Object.keys({
 const INSERTED = ["workspace_id", "user_id", ...COMPARED] as const;
 /** An import that screens its new contacts before writing them sets their outcome in the insert. */
 const INSERTED_SCREENED = [...INSERTED, "screening_pending", "screening_outcome"] as const;
-
-/** The fields screening reads: a change to one marks a screened contact pending (migration 0013). */
-const SCREENED = ["company", "street", "city", "state_province", "postal_code", "country_id"] as const;
 
 type TExisting = Pick<TContactValues, (typeof COMPARED)[number]> & { id: number };
 
@@ -206,7 +209,7 @@ export async function importContacts(
     // contact the file names again is not recorded at its insert (see writeBatch).
     const aheadCount = new Map<string, number>();
     // New contacts written before their outcomes were back (while the workers load the index and
-    // warm up, or fall behind), by contact: each is recorded, in order, once its outcome is back.
+    // warm up, or fall behind), by contact: each is recorded once its outcome is back.
     const deferred = new Map<string, TDeferred>();
     const onValid = (values: TContactValues) => {
       pending.push(values);
@@ -287,12 +290,9 @@ export async function importContacts(
             slice.map(({ id, values, key }) => [
               id,
               screening.screener.outcome(key)?.status,
-              ...SCREENED.map((f) => values[f] ?? null),
+              ...SCREENED_FIELDS.map((f) => values[f] ?? null),
             ]),
-          )}) as j where ${contacts.id} = j.value ->> 0 and ${sql.join(
-            SCREENED.map((f, i) => sql`${sql.identifier(f)} is j.value ->> ${sql.raw(String(i + 2))}`),
-            sql` and `,
-          )} returning ${contacts.id}`,
+          )}) as j where ${contacts.id} = j.value ->> 0 and ${stillScreenedAs(2)} returning ${contacts.id}`,
         );
         const isUpdated = new Set(updated.map((row) => row.id));
         const screened = slice
@@ -340,7 +340,7 @@ export async function importContacts(
         }
         // Written before its outcome was back, and now changed where screening looks (the fields of
         // the database's pending trigger): screened as it ends up, after the import.
-        if (SCREENED.some((f) => entry[f] !== values[f])) deferred.delete(key);
+        if (SCREENED_FIELDS.some((f) => entry[f] !== values[f])) deferred.delete(key);
         Object.assign(entry, pick(values));
         report.updated++;
         if (options.dryRun) dryRunState.set(key, entry);

@@ -245,11 +245,12 @@ function toInput(
   return { input, errors };
 }
 
-/** Decodes bytes as UTF-8 text chunks, refusing what is not text. */
 /** Bytes already in memory as the stream the importer reads, in slices of a megabyte. */
 export async function* byteSlices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += 1024 * 1024) yield bytes.subarray(at, at + 1024 * 1024);
 }
+
+/** Decodes bytes as UTF-8 text chunks, refusing what is not text. */
 
 export async function* decodeUtf8(stream: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder("utf-8", { fatal: true });

@@ -50,6 +50,32 @@ export async function screenParty(
   return { result: screen(index, query, { threshold: deps.threshold, top: 5 }), lists };
 }
 
+/**
+ * The contact fields a screening reads: a change to one marks a screened contact pending (the
+ * trigger of migration 0013 watches the same).
+ */
+export const SCREENED_FIELDS = [
+  "company",
+  "street",
+  "city",
+  "state_province",
+  "postal_code",
+  "country_id",
+] as const;
+
+/**
+ * `contacts` still holds what was screened: each SCREENED_FIELDS column `is` the JSON row `j`'s value
+ * from `at` on (in that order). An update that clears a pending mark checks it, so a change saved
+ * meanwhile keeps the contact pending.
+ */
+export const stillScreenedAs = (at: number) =>
+  sql.join(
+    SCREENED_FIELDS.map(
+      (f, i) => sql`${contacts}.${sql.identifier(f)} is j.value ->> ${sql.raw(String(at + i))}`,
+    ),
+    sql` and `,
+  );
+
 /** What a screening reads of a contact: its name and address, and what identifies it. */
 export type TScreenedFields = Pick<
   TContactRow,
@@ -276,16 +302,8 @@ async function recordScreened(
   if (!isNew)
     await tx.run(
       sql`update ${contacts} set screening_pending = 0 from json_each(${jsonRows(
-        screened.map((s) => [
-          s.item.contact.id,
-          s.item.contact.company,
-          s.item.contact.street,
-          s.item.contact.city,
-          s.item.contact.state_province,
-          s.item.contact.postal_code,
-          s.item.contact.country_id,
-        ]),
-      )}) as j where ${contacts.id} = j.value ->> 0 and ${contacts.company} is j.value ->> 1 and ${contacts.street} is j.value ->> 2 and ${contacts.city} is j.value ->> 3 and ${contacts.state_province} is j.value ->> 4 and ${contacts.postal_code} is j.value ->> 5 and ${contacts.country_id} is j.value ->> 6`,
+        screened.map((s) => [s.item.contact.id, ...SCREENED_FIELDS.map((f) => s.item.contact[f])]),
+      )}) as j where ${contacts.id} = j.value ->> 0 and ${stillScreenedAs(1)}`,
     );
   await options.inTransaction?.(tx, ids);
   return {
