@@ -295,17 +295,23 @@ describe("hits shared by names that normalise alike (nameHitsKey)", () => {
     expect(new Set(names.map(nameHitsKey)).size).toBe(names.length);
   });
 
-  test("a batch cache scores each key once and starts again past its limit", () => {
+  test("a batch cache scores each key once, knows each spelling, and starts again past its limit", () => {
     const cache = new Map<string, ReturnType<typeof scoreName>>();
-    const first = scoreNameCached(cache, index, "Rosneft Trading SA", {}, 2);
-    expect(scoreNameCached(cache, index, "ROSNEFT TRADING GmbH", {}, 2)).toBe(first);
-    expect(cache.size).toBe(1);
-    scoreNameCached(cache, index, "Harbor Trading", {}, 2);
-    scoreNameCached(cache, index, "Acme Industrial", {}, 2);
-    expect(cache.size).toBe(1);
-    expect(JSON.stringify(scoreNameCached(cache, index, "Rosneft Trading", {}, 2))).toBe(
+    // The key and the spelling as written.
+    const first = scoreNameCached(cache, index, "Rosneft Trading SA", {}, 4);
+    expect(cache.size).toBe(2);
+    // Another spelling of the same key: the same hits, one entry more; the same spelling: none.
+    expect(scoreNameCached(cache, index, "ROSNEFT TRADING GmbH", {}, 4)).toBe(first);
+    expect(scoreNameCached(cache, index, "ROSNEFT TRADING GmbH", {}, 4)).toBe(first);
+    expect(cache.size).toBe(3);
+    // A new key with no room for it and its spelling: the cache starts again.
+    scoreNameCached(cache, index, "Harbor Trading", {}, 4);
+    expect(cache.size).toBe(2);
+    expect(cache.has("\u0000ROSNEFT TRADING GmbH")).toBe(false);
+    expect(JSON.stringify(scoreNameCached(cache, index, "Rosneft Trading", {}, 4))).toBe(
       JSON.stringify(first),
     );
+    expect(cache.size).toBe(4);
   });
 });
 
