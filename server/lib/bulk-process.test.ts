@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BULK_JIT, KEEP_FREED_MEMORY, runInBulkChild } from "./bulk-process";
+import { BULK_JIT, BULK_NO_HEAP_WARM_UP, KEEP_FREED_MEMORY, runInBulkChild } from "./bulk-process";
 
 const dir = mkdtempSync(path.join(tmpdir(), "tradewinds-bulk-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,7 +15,7 @@ writeFileSync(
   `import { runInBulkChild } from ${JSON.stringify(path.join(import.meta.dir, "bulk-process.ts"))};
 const inChild = runInBulkChild([process.execPath, ${JSON.stringify(program)}], process.argv.slice(2));
 if (inChild) process.exit(await inChild);
-console.log(JSON.stringify({ pid: process.pid, purge: process.env.${KEEP_FREED_MEMORY.name} ?? null, jit: process.env.${BULK_JIT.name} ?? null }));
+console.log(JSON.stringify({ pid: process.pid, purge: process.env.${KEEP_FREED_MEMORY.name} ?? null, jit: process.env.${BULK_JIT.name} ?? null, warmUp: process.env.${BULK_NO_HEAP_WARM_UP.name} ?? null }));
 if (process.argv[3] === "sleep") await Bun.sleep(20_000);
 process.exit(Number(process.argv[3] ?? 0) || 0);
 `,
@@ -25,6 +25,7 @@ const env = () => {
   const copy = { ...process.env };
   delete copy[KEEP_FREED_MEMORY.name];
   delete copy[BULK_JIT.name];
+  delete copy[BULK_NO_HEAP_WARM_UP.name];
   delete copy.TRADEWINDS_BULK_CHILD;
   return copy;
 };
@@ -46,16 +47,23 @@ const isAlive = (pid: number) => {
 describe("bulk commands run in a child that keeps freed memory", () => {
   test("a bulk command runs in a child with the allocator setting, and its exit code is the command's", () => {
     const run = Bun.spawnSync([process.execPath, program, "import-contacts", "3"], { env: env() });
-    const said = JSON.parse(run.stdout.toString()) as { pid: number; purge: string | null; jit: string };
+    const said = JSON.parse(run.stdout.toString()) as {
+      pid: number;
+      purge: string | null;
+      jit: string;
+      warmUp: string;
+    };
     expect(said.purge).toBe(KEEP_FREED_MEMORY.value);
     expect(said.jit).toBe(BULK_JIT.value);
-    // The operator's own compiler setting is kept.
+    expect(said.warmUp).toBe(BULK_NO_HEAP_WARM_UP.value);
+    // The operator's own compiler and heap settings are kept.
     const theirs = Bun.spawnSync([process.execPath, program, "import-contacts"], {
-      env: { ...env(), [BULK_JIT.name]: "200000" },
+      env: { ...env(), [BULK_JIT.name]: "200000", [BULK_NO_HEAP_WARM_UP.name]: "1" },
     });
     expect(JSON.parse(theirs.stdout.toString())).toMatchObject({
       purge: KEEP_FREED_MEMORY.value,
       jit: "200000",
+      warmUp: "1",
     });
     expect(said.pid).not.toBe(run.pid);
     expect(run.exitCode).toBe(3);
@@ -67,12 +75,18 @@ describe("bulk commands run in a child that keeps freed memory", () => {
       pid: number;
       purge: string | null;
       jit: string | null;
+      warmUp: string | null;
     };
-    expect(served).toEqual({ pid: serve.pid, purge: null, jit: null });
+    expect(served).toEqual({ pid: serve.pid, purge: null, jit: null, warmUp: null });
     const given = Bun.spawnSync([process.execPath, program, "seed-demo"], {
       env: { ...env(), [KEEP_FREED_MEMORY.name]: "10" },
     });
-    expect(JSON.parse(given.stdout.toString())).toEqual({ pid: given.pid, purge: "10", jit: null });
+    expect(JSON.parse(given.stdout.toString())).toEqual({
+      pid: given.pid,
+      purge: "10",
+      jit: null,
+      warmUp: null,
+    });
     expect(runInBulkChild([process.execPath, program], ["migrate"])).toBeNull();
   });
 
