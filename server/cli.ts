@@ -12,7 +12,9 @@ import {
   decodeUtf8,
   ImportFileError,
   importContacts,
+  startParseWorker,
   type TImportReport,
+  type TStartedParseWorker,
 } from "./features/contacts/contact-import";
 import {
   IMPORT_CHILD_COMMAND,
@@ -355,21 +357,36 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
   }
 
   // New contacts are screened while the file is imported: the workers start first, and load their
-  // index of the lists while this thread prepares the database and starts reading (decision 009).
+  // index of the lists (and the parse worker its modules) while this thread prepares the database
+  // and starts reading (decision 009).
+  const parseWorker = size >= TWO_WORKERS_FROM_BYTES ? startParseWorker() : null;
   const { workers, screener } = dryRun
     ? { workers: [], screener: null }
     : await startImportScreening(env, size, () => Bun.file(file).slice(0, SAMPLE_BYTES).text());
   try {
-    return await importWithScreener(env, runtime, { email, file, size, dryRun }, workers, screener);
+    return await importWithScreener(
+      env,
+      runtime,
+      { email, file, size, dryRun, parseWorker },
+      workers,
+      screener,
+    );
   } finally {
     screener?.stop();
+    parseWorker?.worker.terminate();
   }
 }
 
 async function importWithScreener(
   env: TEnv,
   runtime: TRuntime,
-  { email, file, size, dryRun }: { email: string; file: string; size: number; dryRun: boolean },
+  {
+    email,
+    file,
+    size,
+    dryRun,
+    parseWorker,
+  }: { email: string; file: string; size: number; dryRun: boolean; parseWorker: TStartedParseWorker | null },
   workers: ScreeningWorker[],
   screener: QueryScreener | null,
 ): Promise<number> {
@@ -405,7 +422,7 @@ async function importWithScreener(
           dryRun,
           onProgress: progress.update,
           // A big file's parsing and validation leave this thread to the writes.
-          parseOffThread: size >= TWO_WORKERS_FROM_BYTES,
+          parseOffThread: parseWorker ?? false,
           screening: screener
             ? {
                 screener,

@@ -17,7 +17,7 @@ import { users } from "../../../db/schema";
 import { bulkChildEnv } from "../../lib/bulk-process";
 import { nameHitsKey } from "../screening/engine";
 import { QueryScreener, ScreeningWorker } from "../screening/screening-worker";
-import { ImportFileError, importContacts, type TImportReport } from "./contact-import";
+import { ImportFileError, importContacts, startParseWorker, type TImportReport } from "./contact-import";
 import { OFF_THREAD_MIN_BYTES } from "./contact-import-off-thread";
 import { byteSlices, companiesOf, decodeUtf8 } from "./contact-rows";
 
@@ -72,7 +72,8 @@ async function distinctNameShare(bytes: number, sample: () => Promise<string>): 
   try {
     const names = companiesOf(await sample(), SAMPLE_ROWS);
     if (names.length < 100) return 0;
-    return new Set(names.map(nameHitsKey)).size / names.length;
+    // Each spelling's key once: a sample that repeats names pays for each of them once.
+    return new Set([...new Set(names)].map(nameHitsKey)).size / names.length;
   } catch {
     return 0;
   }
@@ -286,6 +287,8 @@ export async function importUploadCommand(args: string[], env: TImportScreeningE
   say({ type: "started" });
   const input = new StdinReader();
   const bytes = await input.bytes(Number(await input.line()));
+  // Loads its modules while the screening workers start and the database is prepared.
+  const parseWorker = bytes.length >= TWO_WORKERS_FROM_BYTES ? startParseWorker() : null;
   const { screener } = await startImportScreening(env, bytes.length, async () =>
     new TextDecoder().decode(bytes.subarray(0, SAMPLE_BYTES)),
   );
@@ -309,7 +312,7 @@ export async function importUploadCommand(args: string[], env: TImportScreeningE
     let lines = 0;
     for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++;
     const report = await importContacts(database.db, target, decodeUtf8(byteSlices(bytes)), {
-      parseOffThread: bytes.length >= TWO_WORKERS_FROM_BYTES,
+      parseOffThread: parseWorker ?? false,
       // An embedded file's log (a libSQL server keeps its own).
       deferCheckpoint: env.databaseUrl.startsWith("file:"),
       onProgress: (rows) => {
@@ -332,6 +335,7 @@ export async function importUploadCommand(args: string[], env: TImportScreeningE
     );
   } finally {
     screener?.stop();
+    parseWorker?.worker.terminate();
     database?.close();
   }
   return 0;

@@ -1,10 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { and, eq } from "drizzle-orm";
+import { openDatabase } from "../../../db/client";
 import type { TImportAnswer, TImportReport } from "../../../db/contracts/contacts";
 import { contacts } from "../../../db/schema";
 import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
-import { importContacts, parseWorkerStats } from "./contact-import";
+import {
+  importContacts,
+  parseWorkerStats,
+  startParseWorker,
+  type TStartedParseWorker,
+} from "./contact-import";
 import { companiesOf } from "./contact-rows";
 
 let ctx: TTestContext;
@@ -278,9 +287,12 @@ describe("the file's own size (UPLOAD_MAX_MB=1)", () => {
 });
 
 describe("parsing on a thread of its own (the CLI's big files)", () => {
-  /** Imports the same chunks into two fresh workspaces, parsed here and on the parse worker. */
+  /**
+   * Imports the same chunks into fresh workspaces, parsed here, on a parse worker the import starts
+   * and on one started ahead (the CLI's): each such worker ends with its import.
+   */
   async function bothWays(chunks: string[]) {
-    const run = async (parseOffThread: boolean) => {
+    const run = async (parseOffThread: boolean | TStartedParseWorker) => {
       const who = await signUp(ctx);
       const target = { workspaceId: who.user.workspace_id, userId: who.user.id };
       try {
@@ -302,6 +314,12 @@ describe("parsing on a thread of its own (the CLI's big files)", () => {
     const started = parseWorkerStats.started;
     const there = await run(true);
     expect(parseWorkerStats.started).toBe(started + 1);
+    const ahead = startParseWorker() as TStartedParseWorker;
+    expect(await run(ahead)).toEqual(there);
+    expect(parseWorkerStats.started).toBe(started + 2);
+    expect(
+      await Promise.race([ahead.ended.then(() => "ended"), Bun.sleep(5_000).then(() => "running")]),
+    ).toBe("ended");
     return { here, there };
   }
 
@@ -337,6 +355,20 @@ describe("parsing on a thread of its own (the CLI's big files)", () => {
       expect(there).toEqual(here);
     }
   });
+});
+
+test("a parse worker started ahead ends with an import that fails before its rows", async () => {
+  const ahead = startParseWorker() as TStartedParseWorker;
+  // A database already closed: the import fails reading the workspace's lookups, its worker unused.
+  const closed = await openDatabase(
+    `file:${path.join(mkdtempSync(path.join(tmpdir(), "tw-closed-")), "app.db")}`,
+  );
+  closed.close();
+  const target = { workspaceId: 1, userId: 1 };
+  await expect(importContacts(closed.db, target, [HEADER], { parseOffThread: ahead })).rejects.toThrow();
+  expect(await Promise.race([ahead.ended.then(() => "ended"), Bun.sleep(5_000).then(() => "running")])).toBe(
+    "ended",
+  );
 });
 
 describe("companiesOf: the names a sample of a file holds (the CLI's worker count)", () => {

@@ -124,6 +124,8 @@ const WINDOW = 8_000;
  * are recorded once at least this many of them have theirs.
  */
 const FIRST_ROWS = 250;
+/** The first piece of a file for the parse worker, in characters: FIRST_ROWS rows of a usual file. */
+const FIRST_PIECE = 48 * 1024;
 
 /** A report of nothing imported yet. */
 export function emptyReport(dryRun = false): TImportReport {
@@ -150,22 +152,42 @@ export async function importContacts(
   db: TDb,
   target: { workspaceId: number; userId: number },
   chunks: AsyncIterable<string> | Iterable<string>,
-  options: {
-    dryRun?: boolean;
-    onProgress?: (rows: number) => void;
-    /** The company names of each batch's new and changed contacts, once written (to screen them early). */
-    onWritten?: (companies: string[]) => void;
-    /** Screens the new contacts while importing (see TImportScreening). */
-    screening?: TImportScreening;
-    /** Parses and validates the rows on a thread of their own (the CLI, for big files). */
-    parseOffThread?: boolean;
-    /**
-     * Commits without copying the write-ahead log into the database file (SQLite does that on the
-     * commit of a big transaction): the caller checkpoints after it has reported the import done.
-     * The connection keeps that setting: for a client closed after the import (the upload's child).
-     */
-    deferCheckpoint?: boolean;
-  } = {},
+  options: TImportOptions = {},
+): Promise<TImportReport> {
+  try {
+    return await importRows(db, target, chunks, options);
+  } finally {
+    // A worker started ahead ends with the import, also one that failed before its rows.
+    if (typeof options.parseOffThread === "object") options.parseOffThread.worker.terminate();
+  }
+}
+
+/** What importContacts may be told besides the file. */
+type TImportOptions = {
+  dryRun?: boolean;
+  onProgress?: (rows: number) => void;
+  /** The company names of each batch's new and changed contacts, once written (to screen them early). */
+  onWritten?: (companies: string[]) => void;
+  /** Screens the new contacts while importing (see TImportScreening). */
+  screening?: TImportScreening;
+  /**
+   * Parses and validates the rows on a thread of their own (the CLI, for big files): true, or a
+   * worker the caller started ahead with startParseWorker (the import then owns it).
+   */
+  parseOffThread?: boolean | TStartedParseWorker;
+  /**
+   * Commits without copying the write-ahead log into the database file (SQLite does that on the
+   * commit of a big transaction): the caller checkpoints after it has reported the import done.
+   * The connection keeps that setting: for a client closed after the import (the upload's child).
+   */
+  deferCheckpoint?: boolean;
+};
+
+async function importRows(
+  db: TDb,
+  target: { workspaceId: number; userId: number },
+  chunks: AsyncIterable<string> | Iterable<string>,
+  options: TImportOptions,
 ): Promise<TImportReport> {
   const report = emptyReport(Boolean(options.dryRun));
   const lookups = await loadLookups(db, target.workspaceId);
@@ -456,7 +478,10 @@ export async function importContacts(
     };
 
     const drain = async (all: boolean) => {
-      while (pending.length >= BATCH || (all && pending.length)) {
+      while (
+        pending.length >= (isFirstBatch && isScreening ? FIRST_ROWS : BATCH) ||
+        (all && pending.length)
+      ) {
         await recordDeferred(false);
         // The first batch is small: if it creates a contact, every row starts going to the workers
         // then, and it is written without waiting for them (they are still loading the index).
@@ -510,7 +535,10 @@ export async function importContacts(
       }
     };
 
-    const parseWorker = options.parseOffThread ? await RowParseWorker.start(lookups) : null;
+    const started = options.parseOffThread;
+    const parseWorker = started
+      ? await RowParseWorker.start(lookups, started === true ? startParseWorker() : started)
+      : null;
     if (parseWorker) {
       // Parsing and validating on a thread of its own: this one only matches and writes. One chunk
       // is parsed there while this thread writes the rows of the one before.
@@ -521,12 +549,23 @@ export async function importContacts(
       };
       try {
         let inFlight = 0;
+        let isFirstChunk = true;
         for await (const chunk of chunks) {
-          parseWorker.push(chunk);
-          if (++inFlight > 1) {
-            apply(await parseWorker.next());
-            inFlight--;
-            await drain(false);
+          // The worker parses its first rows cold (~0.1 ms each) while this thread has nothing to
+          // write: a small first piece brings the first batch sooner (the parser takes a chunk cut
+          // anywhere).
+          const pieces =
+            isFirstChunk && chunk.length > FIRST_PIECE
+              ? [chunk.slice(0, FIRST_PIECE), chunk.slice(FIRST_PIECE)]
+              : [chunk];
+          isFirstChunk = false;
+          for (const piece of pieces) {
+            parseWorker.push(piece);
+            if (++inFlight > 1) {
+              apply(await parseWorker.next());
+              inFlight--;
+              await drain(false);
+            }
           }
         }
         parseWorker.end();
@@ -571,6 +610,29 @@ export const deferralStats = { contacts: 0 };
 /** How many parse workers this process started (the tests check the worker really parsed). */
 export const parseWorkerStats = { started: 0 };
 
+/** A parse worker loading its modules (startParseWorker), not handed its lookups yet. */
+export type TStartedParseWorker = { worker: Worker; ended: Promise<void> };
+
+/**
+ * Starts a parse worker (contact-parse.worker.ts) for an import about to begin: it loads its modules
+ * (~0.1 s) while the caller prepares the database, rather than while the import waits for its first
+ * rows. Null when no worker can start (the import then parses on its own thread).
+ */
+export function startParseWorker(): TStartedParseWorker | null {
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL("./contact-parse.worker.ts", import.meta.url).href);
+  } catch {
+    return null;
+  }
+  // Listened to from the start: a worker whose modules fail to load may say so before it is used.
+  const ended = new Promise<void>((resolve) => {
+    worker.addEventListener("error", () => resolve());
+    worker.addEventListener("close", () => resolve());
+  });
+  return { worker, ended };
+}
+
 /** The main thread's side of contact-parse.worker.ts: chunks in, parsed chunks out, in order. */
 class RowParseWorker {
   private readonly replies: TParseReply[] = [];
@@ -591,19 +653,16 @@ class RowParseWorker {
    * own thread). A worker whose modules fail to load (e.g. a compiled binary that cannot resolve one)
    * reports an error or closes instead of answering "ready".
    */
-  static async start(lookups: TLookups): Promise<RowParseWorker | null> {
-    let worker: Worker;
-    try {
-      worker = new Worker(new URL("./contact-parse.worker.ts", import.meta.url).href);
-    } catch {
-      return null;
-    }
-    const isReady = await new Promise<boolean>((resolve) => {
-      worker.onmessage = (event: MessageEvent<TParseReply>) => resolve(event.data.type === "ready");
-      worker.onerror = () => resolve(false);
-      worker.addEventListener("close", () => resolve(false));
-      worker.postMessage({ type: "init", lookups } satisfies TParseRequest);
-    });
+  static async start(lookups: TLookups, started: TStartedParseWorker | null): Promise<RowParseWorker | null> {
+    if (!started) return null;
+    const { worker, ended } = started;
+    const isReady = await Promise.race([
+      new Promise<boolean>((resolve) => {
+        worker.onmessage = (event: MessageEvent<TParseReply>) => resolve(event.data.type === "ready");
+        worker.postMessage({ type: "init", lookups } satisfies TParseRequest);
+      }),
+      ended.then(() => false),
+    ]);
     if (!isReady) {
       worker.terminate();
       return null;
