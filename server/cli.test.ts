@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { screeningWorkerCount } from "./features/contacts/contact-import-child";
+import { screeningWorkerPlan } from "./features/contacts/contact-import-child";
 
 const MAIN = path.resolve(import.meta.dir, "main.ts");
 
@@ -62,15 +62,13 @@ describe("tradewinds commands", () => {
 });
 
 describe("import-contacts screening workers", () => {
-  test("a second worker only for big files, with a core left for the import's own writes or mostly distinct names", () => {
-    expect(screeningWorkerCount(200_000, 8)).toBe(1);
-    expect(screeningWorkerCount(2_000_000, 2)).toBe(1);
-    expect(screeningWorkerCount(2_000_000, 3)).toBe(2);
-    expect(screeningWorkerCount(2_000_000, 16)).toBe(2);
-    // On two cores, a second worker only when most names are distinct (scoring is then the import's
-    // critical path), and never for a small file.
-    expect(screeningWorkerCount(2_000_000, 2, 0.3)).toBe(1);
-    expect(screeningWorkerCount(2_000_000, 2, 0.9)).toBe(2);
-    expect(screeningWorkerCount(200_000, 2, 1)).toBe(1);
+  test("a second worker only for big files, with a core left for the import's own writes, or once most names prove distinct", () => {
+    expect(screeningWorkerPlan(200_000, 8)).toEqual({ workers: 1, mayAddOne: false });
+    expect(screeningWorkerPlan(2_000_000, 3)).toEqual({ workers: 2, mayAddOne: false });
+    expect(screeningWorkerPlan(2_000_000, 16)).toEqual({ workers: 2, mayAddOne: false });
+    // On two cores, a second worker only once the first's scoring shows most names are distinct
+    // (scoring is then the import's critical path), and never for a small file.
+    expect(screeningWorkerPlan(2_000_000, 2)).toEqual({ workers: 1, mayAddOne: true });
+    expect(screeningWorkerPlan(200_000, 2)).toEqual({ workers: 1, mayAddOne: false });
   });
 });

@@ -19,7 +19,6 @@ import {
 import {
   IMPORT_CHILD_COMMAND,
   importUploadCommand,
-  SAMPLE_BYTES,
   startImportScreening,
   TWO_WORKERS_FROM_BYTES,
 } from "./features/contacts/contact-import-child";
@@ -360,9 +359,7 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
   // index of the lists (and the parse worker its modules) while this thread prepares the database
   // and starts reading (decision 009).
   const parseWorker = size >= TWO_WORKERS_FROM_BYTES ? startParseWorker() : null;
-  const { workers, screener } = dryRun
-    ? { workers: [], screener: null }
-    : await startImportScreening(env, size, () => Bun.file(file).slice(0, SAMPLE_BYTES).text());
+  const { workers, screener } = dryRun ? { workers: [], screener: null } : startImportScreening(env, size);
   try {
     return await importWithScreener(
       env,

@@ -15,11 +15,10 @@ import { and, eq } from "drizzle-orm";
 import { holdWriteLock, openDatabase, sqliteCodeOf, type TDb } from "../../../db/client";
 import { users } from "../../../db/schema";
 import { bulkChildEnv } from "../../lib/bulk-process";
-import { nameHitsKey } from "../screening/engine";
 import { QueryScreener, ScreeningWorker } from "../screening/screening-worker";
 import { ImportFileError, importContacts, startParseWorker, type TImportReport } from "./contact-import";
 import { OFF_THREAD_MIN_BYTES } from "./contact-import-off-thread";
-import { byteSlices, companiesOf, decodeUtf8 } from "./contact-rows";
+import { byteSlices, decodeUtf8 } from "./contact-rows";
 
 /** What the screening of an import needs from the configuration. */
 export type TImportScreeningEnv = {
@@ -30,78 +29,66 @@ export type TImportScreeningEnv = {
 };
 
 /**
- * The screening workers (and whether a parse worker helps) for an import of this many bytes. A second
- * screening worker holds its own copy of the index (the stored file is ~32 MB), so it starts only
- * for files big enough to keep two busy: a file's distinct names cost ~0.4–0.6 ms each to score,
- * which for a few megabytes of new names is more than the main thread's own share of the import.
- * It also needs a core of its own: the main thread's SQL is the import's critical path, and on a
- * 2-core machine two workers (each loading the index and compiling the engine again) took CPU from
- * it instead of adding any (session 6: 20,000 rows, ~2 s less CPU in all with one worker) — unless
- * most of the file's names are distinct (`distinctShare`, from a sample of it): scoring is then the
- * critical path, and the main thread mostly waits for it.
+ * The screening workers for an import of this many bytes: how many start with it, and whether one
+ * more may start as it goes. A second screening worker holds its own copy of the index (the stored
+ * file is ~32 MB), so it starts only for files big enough to keep two busy: a file's distinct names
+ * cost ~0.4–0.6 ms each to score, which for a few megabytes of new names is more than the main
+ * thread's own share of the import. It also needs a core of its own: the main thread's SQL is the
+ * import's critical path, and on a 2-core machine two workers (each loading the index and compiling
+ * the engine again) took CPU from it instead of adding any (session 6: 20,000 rows, ~2 s less CPU in
+ * all with one worker) — unless most of the file's names are distinct: scoring is then the critical
+ * path, and the main thread mostly waits for it. On two cores the first worker's own scoring tells
+ * (MAY_ADD_WORKER): the main thread no longer reads a sample of the file first (~0.2 s of its start).
  */
-export function screeningWorkerCount(
+export function screeningWorkerPlan(
   bytes: number,
   cores = availableParallelism(),
-  distinctShare = 0,
-): number {
-  if (bytes < TWO_WORKERS_FROM_BYTES) return 1;
-  return cores >= 3 || distinctShare >= MOSTLY_DISTINCT ? 2 : 1;
+): { workers: 1 | 2; mayAddOne: boolean } {
+  if (bytes < TWO_WORKERS_FROM_BYTES) return { workers: 1, mayAddOne: false };
+  return cores >= 3 ? { workers: 2, mayAddOne: false } : { workers: 1, mayAddOne: true };
 }
 /** From this size on, a file is parsed on a worker of its own, and may get a second screening worker. */
 export const TWO_WORKERS_FROM_BYTES = 1_000_000;
 /**
- * From this share of distinct names among a file's first rows, scoring is an import's critical path
- * even on two cores: the main thread mostly waits for the worker, so a second one pays for its
- * index. Session 7, 20,000 new contacts on 2 cores: every name distinct, 16.2 s with one worker and
- * 12.0 s with two; the bench file (8,470 spellings of 520 names), 4.2 s with one and 4.8 s with two.
+ * When scoring is an import's critical path even on two cores: the share of names the worker had to
+ * score among the first queries it answered. Session 7, 20,000 new contacts on 2 cores: every name
+ * distinct, 16.2 s with one worker and 12.0 s with two; the bench file (8,470 spellings of 520
+ * names), 4.2 s with one and 4.8 s with two. Its share is ~0.26 over 2,000 queries but ~0.64 over
+ * 500 (the first rows name most of the 520 for the first time), hence the stricter early step; an
+ * address book of different companies is near 1 at any point.
  */
-const MOSTLY_DISTINCT = 0.5;
-/** The sample distinctShare is taken from: the file's first rows, up to this many of each. */
-export const SAMPLE_BYTES = 512 * 1024;
-const SAMPLE_ROWS = 2_000;
+export const MAY_ADD_WORKER_STEPS = [
+  { afterQueries: 500, minShare: 0.9 },
+  { afterQueries: 2_000, minShare: 0.5 },
+];
 
 /**
- * The share of distinct names (as screening compares them: legal forms, case and punctuation set
- * aside) among a file's first rows: near 1 for an address book of different companies, low for a
- * file that names the same few companies again. 0 for a file too small to need a second worker, or
- * one whose sample cannot be read as contacts (the import then says why).
+ * Starts the screening workers for an import of `bytes` bytes before the caller opens the database,
+ * so they load their index of the lists while it prepares: each row then goes to them as soon as it
+ * is parsed, and is written with its outcome once that is back (decision 009). A worker that starts
+ * before a migration or without lists fails, and the import then leaves its new contacts pending
+ * for the screening after it.
  */
-async function distinctNameShare(bytes: number, sample: () => Promise<string>): Promise<number> {
-  if (bytes < TWO_WORKERS_FROM_BYTES) return 0;
-  try {
-    const names = companiesOf(await sample(), SAMPLE_ROWS);
-    if (names.length < 100) return 0;
-    // Each spelling's key once: a sample that repeats names pays for each of them once.
-    return new Set([...new Set(names)].map(nameHitsKey)).size / names.length;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Starts the screening workers for an import of `bytes` bytes (`sample`: the text of its first
- * SAMPLE_BYTES), before the caller opens the database, so they load their index of the lists while
- * it prepares: each row then goes to them as soon as it is parsed, and is written with its outcome
- * once that is back (decision 009). A worker that starts before a migration or without lists fails,
- * and the import then leaves its new contacts pending for the screening after it.
- */
-export async function startImportScreening(
+export function startImportScreening(
   env: TImportScreeningEnv,
   bytes: number,
-  sample: () => Promise<string>,
-): Promise<{ workers: ScreeningWorker[]; screener: QueryScreener | null }> {
+): { workers: ScreeningWorker[]; screener: QueryScreener | null } {
   const workers: ScreeningWorker[] = [];
   const start = () => {
     const worker = ScreeningWorker.start(env.databaseUrl, env.databaseAuthToken, env.screeningThreshold);
     if (worker) workers.push(worker);
+    return worker;
   };
-  start();
-  // The second, if any, once a sample of the file says how much scoring it holds (the first is
-  // loading its index meanwhile).
-  if (screeningWorkerCount(bytes, availableParallelism(), await distinctNameShare(bytes, sample)) > 1)
-    start();
-  return { workers, screener: workers.length ? new QueryScreener(workers) : null };
+  const plan = screeningWorkerPlan(bytes);
+  for (let i = 0; i < plan.workers; i++) start();
+  if (!workers.length) return { workers, screener: null };
+  return {
+    workers,
+    screener: new QueryScreener(
+      [...workers],
+      plan.mayAddOne ? { steps: MAY_ADD_WORKER_STEPS.map((step) => ({ ...step })), start } : undefined,
+    ),
+  };
 }
 
 /**
@@ -289,9 +276,7 @@ export async function importUploadCommand(args: string[], env: TImportScreeningE
   const bytes = await input.bytes(Number(await input.line()));
   // Loads its modules while the screening workers start and the database is prepared.
   const parseWorker = bytes.length >= TWO_WORKERS_FROM_BYTES ? startParseWorker() : null;
-  const { screener } = await startImportScreening(env, bytes.length, async () =>
-    new TextDecoder().decode(bytes.subarray(0, SAMPLE_BYTES)),
-  );
+  const { screener } = startImportScreening(env, bytes.length);
   let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
     database = await openDatabase(env.databaseUrl, env.databaseAuthToken);

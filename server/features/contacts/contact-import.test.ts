@@ -14,7 +14,6 @@ import {
   startParseWorker,
   type TStartedParseWorker,
 } from "./contact-import";
-import { companiesOf } from "./contact-rows";
 
 let ctx: TTestContext;
 beforeAll(async () => {
@@ -369,18 +368,4 @@ test("a parse worker started ahead ends with an import that fails before its row
   expect(await Promise.race([ahead.ended.then(() => "ended"), Bun.sleep(5_000).then(() => "running")])).toBe(
     "ended",
   );
-});
-
-describe("companiesOf: the names a sample of a file holds (the CLI's worker count)", () => {
-  test("by the header's company column, under any of its names, with quoted commas", () => {
-    const text =
-      'Tax ID,Business Name,Email\r\nDE1,"Atlas, Logistics GmbH",a@x.example\r\nDE2,Harbor Timber Ltd,b@x.example\r\n';
-    expect(companiesOf(text, 10)).toEqual(["Atlas, Logistics GmbH", "Harbor Timber Ltd"]);
-    expect(companiesOf(text, 1)).toEqual(["Atlas, Logistics GmbH"]);
-  });
-
-  test("a row the sample cuts off is left out; no company column gives none", () => {
-    expect(companiesOf("company,tax id\nAtlas GmbH,DE1\nHarbor Tim", 10)).toEqual(["Atlas GmbH"]);
-    expect(companiesOf("tax id,email\nDE1,a@x.example\n", 10)).toEqual([]);
-  });
 });

@@ -81,28 +81,6 @@ for (const [field, names] of Object.entries(IMPORT_COLUMNS)) {
   for (const name of names) HEADER_LOOKUP.set(normalizeHeader(name), field);
 }
 
-/**
- * The company names of the first complete rows of a CSV's text (at most `limit`), by its header's
- * company column; none when the header names no company column. A sample of a file (its first bytes)
- * may end mid-row: that row is left out.
- */
-export function companiesOf(text: string, limit: number): string[] {
-  const companies: string[] = [];
-  let column = -1;
-  let isHeader = true;
-  const parser = new CsvParser((cells) => {
-    if (isHeader) {
-      isHeader = false;
-      column = cells.findIndex((cell) => HEADER_LOOKUP.get(normalizeHeader(cell)) === "company");
-      return;
-    }
-    const company = cells[column]?.trim();
-    if (company && companies.length < limit) companies.push(company);
-  });
-  parser.push(text);
-  return column < 0 ? [] : companies;
-}
-
 const TRUE_WORDS = new Set(["1", "true", "yes", "y", "x"]);
 const FALSE_WORDS = new Set(["", "0", "false", "no", "n"]);
 

@@ -408,6 +408,56 @@ describe("screening on a worker", () => {
     }
   }, 120_000);
 
+  test("a screener adds a worker once most names prove distinct, and names then go to both", async () => {
+    const start = () => ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    const policy = (started: ScreeningWorker[]) => ({
+      steps: [{ afterQueries: 100, minShare: 0.5 }],
+      start: () => {
+        const worker = start();
+        if (worker) started.push(worker);
+        return worker;
+      },
+    });
+    // Names the file repeats (each of four, at 100 addresses): the first worker had scored them.
+    const repeats: ScreeningWorker[] = [];
+    const first = start();
+    if (!first) throw new Error("no worker");
+    const repeating = new QueryScreener([first], policy(repeats));
+    try {
+      const keys = Array.from({ length: 200 }, (_, i) =>
+        repeating.submit([NAMES[i % 4] as string, `${i} Quay, Hamburg`, "DE"]),
+      );
+      expect(await repeating.whenKnown(keys)).toBe(true);
+      expect([repeating.added, repeats.length, repeating.routed]).toEqual([0, 0, 1]);
+    } finally {
+      repeating.stop();
+    }
+    // Distinct names: a second worker starts after the first 100, and takes names once it is ready.
+    const added: ScreeningWorker[] = [];
+    const second = start();
+    if (!second) throw new Error("no worker");
+    const distinct = new QueryScreener([second], policy(added));
+    try {
+      const firstKeys = Array.from({ length: 150 }, (_, i) =>
+        distinct.submit([`Qworvel ${i.toString(36)} Brenthax`, "1 Quay, Hamburg", "DE"]),
+      );
+      expect(await distinct.whenKnown(firstKeys)).toBe(true);
+      expect([distinct.added, added.length]).toEqual([1, 1]);
+      await added[0]?.ready;
+      for (let waited = 0; distinct.routed < 2 && waited < 5_000; waited += 10) await Bun.sleep(10);
+      expect(distinct.routed).toBe(2);
+      // Every outcome still comes back, listed parties failing, from whichever worker has the name.
+      const later = Array.from({ length: 100 }, (_, i) =>
+        distinct.submit([i % 10 ? `Brenthax ${i.toString(36)} Qworvel` : "Mahan Air", `${i} Quay`, "IR"]),
+      );
+      expect(await distinct.whenKnown(later)).toBe(true);
+      expect(later.filter((key) => distinct.outcome(key)?.status === "failed").length).toBe(10);
+    } finally {
+      distinct.stop();
+    }
+    expect(added[0]?.isStopped).toBe(true);
+  }, 120_000);
+
   test("a batch to screen is answered without waiting for every name primed before it", async () => {
     const worker = ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
     expect(worker).not.toBeNull();

@@ -35,8 +35,11 @@ export type TWorkerRequest =
 export type TWorkerReply =
   | { type: "ready"; lists: TListVersion[] }
   | { type: "failed"; error: string }
-  /** The outcomes of the next submitted queries, in the order they were submitted. */
-  | { type: "outcomes"; outcomes: (TOutcome | null)[] }
+  /**
+   * The outcomes of the next submitted queries, in the order they were submitted, and how many names
+   * the worker scored for them (the others it had scored before, under any spelling).
+   */
+  | { type: "outcomes"; outcomes: (TOutcome | null)[]; scored: number }
   | {
       type: "screened";
       id: number;
@@ -73,7 +76,7 @@ export class ScreeningWorker {
   /** Primed names the worker had not scored yet when it answered the last batch. */
   primedWaiting = 0;
   /** Receives the outcomes of submitted queries, in submission order (see QueryScreener). */
-  onOutcomes: ((outcomes: (TOutcome | null)[]) => void) | null = null;
+  onOutcomes: ((outcomes: (TOutcome | null)[], scored: number) => void) | null = null;
   /** Called once if the worker fails or stops. */
   onFailure: ((error: Error) => void) | null = null;
 
@@ -89,7 +92,7 @@ export class ScreeningWorker {
       const reply = event.data;
       if (reply.type === "ready") settle.resolve(reply.lists);
       else if (reply.type === "failed") this.fail(new Error(reply.error), settle.reject);
-      else if (reply.type === "outcomes") this.onOutcomes?.(reply.outcomes);
+      else if (reply.type === "outcomes") this.onOutcomes?.(reply.outcomes, reply.scored);
       else {
         const job = this.waiting.get(reply.id);
         if (!job) return;
@@ -302,11 +305,28 @@ export class ScreeningWorkerPool {
 
 const queryKey = ([name, address, country]: TQuery) => `${name}\u0000${address}\u0000${country ?? ""}`;
 
+/** Whether two workers screen against the same lists (the same versions of each). */
+const sameLists = (a: TListVersion[], b: TListVersion[]) =>
+  a.length === b.length && a.every((l, i) => l.source === b[i]?.source && l.checksum === b[i]?.checksum);
+
+/**
+ * When a QueryScreener may start one more worker: once `afterQueries` of its queries are answered,
+ * if the workers had to score the names of at least `minShare` of them (a name scored before, under
+ * any spelling, costs nothing): mostly distinct names make scoring the job's critical path, and a
+ * second worker then pays for its index. Each step is checked once, in order; the first that holds
+ * starts it.
+ */
+export type TAddWorkerPolicy = {
+  steps: { afterQueries: number; minShare: number }[];
+  start: () => ScreeningWorker | null;
+};
+
 /**
  * Screens queries in the background on one or more workers while the caller does other work (an
  * import parsing and writing its rows), and keeps each outcome for the caller to pick up when it
- * writes the row. Identical queries are screened once; a name always goes to the same worker, so
- * the workers' name caches do not overlap. Used by the contacts import (decision 009).
+ * writes the row. Identical queries are screened once; a name goes to the same worker (while the
+ * workers are the same), so the workers' name caches do not overlap. Used by the contacts import
+ * (decision 009). With an `addWorker` policy, it may start one more worker as it goes.
  */
 export class QueryScreener {
   /** The lists every worker screens against (they must agree), or null if none could start. */
@@ -315,27 +335,44 @@ export class QueryScreener {
   /** Per worker, the keys of the queries submitted and not answered yet, in order. */
   private readonly inFlight: string[][];
   private readonly inFlightAt: number[];
-  private readonly batches: TQuery[][];
+  /**
+   * Per worker, the queries (and their keys) not sent yet: each worker has at most IN_FLIGHT sent
+   * and not answered, so a worker added as the job goes takes its share of the rest.
+   */
+  private unsent: TQuery[][];
+  private unsentKeys: string[][];
   private waiters: { keys: string[]; resolve: (known: boolean) => void }[] = [];
   private failed = false;
+  /** The workers names go to (by index in `workers`): all but one added and not ready yet. */
+  private readonly routes: number[];
+  /** Queries answered, and names the workers scored for them (see TAddWorkerPolicy). */
+  private answered = 0;
+  private scored = 0;
+  private addSteps: TAddWorkerPolicy["steps"];
+  /** Workers started as the job went (see TAddWorkerPolicy), for the tests and the logs. */
+  added = 0;
 
-  constructor(private readonly workers: ScreeningWorker[]) {
-    this.inFlight = workers.map(() => []);
-    this.inFlightAt = workers.map(() => 0);
-    this.batches = workers.map(() => []);
-    workers.forEach((worker, w) => {
-      worker.onOutcomes = (outcomes) => this.receive(w, outcomes);
-      worker.onFailure = () => this.fail();
-    });
+  /** How many workers names go to now. */
+  get routed(): number {
+    return this.routes.length;
+  }
+
+  constructor(
+    private readonly workers: ScreeningWorker[],
+    private readonly addWorker?: TAddWorkerPolicy,
+  ) {
+    this.inFlight = [];
+    this.inFlightAt = [];
+    this.unsent = [];
+    this.unsentKeys = [];
+    this.routes = workers.map((_, w) => w);
+    this.addSteps = addWorker?.steps ?? [];
+    workers.forEach((worker, w) => this.attach(worker, w));
     this.ready = workers.length
       ? Promise.all(workers.map((w) => w.ready)).then(
           (all) => {
             const first = all[0] as TListVersion[];
-            const same = all.every(
-              (lists) =>
-                lists.length === first.length &&
-                lists.every((l, i) => l.source === first[i]?.source && l.checksum === first[i]?.checksum),
-            );
+            const same = all.every((lists) => sameLists(lists, first));
             if (!same) this.fail();
             return same ? first : null;
           },
@@ -347,6 +384,37 @@ export class QueryScreener {
       : Promise.resolve(null);
   }
 
+  private attach(worker: ScreeningWorker, w: number) {
+    this.inFlight[w] = [];
+    this.inFlightAt[w] = 0;
+    this.unsent[w] = [];
+    this.unsentKeys[w] = [];
+    worker.onOutcomes = (outcomes, scored) => this.receive(w, outcomes, scored);
+    // A worker names went to takes their outcomes with it; one added and not ready yet, nothing.
+    worker.onFailure = () => {
+      if (this.routes.includes(w)) this.fail();
+    };
+  }
+
+  /** Starts one more worker; names go to it too once it is ready with the same lists as the others. */
+  private add(start: () => ScreeningWorker | null) {
+    const worker = start();
+    if (!worker) return;
+    const w = this.workers.length;
+    this.workers.push(worker);
+    this.attach(worker, w);
+    this.added++;
+    Promise.all([this.ready, worker.ready]).then(
+      ([lists, theirs]) => {
+        if (!this.failed && lists && sameLists(theirs, lists)) {
+          this.routes.push(w);
+          this.reroute();
+        } else worker.stop();
+      },
+      () => worker.stop(),
+    );
+  }
+
   /**
    * Queues a query (once: an identical one already queued or known is not screened again); returns
    * the key its outcome is kept under.
@@ -356,25 +424,59 @@ export class QueryScreener {
     if (this.failed || this.outcomes.has(key) || this.queued.has(key)) return key;
     this.queued.add(key);
     this.submitted++;
-    const w = workerOfName(query[0], this.workers.length);
-    this.inFlight[w]?.push(key);
-    const batch = this.batches[w] as TQuery[];
-    batch.push(query);
-    if (batch.length >= SUBMIT_BATCH) this.flush(w);
+    const w = this.routes[workerOfName(query[0], this.routes.length)] as number;
+    (this.unsent[w] as TQuery[]).push(query);
+    (this.unsentKeys[w] as string[]).push(key);
+    if ((this.unsent[w] as TQuery[]).length >= SUBMIT_BATCH) this.send(w, false);
     return key;
+  }
+
+  /**
+   * Sends worker `w` its unsent queries, in batches of SUBMIT_BATCH (with `partial`, the last one
+   * smaller), while it has fewer than IN_FLIGHT not answered.
+   */
+  private send(w: number, partial: boolean) {
+    const queries = this.unsent[w] as TQuery[];
+    const keys = this.unsentKeys[w] as string[];
+    const inFlight = this.inFlight[w] as string[];
+    let room = IN_FLIGHT - (inFlight.length - (this.inFlightAt[w] as number));
+    let at = 0;
+    while (room > 0 && queries.length - at >= (partial ? 1 : SUBMIT_BATCH)) {
+      const n = Math.min(SUBMIT_BATCH, room, queries.length - at);
+      this.workers[w]?.submit(queries.slice(at, at + n));
+      for (let i = at; i < at + n; i++) inFlight.push(keys[i] as string);
+      at += n;
+      room -= n;
+    }
+    if (at) {
+      this.unsent[w] = queries.slice(at);
+      this.unsentKeys[w] = keys.slice(at);
+    }
+  }
+
+  /** The unsent queries routed again over the workers names go to now (one was added), and sent. */
+  private reroute() {
+    const queries = this.unsent.flat();
+    const keys = this.unsentKeys.flat();
+    this.unsent = this.unsent.map(() => []);
+    this.unsentKeys = this.unsentKeys.map(() => []);
+    queries.forEach((query, i) => {
+      const w = this.routes[workerOfName(query[0], this.routes.length)] as number;
+      (this.unsent[w] as TQuery[]).push(query);
+      (this.unsentKeys[w] as string[]).push(keys[i] as string);
+    });
+    this.flush();
   }
   private readonly queued = new Set<string>();
   /** How many distinct queries were sent to the workers. */
   submitted = 0;
 
-  /** Sends the queries queued so far (call when the caller is about to wait or stop submitting). */
-  flush(only?: number): void {
-    this.batches.forEach((batch, w) => {
-      if ((only === undefined || only === w) && batch.length) {
-        this.workers[w]?.submit(batch);
-        this.batches[w] = [];
-      }
-    });
+  /**
+   * Sends the queries queued so far, as far as the workers have room (call when the caller is about
+   * to wait or stop submitting); the rest go as the workers answer.
+   */
+  flush(): void {
+    for (let w = 0; w < this.workers.length; w++) this.send(w, true);
   }
 
   /** The outcome of a submitted query (by the key submit gave), if it is back. */
@@ -399,10 +501,22 @@ export class QueryScreener {
 
   /** How many submitted queries are not back yet. */
   get backlog(): number {
-    return this.inFlight.reduce((n, keys, w) => n + keys.length - (this.inFlightAt[w] as number), 0);
+    return this.inFlight.reduce(
+      (n, keys, w) => n + keys.length - (this.inFlightAt[w] as number) + (this.unsent[w]?.length ?? 0),
+      0,
+    );
   }
 
-  private receive(w: number, outcomes: (TOutcome | null)[]) {
+  private receive(w: number, outcomes: (TOutcome | null)[], scored: number) {
+    this.answered += outcomes.length;
+    this.scored += scored;
+    while (this.addSteps.length && this.answered >= (this.addSteps[0]?.afterQueries ?? 0)) {
+      const step = this.addSteps.shift() as TAddWorkerPolicy["steps"][number];
+      if (this.scored >= step.minShare * this.answered && this.addWorker && !this.failed) {
+        this.addSteps = [];
+        this.add(this.addWorker.start);
+      }
+    }
     const keys = this.inFlight[w] as string[];
     let at = this.inFlightAt[w] as number;
     for (const outcome of outcomes) {
@@ -416,6 +530,8 @@ export class QueryScreener {
       at = 0;
     }
     this.inFlightAt[w] = at;
+    // Room for more: what is queued for this worker goes now.
+    this.send(w, true);
     if (this.waiters.length) {
       this.waiters = this.waiters.filter((waiter) => {
         while (waiter.keys.length && this.outcomes.has(waiter.keys[waiter.keys.length - 1] as string))
@@ -443,3 +559,9 @@ export class QueryScreener {
 
 /** Queries sent to a worker per message. */
 const SUBMIT_BATCH = 200;
+/**
+ * Queries a worker has at most sent and not answered: more than it scores between two of the
+ * import's turns of the event loop (~0.1 s of writes; 3,000 of the bench file's names take ~0.15 s),
+ * few enough that a worker added as the job goes takes most of what is left.
+ */
+const IN_FLIGHT = 3_000;

@@ -28,8 +28,17 @@ const hitsByName = new Map<string, NameHit[]>();
 // Messages are handled strictly in order, after the index is ready.
 let queue: Promise<void> = Promise.resolve();
 
+/** Names scored (not found in the cache) since the last "outcomes" reply. */
+const scoring = { scored: 0 };
 const hitsOf = (name: string): NameHit[] =>
-  scoreNameCached(hitsByName, index as ScreeningIndex, name, { threshold, top: 5 }, NAME_CACHE_LIMIT);
+  scoreNameCached(
+    hitsByName,
+    index as ScreeningIndex,
+    name,
+    { threshold, top: 5 },
+    NAME_CACHE_LIMIT,
+    scoring,
+  );
 
 /**
  * Names handed over by `prime`, not scored yet. They are scored in slices between messages, so a
@@ -82,7 +91,8 @@ function drainBacklog(): void {
       queries = [];
       queriesAt = 0;
     }
-    self.postMessage({ type: "outcomes", outcomes } satisfies TWorkerReply);
+    self.postMessage({ type: "outcomes", outcomes, scored: scoring.scored } satisfies TWorkerReply);
+    scoring.scored = 0;
     if (queriesAt < queries.length || backlogAt < backlog.length) scheduleDrain();
     return;
   }
@@ -116,6 +126,7 @@ function handle(message: TWorkerRequest): void {
       self.postMessage({
         type: "outcomes",
         outcomes: message.queries.map(() => null),
+        scored: 0,
       } satisfies TWorkerReply);
       return;
     }

@@ -1327,6 +1327,8 @@ export function scoreNameCached(
   queryName: string,
   options: ScreenOptions,
   limit: number,
+  /** Counts the names scored (not found in the cache). */
+  stats?: { scored: number },
 ): NameHit[] {
   const written = `\u0000${queryName}`;
   let hits = cache.get(written);
@@ -1335,6 +1337,7 @@ export function scoreNameCached(
   hits = cache.get(key);
   if (hits === undefined) {
     hits = scoreName(index, queryName, options);
+    if (stats) stats.scored++;
     if (cache.size >= limit - 1) cache.clear();
     cache.set(key, hits);
   } else if (cache.size >= limit) cache.clear();
