@@ -367,7 +367,9 @@ export class QueryScreener {
     this.unsentKeys = [];
     this.routes = workers.map((_, w) => w);
     this.addSteps = addWorker?.steps ?? [];
-    workers.forEach((worker, w) => this.attach(worker, w));
+    workers.forEach((worker, w) => {
+      this.attach(worker, w);
+    });
     this.ready = workers.length
       ? Promise.all(workers.map((w) => w.ready)).then(
           (all) => {
