@@ -337,6 +337,9 @@ describe("parsing on a thread of its own (the CLI's big files)", () => {
     for (let at = 0; at < text.length; at += 997) chunks.push(text.slice(at, at + 997));
     const { here, there } = await bothWays(chunks);
     expect(there).toEqual(here);
+    // The whole text as one chunk: its first 48 KB go to the worker as a piece of their own.
+    expect(text.length).toBeGreaterThan(50 * 1024);
+    expect((await bothWays([text])).there).toEqual(here);
     expect(here.report?.rejected).toBeGreaterThan(100);
     expect(here.report?.created).toBeGreaterThan(250);
     expect(here.report?.updated).toBeGreaterThan(0);

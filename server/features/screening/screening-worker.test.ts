@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { inArray, sql } from "drizzle-orm";
 import { contact_screening_results, contacts, rpscreenings, screening_audit_log } from "../../../db/schema";
 import { createLogger } from "../../lib/logger";
@@ -6,6 +9,7 @@ import { createServices } from "../../services";
 import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import { deferralStats, importContacts } from "../contacts/contact-import";
+import { setIndexCacheDir } from "./index-cache";
 import { RescreenJob, staleContactIds } from "./rescreen";
 import {
   QueryScreener,
@@ -408,54 +412,89 @@ describe("screening on a worker", () => {
     }
   }, 120_000);
 
-  test("a screener adds a worker once most names prove distinct, and names then go to both", async () => {
+  test("a screener adds a worker once most names prove distinct, and the names not sent yet go to both", async () => {
+    // The index stored once, so the added worker is ready in a fraction of a second, as in the CLI.
+    const cacheDir = mkdtempSync(path.join(tmpdir(), "tw-index-"));
+    setIndexCacheDir(cacheDir);
     const start = () => ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
-    const policy = (started: ScreeningWorker[]) => ({
+    const policy = (started: ScreeningWorker[], startOne = start) => ({
       steps: [{ afterQueries: 100, minShare: 0.5 }],
+      // Few in flight, so that many wait unsent when the second worker is ready.
+      inFlight: 20,
       start: () => {
-        const worker = start();
+        const worker = startOne();
         if (worker) started.push(worker);
         return worker;
       },
     });
-    // Names the file repeats (each of four, at 100 addresses): the first worker had scored them.
-    const repeats: ScreeningWorker[] = [];
-    const first = start();
-    if (!first) throw new Error("no worker");
-    const repeating = new QueryScreener([first], policy(repeats));
+    const distinctNames = (from: number, n: number, listed = 0): TQuery[] =>
+      Array.from({ length: n }, (_, i) => [
+        i < listed ? "Mahan Air" : `Qworvel ${(from + i).toString(36)} Brenthax`,
+        `${from + i} Quay`,
+        "IR",
+      ]);
     try {
-      const keys = Array.from({ length: 200 }, (_, i) =>
-        repeating.submit([NAMES[i % 4] as string, `${i} Quay, Hamburg`, "DE"]),
+      const first = start();
+      if (!first) throw new Error("no worker");
+      await first.ready;
+      // Names the file repeats (each of four, at 200 addresses): the worker had scored them.
+      const repeats: ScreeningWorker[] = [];
+      const repeating = new QueryScreener([first], policy(repeats));
+      try {
+        const keys = Array.from({ length: 200 }, (_, i) =>
+          repeating.submit([NAMES[i % 4] as string, `${i} Quay, Hamburg`, "DE"]),
+        );
+        expect(await repeating.whenKnown(keys)).toBe(true);
+        expect([repeating.added, repeats.length, repeating.routed]).toEqual([0, 0, 1]);
+      } finally {
+        repeating.stop();
+      }
+
+      // Distinct names: a second worker starts after the first 100 answers; the 4,000 queries not
+      // sent by the time it is ready are shared between both, and every outcome comes back.
+      const added: ScreeningWorker[] = [];
+      const second = start();
+      if (!second) throw new Error("no worker");
+      const distinct = new QueryScreener([second], policy(added));
+      try {
+        const firstKeys = distinctNames(0, 100).map((q) => distinct.submit(q));
+        expect(await distinct.whenKnown(firstKeys)).toBe(true);
+        expect([distinct.added, added.length]).toEqual([1, 1]);
+        const rest = distinctNames(100, 4_000, 40).map((q) => distinct.submit(q));
+        distinct.flush();
+        expect(await distinct.whenKnown(rest)).toBe(true);
+        expect(distinct.routed).toBe(2);
+        expect(distinct.answeredBy[1]).toBeGreaterThan(0);
+        expect(rest.filter((key) => distinct.outcome(key)?.status === "failed").length).toBe(40);
+        expect(distinct.backlog).toBe(0);
+      } finally {
+        distinct.stop();
+      }
+      expect(added[0]?.isStopped).toBe(true);
+
+      // A worker added that fails before it is ready takes no names: the first screens them all.
+      const third = start();
+      if (!third) throw new Error("no worker");
+      const broken: ScreeningWorker[] = [];
+      const withBroken = new QueryScreener(
+        [third],
+        policy(broken, () =>
+          ScreeningWorker.start("file:/nonexistent-folder/for/sure/app.db?mode=ro", undefined, 0.85),
+        ),
       );
-      expect(await repeating.whenKnown(keys)).toBe(true);
-      expect([repeating.added, repeats.length, repeating.routed]).toEqual([0, 0, 1]);
+      try {
+        const keys = distinctNames(0, 600, 6).map((q) => withBroken.submit(q));
+        expect(await withBroken.whenKnown(keys)).toBe(true);
+        expect([withBroken.added, withBroken.routed]).toEqual([1, 1]);
+        expect(keys.filter((key) => withBroken.outcome(key)?.status === "failed").length).toBe(6);
+        await expect(broken[0]?.ready).rejects.toThrow();
+      } finally {
+        withBroken.stop();
+      }
     } finally {
-      repeating.stop();
+      setIndexCacheDir(undefined);
+      rmSync(cacheDir, { recursive: true, force: true });
     }
-    // Distinct names: a second worker starts after the first 100, and takes names once it is ready.
-    const added: ScreeningWorker[] = [];
-    const second = start();
-    if (!second) throw new Error("no worker");
-    const distinct = new QueryScreener([second], policy(added));
-    try {
-      const firstKeys = Array.from({ length: 150 }, (_, i) =>
-        distinct.submit([`Qworvel ${i.toString(36)} Brenthax`, "1 Quay, Hamburg", "DE"]),
-      );
-      expect(await distinct.whenKnown(firstKeys)).toBe(true);
-      expect([distinct.added, added.length]).toEqual([1, 1]);
-      await added[0]?.ready;
-      for (let waited = 0; distinct.routed < 2 && waited < 5_000; waited += 10) await Bun.sleep(10);
-      expect(distinct.routed).toBe(2);
-      // Every outcome still comes back, listed parties failing, from whichever worker has the name.
-      const later = Array.from({ length: 100 }, (_, i) =>
-        distinct.submit([i % 10 ? `Brenthax ${i.toString(36)} Qworvel` : "Mahan Air", `${i} Quay`, "IR"]),
-      );
-      expect(await distinct.whenKnown(later)).toBe(true);
-      expect(later.filter((key) => distinct.outcome(key)?.status === "failed").length).toBe(10);
-    } finally {
-      distinct.stop();
-    }
-    expect(added[0]?.isStopped).toBe(true);
   }, 120_000);
 
   test("a batch to screen is answered without waiting for every name primed before it", async () => {

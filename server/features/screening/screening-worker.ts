@@ -319,6 +319,8 @@ const sameLists = (a: TListVersion[], b: TListVersion[]) =>
 export type TAddWorkerPolicy = {
   steps: { afterQueries: number; minShare: number }[];
   start: () => ScreeningWorker | null;
+  /** Queries a worker has at most sent and not answered while one may still be added (IN_FLIGHT). */
+  inFlight?: number;
 };
 
 /**
@@ -336,11 +338,15 @@ export class QueryScreener {
   private readonly inFlight: string[][];
   private readonly inFlightAt: number[];
   /**
-   * Per worker, the queries (and their keys) not sent yet: each worker has at most IN_FLIGHT sent
-   * and not answered, so a worker added as the job goes takes its share of the rest.
+   * Per worker, the queries (and their keys) not sent yet, from unsentAt on: while a worker may still
+   * be added, each has at most IN_FLIGHT sent and not answered, so the added one takes its share of
+   * the rest.
    */
   private unsent: TQuery[][];
   private unsentKeys: string[][];
+  private unsentAt: number[];
+  /** A worker added and not ready yet (names do not go to it before). */
+  private isAdding = false;
   private waiters: { keys: string[]; resolve: (known: boolean) => void }[] = [];
   private failed = false;
   /** The workers names go to (by index in `workers`): all but one added and not ready yet. */
@@ -351,6 +357,8 @@ export class QueryScreener {
   private addSteps: TAddWorkerPolicy["steps"];
   /** Workers started as the job went (see TAddWorkerPolicy), for the tests and the logs. */
   added = 0;
+  /** Queries each worker answered (by index: the added one last), for the tests and the logs. */
+  readonly answeredBy: number[] = [];
 
   /** How many workers names go to now. */
   get routed(): number {
@@ -365,6 +373,7 @@ export class QueryScreener {
     this.inFlightAt = [];
     this.unsent = [];
     this.unsentKeys = [];
+    this.unsentAt = [];
     this.routes = workers.map((_, w) => w);
     this.addSteps = addWorker?.steps ?? [];
     workers.forEach((worker, w) => {
@@ -391,6 +400,8 @@ export class QueryScreener {
     this.inFlightAt[w] = 0;
     this.unsent[w] = [];
     this.unsentKeys[w] = [];
+    this.unsentAt[w] = 0;
+    this.answeredBy[w] = 0;
     worker.onOutcomes = (outcomes, scored) => this.receive(w, outcomes, scored);
     // A worker names went to takes their outcomes with it; one added and not ready yet, nothing.
     worker.onFailure = () => {
@@ -406,15 +417,22 @@ export class QueryScreener {
     this.workers.push(worker);
     this.attach(worker, w);
     this.added++;
-    Promise.all([this.ready, worker.ready]).then(
-      ([lists, theirs]) => {
-        if (!this.failed && lists && sameLists(theirs, lists)) {
-          this.routes.push(w);
-          this.reroute();
-        } else worker.stop();
-      },
-      () => worker.stop(),
-    );
+    this.isAdding = true;
+    Promise.all([this.ready, worker.ready])
+      .then(
+        ([lists, theirs]) => {
+          if (!this.failed && lists && sameLists(theirs, lists)) {
+            this.routes.push(w);
+            this.reroute();
+          } else worker.stop();
+        },
+        () => worker.stop(),
+      )
+      .finally(() => {
+        this.isAdding = false;
+        // No more rerouting: the workers have all they can take from now on.
+        this.flush();
+      });
   }
 
   /**
@@ -429,7 +447,8 @@ export class QueryScreener {
     const w = this.routes[workerOfName(query[0], this.routes.length)] as number;
     (this.unsent[w] as TQuery[]).push(query);
     (this.unsentKeys[w] as string[]).push(key);
-    if ((this.unsent[w] as TQuery[]).length >= SUBMIT_BATCH) this.send(w, false);
+    if ((this.unsent[w] as TQuery[]).length - (this.unsentAt[w] as number) >= SUBMIT_BATCH)
+      this.send(w, false);
     return key;
   }
 
@@ -441,8 +460,9 @@ export class QueryScreener {
     const queries = this.unsent[w] as TQuery[];
     const keys = this.unsentKeys[w] as string[];
     const inFlight = this.inFlight[w] as string[];
-    let room = IN_FLIGHT - (inFlight.length - (this.inFlightAt[w] as number));
-    let at = 0;
+    const cap = this.addSteps.length || this.isAdding ? (this.addWorker?.inFlight ?? IN_FLIGHT) : Infinity;
+    let room = cap - (inFlight.length - (this.inFlightAt[w] as number));
+    let at = this.unsentAt[w] as number;
     while (room > 0 && queries.length - at >= (partial ? 1 : SUBMIT_BATCH)) {
       const n = Math.min(SUBMIT_BATCH, room, queries.length - at);
       this.workers[w]?.submit(queries.slice(at, at + n));
@@ -450,18 +470,26 @@ export class QueryScreener {
       at += n;
       room -= n;
     }
-    if (at) {
+    // The sent ones are dropped now and then, not at every send.
+    if (at === queries.length) {
+      this.unsent[w] = [];
+      this.unsentKeys[w] = [];
+      at = 0;
+    } else if (at > 4096 && at * 2 > queries.length) {
       this.unsent[w] = queries.slice(at);
       this.unsentKeys[w] = keys.slice(at);
+      at = 0;
     }
+    this.unsentAt[w] = at;
   }
 
   /** The unsent queries routed again over the workers names go to now (one was added), and sent. */
   private reroute() {
-    const queries = this.unsent.flat();
-    const keys = this.unsentKeys.flat();
+    const queries = this.unsent.flatMap((list, w) => list.slice(this.unsentAt[w]));
+    const keys = this.unsentKeys.flatMap((list, w) => list.slice(this.unsentAt[w]));
     this.unsent = this.unsent.map(() => []);
     this.unsentKeys = this.unsentKeys.map(() => []);
+    this.unsentAt = this.unsentAt.map(() => 0);
     queries.forEach((query, i) => {
       const w = this.routes[workerOfName(query[0], this.routes.length)] as number;
       (this.unsent[w] as TQuery[]).push(query);
@@ -504,13 +532,19 @@ export class QueryScreener {
   /** How many submitted queries are not back yet. */
   get backlog(): number {
     return this.inFlight.reduce(
-      (n, keys, w) => n + keys.length - (this.inFlightAt[w] as number) + (this.unsent[w]?.length ?? 0),
+      (n, keys, w) =>
+        n +
+        keys.length -
+        (this.inFlightAt[w] as number) +
+        (this.unsent[w]?.length ?? 0) -
+        (this.unsentAt[w] as number),
       0,
     );
   }
 
   private receive(w: number, outcomes: (TOutcome | null)[], scored: number) {
     this.answered += outcomes.length;
+    this.answeredBy[w] = (this.answeredBy[w] ?? 0) + outcomes.length;
     this.scored += scored;
     while (this.addSteps.length && this.answered >= (this.addSteps[0]?.afterQueries ?? 0)) {
       const step = this.addSteps.shift() as TAddWorkerPolicy["steps"][number];
@@ -562,8 +596,8 @@ export class QueryScreener {
 /** Queries sent to a worker per message. */
 const SUBMIT_BATCH = 200;
 /**
- * Queries a worker has at most sent and not answered: more than it scores between two of the
- * import's turns of the event loop (~0.1 s of writes; 3,000 of the bench file's names take ~0.15 s),
- * few enough that a worker added as the job goes takes most of what is left.
+ * Queries a worker has at most sent and not answered while another may still be added: more than it
+ * scores between two of the import's turns of the event loop (~0.1 s of writes; 3,000 of the bench
+ * file's names take ~0.15 s), few enough that the added worker takes most of what is left.
  */
 const IN_FLIGHT = 3_000;
