@@ -38,7 +38,8 @@ export type TImportScreeningEnv = {
  * the engine again) took CPU from it instead of adding any (session 6: 20,000 rows, ~2 s less CPU in
  * all with one worker) — unless most of the file's names are distinct: scoring is then the critical
  * path, and the main thread mostly waits for it. On two cores the first worker's own scoring tells
- * (MAY_ADD_WORKER): the main thread no longer reads a sample of the file first (~0.2 s of its start).
+ * (MAY_ADD_WORKER_STEPS): the main thread no longer reads a sample of the file first (~0.2 s of its
+ * start).
  */
 export function screeningWorkerPlan(
   bytes: number,

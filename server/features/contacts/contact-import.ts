@@ -183,6 +183,7 @@ type TImportOptions = {
   deferCheckpoint?: boolean;
 };
 
+/** importContacts's work (it ends a parse worker started ahead, however this ends). */
 async function importRows(
   db: TDb,
   target: { workspaceId: number; userId: number },
