@@ -4,7 +4,9 @@
 // fresh databases, and each must leave one screening result and one audit row per contact; then the
 // larger file is imported again (all unchanged) and a different file's import is killed with SIGKILL
 // mid-way: the database must hold exactly what it held before. Prints rows/s, seconds and the
-// child's peak RSS next to the target; exits 1 only if a check or a report's counts are wrong.
+// child's peak RSS next to the target, and before each timed run a fixed piece of CPU work timed
+// (cpuProbeMs: the machine's speed drifts; compare figures at similar probe times); exits 1 only if
+// a check or a report's counts are wrong.
 // BENCH_ROWS=<n> runs one size only; BENCH_PHASES=cli or BENCH_PHASES=web runs only the CLI imports
 // (with the distinct-names, re-import and kill -9 checks) or only the web uploads. By hand:
 // `--prepare <dir>` prepares a data folder, `--write-csv <file> <rows> [distinct]` writes a file.
@@ -15,7 +17,15 @@ import path from "node:path";
 import { openDatabase } from "../db/client";
 import { users, workspaces } from "../db/schema";
 import { loadOrBuildActiveIndex } from "../server/features/screening/lists.service";
-import { ensureClientBuild, isEveryContactScreened, pollHealth, pollLatency, ROOT, startServer } from "./lib";
+import {
+  cpuProbeMs,
+  ensureClientBuild,
+  isEveryContactScreened,
+  pollHealth,
+  pollLatency,
+  ROOT,
+  startServer,
+} from "./lib";
 import { TRADES } from "./sample-names";
 
 const SIZES = process.env.BENCH_ROWS ? [Number(process.env.BENCH_ROWS)] : [20_000, 100_000];
@@ -280,6 +290,8 @@ type TRun = {
   importSeconds: number | null;
   peakRssMb: number | null;
   cpuSeconds: number | null;
+  /** cpuProbeMs just before the run. */
+  probeMs: number;
   stdout: string;
   stderr: string;
   code: number;
@@ -302,6 +314,7 @@ function settle() {
 
 async function runImport(dataDir: string, file: string): Promise<TRun> {
   settle();
+  const probeMs = cpuProbeMs();
   const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" };
   const cli = [process.execPath, MAIN, "import-contacts", "--email", EMAIL, file];
   const rssFile = path.join(dataDir, "rss.txt");
@@ -345,7 +358,16 @@ async function runImport(dataDir: string, file: string): Promise<TRun> {
     ? (readFileSync(rssFile, "utf8").trim().split("\n").pop() ?? "").split(" ").map(Number)
     : [polledKb];
   const cpuSeconds = user === undefined || system === undefined ? null : user + system;
-  return { seconds, importSeconds, peakRssMb: kb ? kb / 1024 : null, cpuSeconds, stdout, stderr, code };
+  return {
+    seconds,
+    importSeconds,
+    peakRssMb: kb ? kb / 1024 : null,
+    cpuSeconds,
+    probeMs,
+    stdout,
+    stderr,
+    code,
+  };
 }
 
 /** A web upload of `file` into a server on `dataDir`, timed until the server has screened every new contact. */
@@ -524,7 +546,7 @@ try {
     const rss = run.peakRssMb === null ? "?" : run.peakRssMb.toFixed(0);
     const cpu = run.cpuSeconds === null ? "?" : run.cpuSeconds.toFixed(2);
     console.log(
-      `${label.padEnd(34)} ${Math.round(rate).toLocaleString("en-US").padStart(7)} rows/s  ${run.seconds.toFixed(2)} s  peak RSS ${rss} MB  CPU ${cpu} s`,
+      `${label.padEnd(34)} ${Math.round(rate).toLocaleString("en-US").padStart(7)} rows/s  ${run.seconds.toFixed(2)} s  peak RSS ${rss} MB  CPU ${cpu} s  (probe ${run.probeMs} ms)`,
     );
     // The CLI screens new contacts while it imports (decision 009, session 5): what follows its
     // report is the screening of anything left (changed contacts, rows without an outcome) and exit.
@@ -634,6 +656,8 @@ try {
     const webDir = path.join(dir, `web-${size}`);
     prepareInChild(webDir);
     await writeCsv(first, size, 1);
+    settle();
+    const probeMs = cpuProbeMs();
     const run = await runWebImport(webDir, first, size);
     const screened = countScreening(path.join(webDir, "app.db"));
     const isComplete =
@@ -646,7 +670,7 @@ try {
         .toLocaleString("en-US")
         .padStart(
           7,
-        )} rows/s  ${run.seconds.toFixed(2)} s  (import answered in ${run.importSeconds.toFixed(2)} s, then screening ${(run.seconds - run.importSeconds).toFixed(2)} s); worst /api/health ${Math.round(run.worstHealthMs)} ms over ${run.polls} polls; worst profile save ${Math.round(run.worstWriteMs)} ms over ${run.writes}${run.failedWrites ? ` (${run.failedWrites} failed ✖)` : ""}; server peak RSS ${run.peakRssMb.toFixed(0)} MB${run.childPeakRssMb ? `, its import child ${run.childPeakRssMb.toFixed(0)} MB` : ""}`,
+        )} rows/s  ${run.seconds.toFixed(2)} s  (import answered in ${run.importSeconds.toFixed(2)} s, then screening ${(run.seconds - run.importSeconds).toFixed(2)} s); worst /api/health ${Math.round(run.worstHealthMs)} ms over ${run.polls} polls; worst profile save ${Math.round(run.worstWriteMs)} ms over ${run.writes}${run.failedWrites ? ` (${run.failedWrites} failed ✖)` : ""}; server peak RSS ${run.peakRssMb.toFixed(0)} MB${run.childPeakRssMb ? `, its import child ${run.childPeakRssMb.toFixed(0)} MB` : ""}  (probe ${probeMs} ms)`,
     );
     if (run.failedWrites) failed = true;
     console.log(

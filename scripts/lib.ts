@@ -5,6 +5,26 @@ import path from "node:path";
 export const ROOT = path.resolve(import.meta.dir, "..");
 
 /**
+ * A fixed piece of single-threaded CPU work (sorting and hashing), timed in ms: how fast the machine
+ * is just before a timed run. Shared machines drift: on the 2-core machines of this project the same
+ * import's CPU time rose by ~40 % in slow stretches, and so did this probe (447 against 630 ms).
+ * Compare benchmark figures only at similar probe times.
+ */
+export function cpuProbeMs(): number {
+  const started = performance.now();
+  let hash = 0;
+  const values = new Float64Array(2_000_000);
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < values.length; i++) values[i] = Math.sin(i * 0.001 + round) * 1e6;
+    values.sort();
+    for (let i = 0; i < values.length; i += 7) hash = (hash * 31 + (values[i] as number)) | 0;
+  }
+  const names = new Map<string, number>();
+  for (let i = 0; i < 200_000; i++) names.set(`name ${(i * 7919) % 100_003} trading co`.toUpperCase(), hash);
+  return Math.round(performance.now() - started);
+}
+
+/**
  * Finds a Chromium: CHROMIUM_PATH, Debian's /usr/bin/chromium, or one Playwright installed (in
  * PLAYWRIGHT_BROWSERS_PATH or its default cache; newer Playwright releases use chrome-linux64).
  */
