@@ -369,7 +369,7 @@ async function importContactsCommand(args: string[], env: TEnv, runtime: TRuntim
       screener,
     );
   } finally {
-    screener?.stop();
+    await screener?.stopWhenLoaded();
     parseWorker?.worker.terminate();
   }
 }

@@ -320,7 +320,7 @@ export async function importUploadCommand(args: string[], env: TImportScreeningE
         : { type: "error", message: String((error as Error)?.message ?? error), code: sqliteCodeOf(error) },
     );
   } finally {
-    screener?.stop();
+    await screener?.stopWhenLoaded();
     parseWorker?.worker.terminate();
     database?.close();
   }

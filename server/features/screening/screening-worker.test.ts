@@ -497,6 +497,25 @@ describe("screening on a worker", () => {
     }
   }, 120_000);
 
+  test("a screener stopped as soon as it started lets its worker load first, then stops it", async () => {
+    const worker = ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
+    if (!worker) throw new Error("no worker");
+    let loaded = false;
+    worker.ready.then(() => {
+      loaded = true;
+    });
+    const screener = new QueryScreener([worker]);
+    // As after an import that wrote nothing: the worker is still opening its database and index.
+    await screener.stopWhenLoaded(60_000);
+    expect(loaded).toBe(true);
+    expect(worker.isStopped).toBe(true);
+    // A worker that cannot load does not hold the stop up.
+    const broken = ScreeningWorker.start("file:/nonexistent-folder/for/sure/app.db?mode=ro", undefined, 0.85);
+    if (!broken) throw new Error("no worker");
+    await new QueryScreener([broken]).stopWhenLoaded(60_000);
+    expect(broken.isStopped).toBe(true);
+  }, 120_000);
+
   test("a batch to screen is answered without waiting for every name primed before it", async () => {
     const worker = ScreeningWorker.start(ctx.env.databaseUrl, undefined, ctx.env.screeningThreshold);
     expect(worker).not.toBeNull();

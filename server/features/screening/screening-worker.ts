@@ -591,6 +591,23 @@ export class QueryScreener {
     this.fail();
     for (const worker of this.workers) worker.stop();
   }
+
+  /**
+   * Stops the workers once each has loaded (or failed), waiting at most `timeoutMs`: a worker
+   * terminated while its database connection opens can abort the whole process (a native call still
+   * in flight on its thread; seen as exit 134 after an import that wrote nothing and ended at once).
+   */
+  async stopWhenLoaded(timeoutMs = 5_000): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.allSettled(this.workers.map((worker) => worker.ready)),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    this.stop();
+  }
 }
 
 /** Queries sent to a worker per message. */
