@@ -160,6 +160,8 @@ const result = await Bun.build({
   plugins: [libsqlNativePlugin(), browserOnlyPlugin()],
   define: {
     "process.env.NODE_ENV": '"production"',
+    // The entry points' common root: workers are started by their path from it (server/lib/worker-url.ts).
+    TRADEWINDS_BUNDLE_ROOT: JSON.stringify(ROOT),
     // The screening index kept on disk is keyed by the engine's code, which the executable cannot read.
     SCREENING_ENGINE_FINGERPRINT: JSON.stringify(
       engineSourceHash(path.join(ROOT, "server", "features", "screening", "engine")),

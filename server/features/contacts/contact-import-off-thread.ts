@@ -3,6 +3,7 @@
 // runs there too), so the server's event loop only waits for a message. This process's other writes
 // queue behind the import as before: it holds the in-process write lock until the worker is done.
 import { holdWriteLock, type TDb } from "../../../db/client";
+import { workerUrl } from "../../lib/worker-url";
 import { ImportFileError, type TImportReport } from "./contact-import";
 
 export type TImportWorkerRequest = {
@@ -35,7 +36,7 @@ export async function importOffThread(
   if (bytes.length < OFF_THREAD_MIN_BYTES || database.url.includes(":memory:")) return null;
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./contact-import.worker.ts", import.meta.url).href);
+    worker = new Worker(workerUrl(new URL("./contact-import.worker.ts", import.meta.url)));
   } catch {
     return null;
   }

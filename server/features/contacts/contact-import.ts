@@ -3,6 +3,7 @@ import { BULK_WRITE_CACHE_KIB, type TDb } from "../../../db/client";
 import type { TContactValues, TImportReport, TRejectedRow } from "../../../db/contracts/contacts";
 import { contacts, countries, partner_types, users } from "../../../db/schema";
 import { yieldToLoop } from "../../lib/limits";
+import { workerUrl } from "../../lib/worker-url";
 import type { TListVersion } from "../screening/lists.service";
 import {
   contactAddress,
@@ -619,7 +620,7 @@ export type TStartedParseWorker = { worker: Worker; ended: Promise<void> };
 export function startParseWorker(): TStartedParseWorker | null {
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./contact-parse.worker.ts", import.meta.url).href);
+    worker = new Worker(workerUrl(new URL("./contact-parse.worker.ts", import.meta.url)));
   } catch {
     return null;
   }

@@ -2,12 +2,13 @@
 // unusual runtime), rendering falls back to this thread, yielding before each document.
 import type { TPaperworkType } from "../../../db/contracts/paperwork";
 import { workerPool } from "../../lib/worker-pool";
+import { workerUrl } from "../../lib/worker-url";
 import type { TPaperworkModel } from "./paperwork.render";
 
 type TJob = { type: TPaperworkType; model: TPaperworkModel };
 
 const pool = workerPool<TJob, Uint8Array>({
-  url: new URL("./render.worker.ts", import.meta.url).href,
+  url: workerUrl(new URL("./render.worker.ts", import.meta.url)),
   message: (job) => job,
   result: (reply) => (reply.bytes ? new Uint8Array(reply.bytes as ArrayBufferLike) : undefined),
   // The drawing code is loaded only when this thread has to draw: jsPDF alone adds ~40 MB to the

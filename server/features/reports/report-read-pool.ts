@@ -4,12 +4,13 @@
 // once — a query that is wrong fails here too, with this connection's own error — and every query
 // still waiting when the pool is stopped.
 import { workerPool } from "../../lib/worker-pool";
+import { workerUrl } from "../../lib/worker-url";
 import type { TRowSource } from "./reports.service";
 
 type TJob = { file: string; sql: string; args: (number | string)[]; here: TRowSource };
 
 const pool = workerPool<TJob, ArrayLike<unknown>[]>({
-  url: new URL("./report-read.worker.ts", import.meta.url).href,
+  url: workerUrl(new URL("./report-read.worker.ts", import.meta.url)),
   message: ({ file, sql, args }) => ({ file, sql, args }),
   result: (reply) => reply.rows as ArrayLike<unknown>[] | undefined,
   here: (job) => job.here(job.sql, job.args),

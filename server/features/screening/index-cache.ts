@@ -6,6 +6,7 @@
 // renamed over), so a reader never sees half a file.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { workerUrl } from "../../lib/worker-url";
 import { buildIndex, type ListEntry, type ScreeningIndex } from "./engine";
 import { indexKey, packIndex, unpackIndex } from "./engine/index-pack";
 import type { TIndexBuildReply, TIndexBuildRequest } from "./index-build.worker";
@@ -146,11 +147,11 @@ export async function buildIndexInWorker(
   dir: string,
   sourceKey: string,
   entries: readonly ListEntry[],
-  workerUrl = new URL("./index-build.worker.ts", import.meta.url).href,
+  workerSpecifier = workerUrl(new URL("./index-build.worker.ts", import.meta.url)),
 ): Promise<{ error?: string }> {
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl);
+    worker = new Worker(workerSpecifier);
   } catch (error) {
     return { error: String(error) };
   }

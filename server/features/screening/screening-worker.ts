@@ -3,6 +3,7 @@
 // the worker builds its own index, which costs a few seconds of CPU on the other core and its own
 // memory, so a single contact's save keeps screening on the main thread's index.
 import type { TScreeningMatch } from "../../../db/contracts/screening";
+import { workerUrl } from "../../lib/worker-url";
 import type { ScreenResult } from "./engine";
 import { indexCacheDir } from "./index-cache";
 import type { TListVersion } from "./lists.service";
@@ -81,7 +82,7 @@ export class ScreeningWorker {
   onFailure: ((error: Error) => void) | null = null;
 
   private constructor(url: string, authToken: string | undefined, threshold: number, isBackground: boolean) {
-    this.worker = new Worker(new URL("./screening.worker.ts", import.meta.url).href);
+    this.worker = new Worker(workerUrl(new URL("./screening.worker.ts", import.meta.url)));
     let settle!: { resolve: (lists: TListVersion[]) => void; reject: (e: Error) => void };
     this.ready = new Promise((resolve, reject) => {
       settle = { resolve, reject };

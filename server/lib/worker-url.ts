@@ -1,0 +1,25 @@
+// Where a worker thread's module is, from source and in the compiled executable.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Set by scripts/build-binary.ts to the folder the executable was built from (the common root of
+ * its entry points); undefined when running from source.
+ */
+declare const TRADEWINDS_BUNDLE_ROOT: string | undefined;
+
+/**
+ * The specifier to start a worker with, for its module given as `new URL("./x.worker.ts",
+ * import.meta.url)`. From source, that URL. In the executable, `import.meta.url` still names the
+ * module's source file on the build machine, and a Worker started with it runs that FILE, compiled
+ * at run time, where the executable resolves no package: its first import of a package (the
+ * database driver) failed, so every worker fell back to the main thread, and on a machine without
+ * the sources none could start at all. The entry embedded in the executable is named by its path
+ * from the bundle's root instead ("./server/…/x.worker.ts"), which Bun resolves inside the
+ * executable whatever the working directory.
+ */
+export function workerUrl(url: URL): string {
+  if (typeof TRADEWINDS_BUNDLE_ROOT !== "string") return url.href;
+  const fromRoot = path.relative(TRADEWINDS_BUNDLE_ROOT, fileURLToPath(url)).split(path.sep).join("/");
+  return `./${fromRoot}`;
+}
