@@ -2,6 +2,7 @@
 // starts on a free port, answers /api/health, renders the login page and its assets, and stops cleanly.
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
+import { WORKER_FALLBACK } from "../server/lib/worker-url";
 import { freePort, ROOT } from "./lib";
 
 const binary = path.join(ROOT, "dist", "tradewinds");
@@ -60,8 +61,20 @@ const started = performance.now();
 const server = Bun.spawn([copy, "serve"], {
   cwd: folder,
   env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: path.join(folder, "data"), LOG_LEVEL: "warn" },
-  stdio: ["ignore", "inherit", "inherit"],
+  stdio: ["ignore", "inherit", "pipe"],
 });
+// Its standard error, passed on as it comes and kept: no worker of the executable may fall back to
+// the main thread (server/lib/worker-url.ts says so in a warning), the index build's and the
+// background screening's among them.
+let serverErrors = "";
+const serverErrorsRead = (async () => {
+  const decoder = new TextDecoder();
+  for await (const bytes of server.stderr) {
+    const text = decoder.decode(bytes, { stream: true });
+    serverErrors += text;
+    process.stderr.write(text);
+  }
+})();
 let coldStartMs = -1;
 try {
   // A first start loads the bundled lists into the new database: seconds on a busy machine.
@@ -185,6 +198,8 @@ try {
   server.kill("SIGTERM");
   const code = await server.exited;
   check(code === 0, "SIGTERM stops it with exit code 0");
+  await serverErrorsRead;
+  check(!serverErrors.includes(WORKER_FALLBACK), "the server's worker threads all started in the executable");
   const lists = Bun.spawnSync([copy, "screening-lists", "status"], {
     cwd: folder,
     env: { PATH: process.env.PATH, DATA_DIR: path.join(folder, "data"), LOG_LEVEL: "warn" },
@@ -249,6 +264,10 @@ try {
       new RegExp(`${count.toLocaleString("en-US")}\\s+created`).test(importOut) &&
       importOut.includes(`Screened ${count} new contacts while importing.`),
     `import-contacts imports a 1 MB file and screens every new contact on its workers while importing (${count})`,
+  );
+  check(
+    !imported.stderr.toString().includes(WORKER_FALLBACK),
+    "the import's worker threads all started in the executable",
   );
   if (imported.exitCode !== 0) console.log(importOut, imported.stderr.toString());
   else console.log(`  (${importOut.match(/Screened [^\n]*/)?.[0] ?? "no screening line"})`);

@@ -3,6 +3,8 @@
 // job it still held), when it answers with an error and the pool retries errors here, and when the
 // pool is stopped while jobs still wait. Used by the paperwork renderer and the report reader.
 
+import { reportWorkerFallback } from "./worker-url";
+
 export type TWorkerPool<TJob, TResult> = {
   /** Runs one job on the worker (or, failing that, here). */
   run(job: TJob): Promise<TResult>;
@@ -56,8 +58,9 @@ export function workerPool<TJob, TResult>(options: {
         } else if (options.onError === "retry") doHere(entry);
         else entry.reject(new Error(event.data.error ?? options.failure));
       };
-      started.onerror = () => {
+      started.onerror = (event) => {
         // The worker could not start or crashed: from now on work here, including what it still held.
+        reportWorkerFallback(options.url, event.message || "the worker stopped");
         workerFailed = true;
         started.terminate();
         if (worker === started) worker = null;
@@ -65,7 +68,8 @@ export function workerPool<TJob, TResult>(options: {
       };
       (started as Worker & { unref(): void }).unref();
       worker = started;
-    } catch {
+    } catch (error) {
+      reportWorkerFallback(options.url, String(error));
       workerFailed = true;
     }
     return worker;

@@ -23,3 +23,27 @@ export function workerUrl(url: URL): string {
   const fromRoot = path.relative(TRADEWINDS_BUNDLE_ROOT, fileURLToPath(url)).split(path.sep).join("/");
   return `./${fromRoot}`;
 }
+
+/** The workers whose fallback this process has already reported. */
+const reported = new Set<string>();
+
+/**
+ * Says, once per worker module and process, that a worker could not start (or stopped) and its work
+ * runs on the calling thread instead. Every fallback keeps the results, which is why, silent, they
+ * hid for seven sessions that no worker of the executable ever started. A warning line in the
+ * logger's format on standard error; quiet under `bun test` (NODE_ENV=test: tests break workers on
+ * purpose) and when LOG_LEVEL is error or silent.
+ */
+export function reportWorkerFallback(specifier: string, reason: string): void {
+  const level = process.env.LOG_LEVEL;
+  if (process.env.NODE_ENV === "test" || level === "error" || level === "silent") return;
+  const module = specifier.split("/").pop() ?? specifier;
+  if (reported.has(module)) return;
+  reported.add(module);
+  console.error(
+    `${new Date().toISOString()} WARN ${WORKER_FALLBACK} worker=${module} reason=${JSON.stringify(reason)}`,
+  );
+}
+
+/** The start of the warning line (test:binary looks for it). */
+export const WORKER_FALLBACK = "a worker thread could not start; its work runs on the calling thread";

@@ -3,7 +3,7 @@
 // runs there too), so the server's event loop only waits for a message. This process's other writes
 // queue behind the import as before: it holds the in-process write lock until the worker is done.
 import { holdWriteLock, type TDb } from "../../../db/client";
-import { workerUrl } from "../../lib/worker-url";
+import { reportWorkerFallback, workerUrl } from "../../lib/worker-url";
 import { ImportFileError, type TImportReport } from "./contact-import";
 
 export type TImportWorkerRequest = {
@@ -34,10 +34,12 @@ export async function importOffThread(
   bytes: Uint8Array,
 ): Promise<TImportReport | null> {
   if (bytes.length < OFF_THREAD_MIN_BYTES || database.url.includes(":memory:")) return null;
+  const specifier = workerUrl(new URL("./contact-import.worker.ts", import.meta.url));
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl(new URL("./contact-import.worker.ts", import.meta.url)));
-  } catch {
+    worker = new Worker(specifier);
+  } catch (error) {
+    reportWorkerFallback(specifier, String(error));
     return null;
   }
   const release = await holdWriteLock(db);
@@ -51,8 +53,13 @@ export async function importOffThread(
       };
       // A worker that could not even load (a missing file in an unusual build) leaves the import
       // to this thread; one that failed while importing is the import's failure.
-      worker.onerror = (event) =>
-        hasStarted ? reject(new Error(event.message || "the import worker stopped")) : resolve(null);
+      worker.onerror = (event) => {
+        if (hasStarted) reject(new Error(event.message || "the import worker stopped"));
+        else {
+          reportWorkerFallback(specifier, event.message || "the import worker stopped");
+          resolve(null);
+        }
+      };
       const copy = bytes.slice();
       worker.postMessage({ ...database, target, bytes: copy } satisfies TImportWorkerRequest, [
         copy.buffer as ArrayBuffer,

@@ -3,7 +3,7 @@ import { BULK_WRITE_CACHE_KIB, type TDb } from "../../../db/client";
 import type { TContactValues, TImportReport, TRejectedRow } from "../../../db/contracts/contacts";
 import { contacts, countries, partner_types, users } from "../../../db/schema";
 import { yieldToLoop } from "../../lib/limits";
-import { workerUrl } from "../../lib/worker-url";
+import { reportWorkerFallback, workerUrl } from "../../lib/worker-url";
 import type { TListVersion } from "../screening/lists.service";
 import {
   contactAddress,
@@ -618,15 +618,20 @@ export type TStartedParseWorker = { worker: Worker; ended: Promise<void> };
  * rows. Null when no worker can start (the import then parses on its own thread).
  */
 export function startParseWorker(): TStartedParseWorker | null {
+  const specifier = workerUrl(new URL("./contact-parse.worker.ts", import.meta.url));
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl(new URL("./contact-parse.worker.ts", import.meta.url)));
-  } catch {
+    worker = new Worker(specifier);
+  } catch (error) {
+    reportWorkerFallback(specifier, String(error));
     return null;
   }
   // Listened to from the start: a worker whose modules fail to load may say so before it is used.
   const ended = new Promise<void>((resolve) => {
-    worker.addEventListener("error", () => resolve());
+    worker.addEventListener("error", (event) => {
+      reportWorkerFallback(specifier, event.message || "the parse worker stopped");
+      resolve();
+    });
     worker.addEventListener("close", () => resolve());
   });
   return { worker, ended };

@@ -6,7 +6,7 @@
 // renamed over), so a reader never sees half a file.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { workerUrl } from "../../lib/worker-url";
+import { reportWorkerFallback, workerUrl } from "../../lib/worker-url";
 import { buildIndex, type ListEntry, type ScreeningIndex } from "./engine";
 import { indexKey, packIndex, unpackIndex } from "./engine/index-pack";
 import type { TIndexBuildReply, TIndexBuildRequest } from "./index-build.worker";
@@ -153,6 +153,7 @@ export async function buildIndexInWorker(
   try {
     worker = new Worker(workerSpecifier);
   } catch (error) {
+    reportWorkerFallback(workerSpecifier, String(error));
     return { error: String(error) };
   }
   try {
@@ -166,6 +167,7 @@ export async function buildIndexInWorker(
       );
       worker.postMessage({ dir, sourceKey, entries: [...entries] } satisfies TIndexBuildRequest);
     });
+    if (!reply.ok) reportWorkerFallback(workerSpecifier, reply.error);
     return reply.ok ? {} : { error: reply.error };
   } finally {
     worker.terminate();

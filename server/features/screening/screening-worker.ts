@@ -3,7 +3,7 @@
 // the worker builds its own index, which costs a few seconds of CPU on the other core and its own
 // memory, so a single contact's save keeps screening on the main thread's index.
 import type { TScreeningMatch } from "../../../db/contracts/screening";
-import { workerUrl } from "../../lib/worker-url";
+import { reportWorkerFallback, workerUrl } from "../../lib/worker-url";
 import type { ScreenResult } from "./engine";
 import { indexCacheDir } from "./index-cache";
 import type { TListVersion } from "./lists.service";
@@ -74,6 +74,7 @@ export class ScreeningWorker {
     { resolve: (o: TOutcome[]) => void; reject: (e: Error) => void }
   >();
   private failure: Error | null = null;
+  private readonly specifier: string;
   /** Primed names the worker had not scored yet when it answered the last batch. */
   primedWaiting = 0;
   /** Receives the outcomes of submitted queries, in submission order (see QueryScreener). */
@@ -82,7 +83,8 @@ export class ScreeningWorker {
   onFailure: ((error: Error) => void) | null = null;
 
   private constructor(url: string, authToken: string | undefined, threshold: number, isBackground: boolean) {
-    this.worker = new Worker(workerUrl(new URL("./screening.worker.ts", import.meta.url)));
+    this.specifier = workerUrl(new URL("./screening.worker.ts", import.meta.url));
+    this.worker = new Worker(this.specifier);
     let settle!: { resolve: (lists: TListVersion[]) => void; reject: (e: Error) => void };
     this.ready = new Promise((resolve, reject) => {
       settle = { resolve, reject };
@@ -135,6 +137,7 @@ export class ScreeningWorker {
   }
 
   private fail(error: Error, rejectReady: (e: Error) => void) {
+    reportWorkerFallback(this.specifier, error.message);
     this.failure = error;
     rejectReady(error);
     for (const job of this.waiting.values()) job.reject(error);
