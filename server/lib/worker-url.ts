@@ -46,4 +46,5 @@ export function reportWorkerFallback(specifier: string, reason: string): void {
 }
 
 /** The start of the warning line (test:binary looks for it). */
-export const WORKER_FALLBACK = "a worker thread could not start; its work runs on the calling thread";
+export const WORKER_FALLBACK =
+  "a worker thread could not start or stopped; its work runs on the calling thread";
