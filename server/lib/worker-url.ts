@@ -1,6 +1,8 @@
 // Where a worker thread's module is, from source and in the compiled executable.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TEnv } from "../env";
+import { createLogger } from "./logger";
 
 /**
  * Set by scripts/build-binary.ts to the folder the executable was built from (the common root of
@@ -30,19 +32,18 @@ const reported = new Set<string>();
 /**
  * Says, once per worker module and process, that a worker could not start (or stopped) and its work
  * runs on the calling thread instead. Every fallback keeps the results, which is why, silent, they
- * hid for seven sessions that no worker of the executable ever started. A warning line in the
- * logger's format on standard error; quiet under `bun test` (NODE_ENV=test: tests break workers on
- * purpose) and when LOG_LEVEL is error or silent.
+ * hid for seven sessions that no worker of the executable ever started. A warning through the
+ * project's logger (so quiet when LOG_LEVEL is error or silent); quiet under `bun test` too
+ * (NODE_ENV=test: tests break workers on purpose).
  */
 export function reportWorkerFallback(specifier: string, reason: string): void {
-  const level = process.env.LOG_LEVEL;
-  if (process.env.NODE_ENV === "test" || level === "error" || level === "silent") return;
+  if (process.env.NODE_ENV === "test") return;
   const module = specifier.split("/").pop() ?? specifier;
   if (reported.has(module)) return;
   reported.add(module);
-  console.error(
-    `${new Date().toISOString()} WARN ${WORKER_FALLBACK} worker=${module} reason=${JSON.stringify(reason)}`,
-  );
+  // Workers start where no logger is at hand (module-level pools); LOG_LEVEL was checked at start.
+  const level = (process.env.LOG_LEVEL ?? "info") as TEnv["logLevel"];
+  createLogger(level).warn(WORKER_FALLBACK, { worker: module, reason });
 }
 
 /** The start of the warning line (test:binary looks for it). */
