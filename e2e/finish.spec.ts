@@ -1,6 +1,6 @@
 import { createContact, createProduct, expect, test, waitForHydration } from "./fixtures";
 
-// Issue 16 §5 on a phone: the import dialog fits, file pickers are the app's own buttons.
+// On a phone: the import dialog fits, file pickers are the app's own buttons.
 
 const PHONE = { width: 390, height: 844 };
 

@@ -13,8 +13,8 @@ async function expectNoAxeViolations(page: Page) {
 }
 
 /**
- * Six shipments to three countries, written straight into the test server's database (the
- * shipment form is another issue's screen): Germany 3 (this week), Japan 2 (one this week, one
+ * Six shipments to three countries, written straight into the test server's database (so the
+ * dashboard is tested without going through the shipment form): Germany 3 (this week), Japan 2 (one this week, one
  * two years ago), Brazil 1 (two years ago).
  */
 async function seedShipments(page: Page, user: TTestUser) {

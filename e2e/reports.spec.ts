@@ -12,7 +12,7 @@ import {
 } from "../server/features/reports/report-fixtures";
 import { expect, type TTestUser, test, waitForHydration, watchConsole } from "./fixtures";
 
-// Shipments have their own screens in another issue: the lines go straight into the test server's
+// Shipments have their own screens, tested elsewhere: the lines go straight into the test server's
 // database, the way the reports read them.
 function openDb() {
   // The server writes too (screenings of contacts it finds pending): wait for its lock, never fail.

@@ -4,7 +4,7 @@ import { createClient } from "@libsql/client";
 import type { Page } from "@playwright/test";
 import { createContact, expect, test, waitForHydration } from "./fixtures";
 
-// Issue 16 §3: screening status where decisions are made, at desktop and phone sizes.
+// Screening status where decisions are made, at desktop and phone sizes.
 
 const SIZES = [
   { width: 1440, height: 900 },

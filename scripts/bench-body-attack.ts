@@ -1,6 +1,6 @@
 // npm run bench:body-attack: eight concurrent 120 MB POSTs to /api/login (no login needed) against a
 // real server on 127.0.0.1, with and without Content-Length, while the server's RSS is sampled.
-// Target (issue 13): RSS stays near idle (it went from 287 MB to 1.6 GB before the body limits)
+// Target: RSS stays near idle (it went from 287 MB to 1.6 GB before the body limits)
 // and every answer is a JSON 413. Figures are noisy on a shared machine.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -32,7 +32,7 @@ import { TRADES } from "./sample-names";
 const SIZES = process.env.BENCH_ROWS ? [Number(process.env.BENCH_ROWS)] : [20_000, 100_000];
 const ROWS = SIZES[SIZES.length - 1] as number;
 const PHASES = new Set((process.env.BENCH_PHASES ?? "cli,web,binary").split(","));
-/** Issue 15: new contacts per second, end to end with screening. */
+/** Target: new contacts per second, end to end with screening. */
 const TARGET_ROWS_PER_S = 5_000;
 const EMAIL = "importer@example.com";
 const PASSWORD = "bench password";
@@ -552,7 +552,7 @@ try {
     console.log(
       `${label.padEnd(34)} ${Math.round(rate).toLocaleString("en-US").padStart(7)} rows/s  ${run.seconds.toFixed(2)} s  peak RSS ${rss} MB  CPU ${cpu} s  (probe ${run.probeMs} ms)`,
     );
-    // The CLI screens new contacts while it imports (decision 009, session 5): what follows its
+    // The CLI screens new contacts while it imports (decision 009): what follows its
     // report is the screening of anything left (changed contacts, rows without an outcome) and exit.
     const during = Number(/Screened ([\d,]+) new contacts while importing/.exec(run.stdout)?.[1] ?? 0);
     if (run.importSeconds !== null && run.stdout.includes("Screened"))

@@ -1,7 +1,7 @@
 // npm run bench:list: the contacts list API over 50,000 contacts in one workspace, measured with wrk
 // on 127.0.0.1 against a real server with a temporary DATA_DIR: default sort, a deep page sorted the
 // other way, a text filter sorted by date, and a flag filter; then My Shipments over the 100,000
-// shipments of a demo workspace (issue 9): default sort and two filtered, sorted pages. Prints each
+// shipments of a demo workspace: default sort and two filtered, sorted pages. Prints each
 // figure next to its target with the server's CPU per request; asserts nothing.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -207,7 +207,7 @@ try {
       800,
     ],
     ["/api/contacts?filters%5Bis_sensitive%5D=1&page=50", "flag filter, page 50", 2_000],
-    // Issue 9: My Shipments over 100,000 shipments (the demo workspace).
+    // My Shipments over 100,000 shipments (the demo workspace).
     ["/api/shipments?page=1", "shipments, default sort", 400, demoToken],
     [
       "/api/shipments?filters%5Bship_date%5D=2026-01-01..2026-03-31&sort_shipper_reference_number=asc&page=3",

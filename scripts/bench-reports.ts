@@ -2,8 +2,8 @@
 // --data-dir keeps the database in DIR and reuses a workspace seeded there by an earlier run with the
 // same size (seeding a million lines takes over a minute); without it, a temporary one is removed.
 // The reports pivot: Arrow stream time and server memory growth, first pivot render in Chromium from
-// navigation, re-pivot time, and the sizes the /reports screen downloads. Figures go next to the
-// issue's targets. Everything runs against a real server on 127.0.0.1 with a temporary DATA_DIR.
+// navigation, re-pivot time, and the sizes the /reports screen downloads. Figures go next to their
+// targets. Everything runs against a real server on 127.0.0.1 with a temporary DATA_DIR.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -185,7 +185,7 @@ try {
       console.log("  (no Chromium found: browser figures skipped)");
       continue;
     }
-    // First pivot from navigation: the destination × status, sum of value, opened by link
+    // First pivot from navigation: the target's view, destination × status, sum of value, opened by link
     // (the screen draws it from the server's sums first, then loads every line); then once the default view
     // (value per month by status, what /reports opens with).
     const renders: number[] = [];

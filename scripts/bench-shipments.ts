@@ -1,4 +1,4 @@
-// npm run bench:shipments: issue 9's performance targets on a real server over a temporary DATA_DIR
+// npm run bench:shipments: the shipments API's performance targets on a real server over a temporary DATA_DIR
 // seeded with 100,000 demo shipments (3 items, 2 packages each). Load goes to 127.0.0.1 only.
 // Throughput uses wrk when installed, else a concurrent fetch loop in this process (said in the
 // output). Prints each figure next to its target; asserts nothing. BENCH_SHIPMENTS and

@@ -1,7 +1,7 @@
 // npm run bench:web: what each screen costs a browser on first load, measured in Chromium against a
 // real server: the JavaScript, CSS and HTML it downloads before it is interactive (bytes over the
 // wire, plus the raw, gzip and brotli sizes of the same files on disk), then Lighthouse's mobile
-// performance and best-practices scores for the screens issue 16 names (the lighthouse devDependency,
+// performance and best-practices scores for /auth/login and /contacts (the lighthouse devDependency,
 // run under Node against the same Chromium; LIGHTHOUSE_RUNS=3 takes the median of three). Prints
 // figures; asserts nothing.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -22,7 +22,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-web-"));
 const server = await startServer({ DATA_DIR: dataDir });
 const base = server.url;
 
-/** The initial-JS budget per list screen (issue 16). */
+/** The initial-JS budget per list screen. */
 const LIST_JS_TARGET_KB = 150;
 const ROUTES = [
   { path: "/auth/login", isList: false, isPublic: true },
@@ -132,7 +132,7 @@ function lighthouseCli(): string | null {
  * assumes, so performance scores here are pessimistic.
  */
 async function lighthouse(chromePath: string, base: string, cookie: string) {
-  /** The screens issue 16 scores, with their targets: mobile performance ≥ 90, best practices 100. */
+  /** The screens Lighthouse scores, with their targets: mobile performance ≥ 90, best practices 100. */
   const LIGHTHOUSE_ROUTES = ["/auth/login", "/contacts"];
   const cli = lighthouseCli();
   if (!cli) {

@@ -370,7 +370,7 @@ function noise(name: string): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Issue 15: kinds of variation a held-out set of real typing showed and the generators above lack.
+// Kinds of variation a held-out set of real typing showed and the generators above lack.
 
 /** Long and short forms of one industry or organisation word, any of which people write for another. */
 const INDUSTRY_FORMS: ReadonlyArray<readonly string[]> = [

@@ -1,4 +1,4 @@
-// npm run test:security: the hostile-review suite (issue 13) with the full-size fuzzer.
+// npm run test:security: the hostile-review suite with the full-size fuzzer.
 // FUZZ_REQUESTS / FUZZ_SEED override the size and the seed.
 import { ROOT } from "./lib";
 

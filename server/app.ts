@@ -53,7 +53,7 @@ export type TAppDeps = {
   assets?: TAssetStore;
   /** Server-side renderer for every non-API GET. */
   render?: TRenderPage;
-  /** Shipment hooks, e.g. the paperwork generator (issue 10) as `shipments.generateDocuments`. */
+  /** Shipment hooks, e.g. the paperwork generator as `shipments.generateDocuments`. */
   shipments?: TShipmentRouteOptions;
   /** Keep anonymous renders of the public pages (default); dev mode turns it off, as pages change. */
   isKeepingPublicPages?: boolean;

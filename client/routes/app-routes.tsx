@@ -15,7 +15,7 @@ function checkItemId({ params }: { params: Record<string, string> }) {
   if (params.itemId !== undefined && !/^[1-9]\d{0,15}$/.test(params.itemId)) throw notFound();
 }
 
-/** A route whose screen is an honest empty state until the issue that builds it lands. */
+/** A route whose screen is an honest empty state until its feature is built. */
 function _plannedRoute<TPath extends string>(path: TPath, title: string, what: string) {
   return createRoute({
     getParentRoute: () => rootRoute,

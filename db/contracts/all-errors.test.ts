@@ -4,7 +4,7 @@ import { REQUIRED } from "./fields";
 import { EXPIRY_BEFORE_VALID, ZLicenseInput } from "./licenses";
 import { ZProductInput } from "./products";
 
-// Issue 16 §5: a form shows every error at once; the conditional ones (a note required by its flag,
+// A form shows every error at once; the conditional ones (a note required by its flag,
 // expiry before validity) are not held back until the other fields are fixed.
 
 const pathsOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>

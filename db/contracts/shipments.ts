@@ -1,5 +1,5 @@
 /**
- * Shipments (issue 9): the zod contract and the totals arithmetic shared by server and client.
+ * Shipments: the zod contract and the totals arithmetic shared by server and client.
  *
  * Endpoints (all under /api/shipments, session required, scoped to the caller's workspace; another
  * workspace's shipment, line or document is a 404 exactly like a missing one):
@@ -164,7 +164,7 @@ export const ZShipmentInput = z
     tracking_number_1: optionalText(64),
     tracking_number_2: optionalText(64),
     preview_statement_text: optionalText(2000),
-    /** Paperwork (issue 10): the AES/EEI citation (ITN or NOEEI legend); left out, the stored one stays. */
+    /** Paperwork: the AES/EEI citation (ITN or NOEEI legend); left out, the stored one stays. */
     aes_citation: ZAesCitation.optional(),
     /** Proforma 'Valid until' (YYYY-MM-DD); null or "" means ship date + 30 days; left out, unchanged. */
     proforma_valid_until: optionalDate().optional(),
@@ -417,7 +417,7 @@ export type TShipmentFields = {
   tracking_number_2: string;
   total_pieces: number;
   preview_statement_text: string;
-  /** Paperwork (issue 10). */
+  /** Paperwork: the AES/EEI citation printed on the commercial invoice. */
   aes_citation: string;
   proforma_valid_until: string | null;
   /** The invoice's series number when there is no shipper reference (set at first generation). */
@@ -459,7 +459,7 @@ export type TShipmentBlank = Omit<TShipmentFields, "id" | "created_at" | "update
   documents: [];
 };
 
-/** List columns: every column of the spec's Shipments row plus the filters the issue names. */
+/** List columns: every column of the spec's Shipments row plus the filters My Shipments offers. */
 export const SHIPMENT_LIST_COLUMNS = {
   user_id: { sortable: true, filter: "number" },
   name: { sortable: true, filter: "text" },

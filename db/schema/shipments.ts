@@ -55,7 +55,7 @@ export const shipments = sqliteTable(
     preview_statement_text: text().notNull().default(""),
     /** JSON array of the document types the user asked to generate. */
     generate_documents: text({ mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    // Paperwork (issue 10).
+    // Paperwork: what the generated commercial invoice, proforma and packing list print.
     /** AES/EEI filing citation: an ITN (X + 14 digits) or a NOEEI § 30.36–30.40 legend; "" when not set. */
     aes_citation: text().notNull().default(""),
     /** Proforma 'Valid until' (YYYY-MM-DD); null means ship date + 30 days. */
@@ -127,7 +127,7 @@ export const shipments = sqliteTable(
     index("shipments_ws_tracking1_idx").on(t.workspace_id, t.tracking_number_1),
     index("shipments_ws_tracking2_idx").on(t.workspace_id, t.tracking_number_2),
     index("shipments_ws_user_idx").on(t.workspace_id, t.user_id),
-    // List sorts and filters (issue 9): every sortable list column is served by a (workspace, column) index.
+    // List sorts and filters (My Shipments): every sortable list column is served by a (workspace, column) index.
     index("shipments_ws_name_idx").on(t.workspace_id, t.name),
     index("shipments_ws_consignee_ref_idx").on(t.workspace_id, t.consignee_reference_number),
     index("shipments_ws_importer_idx").on(t.workspace_id, t.importer_of_record_id),

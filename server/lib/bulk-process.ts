@@ -19,7 +19,7 @@ export const KEEP_FREED_MEMORY = { name: "MIMALLOC_PURGE_DELAY", value: "-1" } a
  * worker, the screening worker) gave ~18 % of all its CPU to the compiler on two cores (perf, 20,000
  * new contacts), for code that mostly ran well enough on the tier below. Ten times the default
  * threshold leaves FTL to the hottest functions (the screening engine's scoring of a file of
- * distinct names still gets it). Session 10, 20,000 new contacts: 3.9–4.8 s against 4.9–5.2 s, the
+ * distinct names still gets it). 20,000 new contacts: 3.9–4.8 s against 4.9–5.2 s, the
  * same or better at 100,000 and with every name distinct. Set by the operator, theirs is kept; an
  * operator who sets MIMALLOC_PURGE_DELAY gets no child, so neither setting of ours.
  */
@@ -29,7 +29,7 @@ export const BULK_JIT = { name: "BUN_JSC_thresholdForFTLOptimizeAfterWarmUp", va
  * JavaScriptCore warms up heap blocks ahead of need on a thread of its own ("JSCWarmUp"): ~5 % of a
  * bulk command's CPU (perf, 20,000 new contacts), taken on two cores from the threads doing the
  * work, for page faults those threads would take anyway. Off in the child: 3.70–4.45 s against
- * 3.85–4.71 s in ten alternating runs (session 11). Set by the operator, theirs is kept.
+ * 3.85–4.71 s in ten alternating runs. Set by the operator, theirs is kept.
  */
 export const BULK_NO_HEAP_WARM_UP = { name: "BUN_JSC_useWarmUpMarkedBlocks", value: "0" } as const;
 

@@ -1,5 +1,5 @@
 /**
- * Issue 13, auth and proxies: a forged X-Forwarded-For does not escape the limits, strangers cannot
+ * Auth and proxies: a forged X-Forwarded-For does not escape the limits, strangers cannot
  * lock an owner out, the state-changing override GET needs same-origin proof.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,5 +1,5 @@
 /**
- * Issue 13: a seeded fuzzer over every API route the app registers (read from app.routes), with
+ * A seeded fuzzer over every API route the app registers (read from app.routes), with
  * hostile paths, queries, bodies, content types and credentials. Any 5xx fails it, naming the seed
  * and the request so it can be replayed. FUZZ_REQUESTS sets the size, FUZZ_SEED the seed: plain
  * `bun test` (npm test) runs 1,000 to stay quick; `npm run test:security` runs 5,000.

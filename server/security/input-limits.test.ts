@@ -1,5 +1,5 @@
 /**
- * Issue 13, availability and bad input: body limits with JSON 413s, file-count caps checked before
+ * Availability and bad input: body limits with JSON 413s, file-count caps checked before
  * parsing, nameless files and malformed multipart refused with a 422 and nothing stored, SQLITE_BUSY
  * through drizzle's wrapper answered 503, and the caching/HSTS headers.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13, "keep proving it": the workspace-isolation matrix and the CSRF variants over every API
+ * Keeps proving it: the workspace-isolation matrix and the CSRF variants over every API
  * route the app registers (read from app.routes). A route that takes a record id and is not in
  * RESOURCES fails the suite on purpose: a new endpoint (shipments, paperwork) gets one line here.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13: no request may hold the event loop. Against the real server (a separate process on a
+ * No request may hold the event loop. Against the real server (a separate process on a
  * free port of 127.0.0.1), each heavy request runs while /api/health is asked every 20 ms; the worst
  * health latency is printed and must stay far below what a frozen loop showed (25.6 s for 20,000
  * files, ~4 s for a 100,000-row import). The bound is deliberately loose: the machine is shared.

@@ -61,7 +61,7 @@ export function NotFoundScreen() {
 }
 
 /**
- * An honest empty state for a screen whose feature is built in a later issue: it says what will be
+ * An honest empty state for a screen whose feature is not built yet: it says what will be
  * here and does not pretend to work.
  */
 export function PlannedScreen({

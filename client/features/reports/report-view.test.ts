@@ -82,7 +82,7 @@ describe("the columns loaded first", () => {
 
 describe("the summary a first view starts from", () => {
   const base = defaultConfig(REPORT_ATTRIBUTES);
-  test("the default view and the issue's destination × status are sums of value: a summary", () => {
+  test("the default view and the benchmark's destination × status are sums of value: a summary", () => {
     expect(summaryOf(base, REPORT_ATTRIBUTES)).toEqual({
       groupBy: ["ship_month", "status"],
       sums: ["extended_value"],

@@ -78,7 +78,7 @@ const TEXT_KEYS = [
   "tracking_number_2",
   "freight",
   "insurance",
-  // Paperwork (issue 10): saved with the form like every other field.
+  // Paperwork (the AES citation): saved with the form like every other field.
   "aes_citation",
   "proforma_valid_until",
   "preview_statement_text",

@@ -35,7 +35,7 @@ export type TImportScreeningEnv = {
  * cost ~0.4–0.6 ms each to score, which for a few megabytes of new names is more than the main
  * thread's own share of the import. It also needs a core of its own: the main thread's SQL is the
  * import's critical path, and on a 2-core machine two workers (each loading the index and compiling
- * the engine again) took CPU from it instead of adding any (session 6: 20,000 rows, ~2 s less CPU in
+ * the engine again) took CPU from it instead of adding any (20,000 rows: ~2 s less CPU in
  * all with one worker) — unless most of the file's names are distinct: scoring is then the critical
  * path, and the main thread mostly waits for it. On two cores the first worker's own scoring tells
  * (MAY_ADD_WORKER_STEPS): the main thread no longer reads a sample of the file first (~0.2 s of its
@@ -52,7 +52,7 @@ export function screeningWorkerPlan(
 export const TWO_WORKERS_FROM_BYTES = 1_000_000;
 /**
  * When scoring is an import's critical path even on two cores: the share of names the worker had to
- * score among the first queries it answered. Session 7, 20,000 new contacts on 2 cores: every name
+ * score among the first queries it answered. Measured with 20,000 new contacts on 2 cores: every name
  * distinct, 16.2 s with one worker and 12.0 s with two; the bench file (8,470 spellings of 520
  * names), 4.2 s with one and 4.8 s with two. Its share is ~0.26 over 2,000 queries but ~0.64 over
  * 500 (the first rows name most of the 520 for the first time), hence the stricter early step; an

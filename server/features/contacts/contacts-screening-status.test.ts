@@ -1,5 +1,5 @@
 /**
- * Issue 16 §3: the address book shows each contact's screening state (failed, review due, pending,
+ * The address book shows each contact's screening state (failed, review due, pending,
  * passed) and filters on it; the filtered totals stay exact through screenings, overrides and the
  * clock; the screenings list puts failed-and-unreviewed first.
  */

@@ -50,7 +50,7 @@ async function createProduct(owner: TWho, overrides: Record<string, unknown> = {
 
 type TShipmentOverrides = Partial<typeof shipments.$inferInsert>;
 
-/** A shipment written straight to the database (the shipments API is another issue's). */
+/** A shipment written straight to the database, so these tests depend on paperwork alone, not on the shipments API. */
 async function createShipment(
   owner: TWho,
   parts: {

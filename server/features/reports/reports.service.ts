@@ -174,7 +174,7 @@ const readers = new Map<string, Database>();
  * Where the report's pages are read from. For an embedded database file that is a read-only
  * bun:sqlite connection: measured on 100,000 lines, libSQL's client spent ~1.2–1.8 s building row
  * objects for a query SQLite itself ran in ~0.07 s, bun:sqlite ~0.2 s. A libSQL server URL (or a
- * file bun:sqlite cannot open) goes through the libSQL client. See docs/decisions/004.
+ * file bun:sqlite cannot open) goes through the libSQL client. See docs/decisions/007-reports-read-path.md.
  */
 export function reportRowSource(client: Client, databaseUrl: string): TRowSource {
   const viaClient: TRowSource = async (sql, args) => (await client.execute({ sql, args })).rows;

@@ -1,5 +1,5 @@
 /**
- * Issue 13: a contact can never end up saved but silently unscreened. The write marks it pending (in
+ * A contact can never end up saved but silently unscreened. The write marks it pending (in
  * the same statement), a failed screening leaves the mark, it shows as pending (never passed), it is
  * not cleared for paperwork, and the sweep finishes it.
  */

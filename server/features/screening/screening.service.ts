@@ -297,7 +297,7 @@ async function recordScreened(
       sql`insert into ${rpscreenings} (workspace_id, user_id, contact_id, name, data_screened, results, status, updated_at, list_set_id) select ${cells(7)}, ${now}, ${setId} from json_each(${jsonRows(creates)}) as j order by j.key`,
     );
   await yieldToLoop();
-  // Clears each contact's 'needs screening' mark (issue 13), but only where what was screened is
+  // Clears each contact's 'needs screening' mark (so no contact is saved but silently unscreened), but only where what was screened is
   // still what the contact says: a change saved meanwhile keeps it pending for the next screening.
   if (!isNew)
     await tx.run(

@@ -9,7 +9,7 @@ import { pendingAmong } from "./screening.service";
 /**
  * A screening's status as everything shows it: 'pending' while its contact waits for a screening of
  * its current name and address (contacts.screening_pending), else the stored outcome. A pending
- * contact must never show, sort or filter as passed (issue 13). Cached list totals stay exact: a
+ * contact must never show, sort or filter as passed. Cached list totals stay exact: a
  * change of contacts.screening_pending bumps the rpscreenings list counter (migration
  * screenings_pending_list_version).
  */

@@ -6,7 +6,7 @@ import { computeShipmentTotals, SHIPMENT_STATUS } from "../../../db/contracts/sh
 import { countries, currencies, users, workspaces } from "../../../db/schema";
 
 /**
- * Demo data (issue 9): one workspace with a known login, an address book in many countries, a
+ * Demo data for trying the product and for the benchmarks: one workspace with a known login, an address book in many countries, a
  * catalogue with real-looking export classifications, licences, and shipments over the two years
  * before `today` in every status (plus templates), each with items and packages. The same seed and
  * day give the same data. Rows go in as large multi-row INSERTs inside transactions, not through the

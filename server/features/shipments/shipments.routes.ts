@@ -61,13 +61,13 @@ function contentDisposition(name: string): string {
 }
 
 /**
- * The shipments API (issue 9; endpoints and shapes in db/contracts/shipments.ts). Reads and deletes
+ * The shipments API (endpoints and shapes in db/contracts/shipments.ts). Reads and deletes
  * come from the shared kit; writes (nested lines, lost-update check) from shipments.service.ts.
- * `generateDocuments` is the paperwork hook of issue 10: called after a PUT is saved, with the
+ * `generateDocuments` is the paperwork generator's hook: called after a PUT is saved, with the
  * document types asked for that have no document yet. Without it only the selection is stored.
  */
 export type TShipmentRouteOptions = {
-  /** The paperwork generator (issue 10): stores a document per type, e.g. with attachDocuments-like storage through c.var. */
+  /** The paperwork generator (server/features/paperwork): stores a document per type, e.g. with attachDocuments-like storage through c.var. */
   generateDocuments?: (
     c: Context<TAppEnv>,
     ...args: Parameters<TGenerateDocuments>

@@ -150,8 +150,8 @@ export function blankShipment(auth: TAuth) {
 }
 
 /**
- * Called after a save with the document types asked for that have no document yet (issue 10 plugs
- * in here). It runs after the shipment is committed: an error it throws is the PUT's answer (an
+ * Called after a save with the document types asked for that have no document yet: the paperwork
+ * generator plugs in here. It runs after the shipment is committed: an error it throws is the PUT's answer (an
  * AppError keeps its status), and the saved shipment stays saved.
  */
 export type TGenerateDocuments = (shipment: TShipment, types: TGeneratedDocumentType[]) => Promise<void>;

@@ -378,7 +378,7 @@ describe("PUT: 422s name the field and the line", () => {
       await put(draft.id, { updated_at: draft.updated_at, name: "x", generate_documents: ["packing_list"] }),
     );
     expect(errors).toHaveProperty("items");
-    // Without the paperwork generator (issue 10 tests it in server/features/paperwork) only the selection is stored.
+    // Without the paperwork generator (tested in server/features/paperwork) only the selection is stored.
     const bare = appOver(ctx, { shipments: { generateDocuments: undefined } });
     const ok = await bare.request(`/api/shipments/${draft.id}`, {
       method: "PUT",
@@ -406,7 +406,7 @@ describe("PUT: 422s name the field and the line", () => {
   });
 });
 
-describe("the paperwork hook (issue 10 plugs its generator in here)", () => {
+describe("the paperwork hook (the paperwork generator plugs in here)", () => {
   test("is called after the save with only the types that have no document yet; its documents come back", async () => {
     const calls: string[][] = [];
     const app = appOver(ctx, {
@@ -761,7 +761,7 @@ describe("delete and the 15 CFR 762 rule", () => {
   async function withGeneratedPaperwork(status: number) {
     const draft = await newDraft();
     await put(draft.id, fullBody(draft, { shipping_status_id: status }));
-    // Paperwork generation is issue 10; a generated document is a documents row of a generated type.
+    // Paperwork generation is tested in server/features/paperwork; a generated document is a documents row of a generated type.
     await ctx.database.db.insert(documents).values({
       workspace_id: owner.user.workspace_id,
       shipment_id: draft.id,

@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
 
 /**
- * Optimistic concurrency for records edited by autosaving forms (issue 9): a save carries the
+ * Optimistic concurrency for records edited by autosaving forms: a save carries the
  * updated_at it was based on, and a record that changed since is a 409 instead of a lost update.
  */
 

@@ -19,7 +19,7 @@ export async function readJson(c: Context<TAppEnv>): Promise<unknown> {
 }
 
 /**
- * The generic list/CRUD API of one entity (issue #4), behind the session wall and scoped to the
+ * The generic list/CRUD API of one entity, behind the session wall and scoped to the
  * caller's workspace:
  * GET / (list) · GET /edit (blank form + dictionaries) · GET /{id} · GET /{id}/edit ·
  * POST / · PUT /{id} · DELETE /{id}[?force=1].

@@ -1,4 +1,4 @@
-// Issue 15 §2, recall: the scoring rules added for the evaluation's false negatives. For each rule,
+// Recall: the scoring rules added for the evaluation's false negatives. For each rule,
 // variants a person would type must fail on the right entry, and near misses (another party that
 // shares much of the spelling) must stay below the default threshold.
 import { describe, expect, test } from "bun:test";

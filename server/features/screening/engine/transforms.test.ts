@@ -1,4 +1,4 @@
-// Issue 15: the kinds of variation a held-out set of real typing showed. For each class, variants a
+// The kinds of variation a held-out set of real typing showed. For each class, variants a
 // person would write must fail (reach the default threshold, on the right entry), and near misses
 // (a different party that shares most of the spelling) must stay below it.
 import { describe, expect, test } from "bun:test";
