@@ -65,7 +65,7 @@ Options:
 
 Configuration comes from environment variables: PORT (8000), DATA_DIR (./data),
 DATABASE_URL (file:<DATA_DIR>/app.db), DATABASE_AUTH_TOKEN, APP_URL (http://localhost:<PORT>),
-LOG_LEVEL (info). See README.md.`;
+LOG_LEVEL (info). See docs/configuration.md.`;
 
 /** Entry point shared by `bun server/main.ts` and the compiled binary; returns the exit code. */
 export async function runCli(argv: string[], runtime: TRuntime): Promise<number> {
@@ -310,7 +310,7 @@ Options:
 
 Exit code 0 when the file was imported (even with rejected rows), 1 when it could not be
 (unknown user, missing or unreadable file, not a CSV file), 2 on wrong usage.
-The accepted columns are listed in README.md under "Importing contacts".`;
+The accepted columns are listed in docs/importing-contacts.md.`;
 
 /** How many rejected rows the summary lists in detail. */
 const SHOWN_REJECTIONS = 20;

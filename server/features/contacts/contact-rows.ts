@@ -177,7 +177,7 @@ function mapHeader(cells: string[]): (string | undefined)[] {
   if (missing.length) {
     const names = missing.map((f) => IMPORT_COLUMNS[f][0]).join(", ");
     throw new ImportFileError(
-      `The file has no column for: ${names}. The first line must name the columns (see the README's list).`,
+      `The file has no column for: ${names}. The first line must name the columns (see the list in docs/importing-contacts.md).`,
     );
   }
   return columns;
