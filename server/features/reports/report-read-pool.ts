@@ -3,9 +3,11 @@
 // query it answers with an error (SQLITE_BUSY on its read-only connection, a file it cannot open),
 // once — a query that is wrong fails here too, with this connection's own error — and every query
 // still waiting when the pool is stopped.
+
+import type { Client } from "@libsql/client";
 import { workerPool } from "../../lib/worker-pool";
 import { workerUrl } from "../../lib/worker-url";
-import type { TRowSource } from "./reports.service";
+import { reportRowSource, type TRowSource } from "./report-row-source";
 
 type TJob = { file: string; sql: string; args: (number | string)[]; here: TRowSource };
 
@@ -34,4 +36,15 @@ export function offThreadRowSource(file: string, here: TRowSource): TRowSource {
 /** Stops the worker (tests and shutdown); the queries it still held run on this thread instead. */
 export function stopReportReadPool(): void {
   pool.stop();
+}
+
+/**
+ * Where a summary's GROUP BY runs: for an embedded database file, a background worker's read-only
+ * connection (about a second of CPU at a million lines, which on this thread held every other
+ * request, the page's own scripts among them); otherwise as reportRowSource.
+ */
+export function reportSummaryRowSource(client: Client, databaseUrl: string): TRowSource {
+  const here = reportRowSource(client, databaseUrl);
+  if (!databaseUrl.startsWith("file:")) return here;
+  return offThreadRowSource(databaseUrl.slice("file:".length).split("?")[0], here);
 }
