@@ -2,11 +2,12 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Client, createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
+import type { TDb } from "./db-type";
 import { attachReader } from "./reader";
 import * as schema from "./schema";
 import { HOLD_WRITE_LOCK, withWriteLock } from "./write-lock";
 
-export type TDb = ReturnType<typeof drizzle<typeof schema>>;
+export type { TDb };
 export type TDatabase = { db: TDb; client: Client; close: () => void };
 
 /**

@@ -1,5 +1,5 @@
 import Database from "libsql";
-import type { TDb } from "./client";
+import type { TDb } from "./db-type";
 
 /** SQL text → prepared statement, kept per reader; the oldest goes first past this many. */
 const STATEMENTS_KEPT = 500;
