@@ -2,13 +2,10 @@
 // a process that found no stored index: the build's seconds of CPU leave the event loop free, and
 // its few hundred MB of garbage are given back when this thread ends, so the process keeps only the
 // packed index it then reads.
-import type { ListEntry } from "./engine";
+import type { TIndexBuildReply, TIndexBuildRequest } from "./index-build-messages";
 import { loadOrBuildIndex } from "./index-cache";
 
 declare const self: Worker;
-
-export type TIndexBuildRequest = { dir: string; sourceKey: string; entries: ListEntry[] };
-export type TIndexBuildReply = { ok: true } | { ok: false; error: string };
 
 self.onmessage = async (event: MessageEvent<TIndexBuildRequest>) => {
   const { dir, sourceKey, entries } = event.data;

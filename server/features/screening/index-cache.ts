@@ -9,7 +9,7 @@ import path from "node:path";
 import { reportWorkerFallback, workerUrl } from "../../lib/worker-url";
 import { buildIndex, type ListEntry, type ScreeningIndex } from "./engine";
 import { indexKey, packIndex, unpackIndex } from "./engine/index-pack";
-import type { TIndexBuildReply, TIndexBuildRequest } from "./index-build.worker";
+import type { TIndexBuildReply, TIndexBuildRequest } from "./index-build-messages";
 
 const PREFIX = "screening-index-";
 const SUFFIX = ".bin";
