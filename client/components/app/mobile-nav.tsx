@@ -1,6 +1,6 @@
 import { Dialog, DialogTrigger } from "../ui/dialog-radix";
 import { SheetContent } from "../ui/sheet";
-import { MenuButton, NavBody, type TNavProps } from "./sidebar";
+import { MenuButton, NavBody, type TNavProps } from "./nav-body";
 
 /** The phone menu's sheet (loaded on the first open by MobileNav in ./sidebar). */
 export function MobileSheet({
