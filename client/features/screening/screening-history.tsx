@@ -1,14 +1,12 @@
 import { Link } from "@tanstack/react-router";
 import { PrinterIcon } from "lucide-react";
-import { isReviewDue } from "../../../db/contracts/review-dates";
 import type { TContactScreening, TScreeningHistoryEntry } from "../../../db/contracts/screening";
 import { DateTime } from "../../components/app/date-time";
 import { PageHeader } from "../../components/app/screens";
-import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
 import { formatDate } from "../../lib/format";
-import { ScreeningStatus } from "./screenings-screen";
+import { ReviewBadge, ScreeningStatus } from "./screening-status";
 
 export type THistoryAnswer = {
   contact: { id: number; company: string };
@@ -21,16 +19,6 @@ const KIND_LABEL: Record<TScreeningHistoryEntry["kind"], string> = {
   rescreen: "Re-screening",
   override: "Override",
 };
-
-/** 'Review due' (still passed, flagged) or the day the whitelisting is to be reviewed. */
-export function ReviewBadge({ reviewDate }: { reviewDate: string | null | undefined }) {
-  if (!reviewDate) return null;
-  return isReviewDue(reviewDate) ? (
-    <Badge variant="orange">Review due</Badge>
-  ) : (
-    <span className="text-sm text-muted-foreground">Review on {formatDate(reviewDate)}</span>
-  );
-}
 
 /**
  * A contact's screening trail, newest first: every screening, re-screening after a list update

@@ -9,7 +9,7 @@ import { TextField } from "../../components/kit/form-fields";
 import { Card, CardContent } from "../../components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
 import type { TApi } from "../../lib/api";
-import { ScreeningStatus } from "./screenings-screen";
+import { ScreeningStatus } from "./screening-status";
 
 type TSearchAnswer = {
   headers: string[];

@@ -25,8 +25,7 @@ import { Textarea } from "../../components/ui/textarea";
 import type { TApi } from "../../lib/api";
 import { formatDate } from "../../lib/format";
 import { cn } from "../../lib/utils";
-import { ReviewBadge } from "./screening-history";
-import { ScreeningStatus } from "./screenings-screen";
+import { ReviewBadge, ScreeningStatus } from "./screening-status";
 
 /**
  * One sentence that says where the party stands: what matched, on which list and how closely when it

@@ -4,7 +4,7 @@ import { DateTime } from "../../components/app/date-time";
 import type { TEntityScreen } from "../../components/kit/entity-config";
 import { Badge } from "../../components/ui/badge";
 import { formatDate, formatDateTime } from "../../lib/format";
-import { ReviewBadge } from "./screening-history";
+import { ReviewBadge, ScreeningStatus } from "./screening-status";
 
 export type TScreeningRow = {
   id: number;
@@ -24,12 +24,6 @@ export type TScreeningRow = {
   };
   updated_at: string;
 };
-
-/** PASSED / FAILED in the status colours; PENDING (not screened yet) is never shown as a pass. */
-export function ScreeningStatus({ status }: { status: string }) {
-  const variant = status === "failed" ? "red" : status === "passed" ? "green" : "yellow";
-  return <Badge variant={variant}>{status.toUpperCase()}</Badge>;
-}
 
 const listsText = (lists?: { source: string; version_date: string }[]) =>
   (lists ?? []).map((l) => `${l.source} (${l.version_date})`).join(", ");
