@@ -163,9 +163,9 @@ export const exportControlRoutes = new Hono<TAppEnv>()
     c.json({ data: await exportControlAudit(c.var.db, authOf(c).workspaceId, Number(c.req.param("id"))) }),
   )
   /** GET /shipments/:id/eei-data-sheet.(json|csv|pdf) → the § 30.6 data elements and what is missing. */
-  .get(`/shipments/:id${ID}/eei-data-sheet.:format{json|csv|pdf}`, async (c) => {
+  .get(`/shipments/:id${ID}/:file{eei-data-sheet\\.(?:json|csv|pdf)}`, async (c) => {
     const sheet = await eeiDataSheet(c.var.db, authOf(c).workspaceId, Number(c.req.param("id")));
-    const format = c.req.param("format");
+    const format = c.req.param("file").split(".").pop();
     const name = `eei-data-sheet-${sheet.shipment_reference || sheet.shipment_id}`.replace(
       /[^A-Za-z0-9._-]+/g,
       "-",

@@ -620,3 +620,22 @@ export async function exportControlAudit(db: TDb, workspaceId: number, shipmentI
     .orderBy(asc(export_control_audit.id));
   return rows.reverse();
 }
+
+/**
+ * Adds `usage` (used, remaining, percent, warning and the shipments that drew on it) to licence
+ * rows, for the licence list. Lines name only licences of their own workspace (checked on write).
+ */
+export async function decorateLicenceUsage(db: TDb, items: Record<string, unknown>[]): Promise<void> {
+  const byId = new Map(items.map((item) => [item.id as number, item]));
+  const ids = [...byId.keys()];
+  if (!ids.length) return;
+  const [{ workspace_id: workspaceId } = { workspace_id: 0 }] = await db
+    .select({ workspace_id: licenses.workspace_id })
+    .from(licenses)
+    .where(eq(licenses.id, ids[0]));
+  for (const id of ids) {
+    const usage = await licenseUsage(db, workspaceId, id).catch(() => null);
+    const item = byId.get(id);
+    if (item && usage) item.usage = usage;
+  }
+}

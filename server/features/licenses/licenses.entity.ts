@@ -2,6 +2,7 @@ import { ZLicenseInput } from "../../../db/contracts/licenses";
 import { contacts, countries, licenses, products } from "../../../db/schema";
 import type { TEntityDefinition } from "../../lib/entity/entity";
 import { documentsDecorator, storageKeysOf } from "../documents/documents.service";
+import { decorateLicenceUsage } from "../export-control/export-control.service";
 
 const isoDay = (offsetDays: number) =>
   new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -36,7 +37,11 @@ export const licensesEntity: TEntityDefinition = {
     product_id: { table: products, scope: "workspace", message: "Choose a product from your catalogue." },
   },
   editDictionaries: ["countries", "contacts", "products"],
-  decorate: documentsDecorator("license_id"),
+  /** Documents, and how much of each licence shipments have drawn down. */
+  async decorate(db, items) {
+    await documentsDecorator("license_id")(db, items);
+    await decorateLicenceUsage(db as never, items);
+  },
   storageKeys: (db, id) => storageKeysOf(db, "license_id", id),
   /**
    * Spec defaults where they make sense: valid today, expiring tomorrow, pending. The spec's country 1

@@ -19,7 +19,6 @@ import { readPdfText } from "./pdf-text";
 
 const POLAND = 176;
 const USA = 236;
-const GERMANY = 84;
 const DAP = 5;
 const USD = 1;
 
