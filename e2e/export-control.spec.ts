@@ -12,6 +12,7 @@ const USD = 1;
 
 test("a line goes from 'licence required' to covered by choosing a licence, and the invoice shows the licence number", async ({
   page,
+  user: _,
 }) => {
   await page.goto("/home");
   const exporter = await createContact(page, "Acme Exports", { country_id: USA, state_province: "IL" });

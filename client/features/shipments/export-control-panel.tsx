@@ -46,11 +46,14 @@ export function ExportControlPanel({
   shipmentId,
   version,
   eei,
+  onChanged,
 }: {
   api: TApi;
   shipmentId: number;
   version: string;
   eei: TShipmentEei;
+  /** Called after this panel stored a change, so the paperwork checks reload. */
+  onChanged?: () => void;
 }) {
   const [standing, setStanding] = useState<TShipmentExportControl | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -81,6 +84,7 @@ export function ExportControlPanel({
         ),
       );
       setError(null);
+      onChanged?.();
     } catch (e) {
       setError((e as Error).message);
     }
@@ -91,6 +95,7 @@ export function ExportControlPanel({
         await api.send<TShipmentExportControl>("PUT", `/export-control/shipments/${shipmentId}/eei`, body),
       );
       setError(null);
+      onChanged?.();
     } catch (e) {
       setError((e as Error).message);
     }
@@ -281,7 +286,7 @@ function LineStanding({
           <Label htmlFor={`schedule-b-${line.item_id}`}>Schedule B for {name}</Label>
           <Input
             id={`schedule-b-${line.item_id}`}
-            className="w-44"
+            className="w-56"
             inputMode="numeric"
             placeholder="10 digits, e.g. 8471.30.0100"
             value={scheduleB}

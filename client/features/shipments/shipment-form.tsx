@@ -463,7 +463,13 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
             {formatMoney(totals.total_value)}
           </strong>
         </p>
-        <ExportControlPanel api={api} shipmentId={saved.current.id} version={version} eei={item} />
+        <ExportControlPanel
+          api={api}
+          shipmentId={saved.current.id}
+          version={version}
+          eei={item}
+          onChanged={() => setVersion((v) => `${v.split("+")[0]}+${Date.now()}`)}
+        />
       </Step>
 
       <Step number={3} title="How do you want to pack this shipment?">

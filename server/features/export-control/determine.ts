@@ -132,9 +132,17 @@ const money = (cents: bigint) => {
 const pointerRow = (notes: string) => /^No column marks/i.test(notes);
 const quoted = (notes: string) => /"([^"]+)"/.exec(notes)?.[1] ?? notes;
 
+/** An ECCN as the CCL writes it: the entry in capitals, its paragraphs in small letters ("3A001.b.2"). */
+export function normalizeEccn(value: string): string {
+  const v = value.trim();
+  if (v.toUpperCase() === "EAR99") return "EAR99";
+  const parts = splitEccn(v);
+  return parts ? [parts.entry, parts.paragraph].filter(Boolean).join(".") : v.toUpperCase();
+}
+
 /** The determination of one line against the loaded tables. */
 export function determineLine(tables: TEarTables, input: TDetermineInput): TDetermination {
-  const raw = input.eccn.trim().toUpperCase();
+  const raw = normalizeEccn(input.eccn);
   const base: TDetermination = {
     outcome: "unknown",
     eccn: raw,

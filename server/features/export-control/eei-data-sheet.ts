@@ -21,6 +21,7 @@ import {
 import { toCsv } from "../../lib/csv";
 import { notFound } from "../../lib/errors";
 import { loadLatinFonts } from "../paperwork/fonts";
+import { normalizeEccn } from "./determine";
 import { shipmentExportControl, toUsdCents } from "./export-control.service";
 
 type TParty = {
@@ -147,7 +148,7 @@ export async function eeiDataSheet(db: TDb, workspaceId: number, shipmentId: num
     const weight = decimalToScaled(product.net_weight || "0", 3) * item.quantity;
     const scheduleB = item.schedule_b || product.HTS.replace(/\D/g, "").slice(0, 10);
     const basis = ec?.basis ?? { kind: "none", text: "" };
-    const eccn = product.US_ECCN.trim().toUpperCase();
+    const eccn = normalizeEccn(product.US_ECCN);
     const n = index + 1;
     if (scheduleB.length !== 10)
       missing.push(`Line ${n} (${product.product_number}): a 10-digit Schedule B number.`);

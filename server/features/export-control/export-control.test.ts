@@ -174,7 +174,7 @@ describe("refusals", () => {
     const s = await shipment(owner, CHINA, [{ product_id: p.id, quantity: 1 }]);
     const first = await generate(owner, s.id);
     expect(first.status).toBe(422);
-    expect(first.body.message).toContain("MMIC-9, ECCN 3A001.B.2, to China: NS2");
+    expect(first.body.message).toContain("MMIC-9, ECCN 3A001.b.2, to China: NS2");
     const line = s.items[0].id;
     const url = `/api/export-control/shipments/${s.id}/lines/${line}`;
     const thin = await call(ctx, owner.auth, "PUT", url, { override_justification: "ok" });
@@ -531,7 +531,7 @@ describe("EEI", () => {
       quantity: 4,
       shipping_weight_kg: "10.000",
       value_usd: "1200.00",
-      eccn: "5A992.C",
+      eccn: "5A992.c",
       license_basis: "NLR",
       license_code: "C32",
       origin_indicator: "F",

@@ -337,7 +337,7 @@ describe("generation", () => {
     const { status, body } = await generate(owner, shipment.id, ["commercial_invoice"]);
     expect(status).toBe(422);
     expect(body.message).toContain("MMIC-1");
-    expect(body.message).toContain("3A001.B.2");
+    expect(body.message).toContain("3A001.b.2");
     expect(body.message).toContain("China");
     expect(await documentsOf(shipment.id)).toEqual([]);
     expect(storedFiles().length).toBe(filesBefore);
