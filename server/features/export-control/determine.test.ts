@@ -152,6 +152,13 @@ const CASES: TCase[] = [
   { eccn: "5A992.c", to: "RU", outcome: "review", review: "746.8", why: "footnote 6: any ECCN on the CCL" },
   { eccn: "EAR99", to: "RU", outcome: "review", review: "746.8", why: "§ 746.8 reaches EAR99" },
   { eccn: "2B001.a", to: "LI", outcome: "nlr", why: "footnote 5: Liechtenstein reads as Switzerland" },
+  {
+    eccn: "2B001.a",
+    to: "HK",
+    outcome: "license_required",
+    reasons: ["NS2"],
+    why: "Hong Kong reads as China",
+  },
   // Requirements the chart does not express, and ECCNs without data.
   {
     eccn: "1C012",

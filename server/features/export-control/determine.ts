@@ -129,6 +129,9 @@ const money = (cents: bigint) => {
   return `$${whole.toLocaleString("en-US")}${cents % 100n ? `.${String(cents % 100n).padStart(2, "0")}` : ""}`;
 };
 
+/** Destinations the EAR reads as another row of the chart. */
+const DESTINATION_ALIASES: Record<string, string> = { HK: "CN" };
+
 const pointerRow = (notes: string) => /^No column marks/i.test(notes);
 const quoted = (notes: string) => /"([^"]+)"/.exec(notes)?.[1] ?? notes;
 
@@ -154,6 +157,16 @@ export function determineLine(tables: TEarTables, input: TDetermineInput): TDete
     exceptions_offered: [],
   };
   let iso2 = (input.destinationIso2 ?? "").toUpperCase();
+  // Hong Kong has had no row of its own since the EAR stopped treating it apart from China (the
+  // tables' SOURCE.md: "Hong Kong has no row: it is treated as China").
+  if (
+    iso2 &&
+    !tables.chart.has(iso2) &&
+    DESTINATION_ALIASES[iso2] &&
+    tables.chart.has(DESTINATION_ALIASES[iso2])
+  ) {
+    iso2 = DESTINATION_ALIASES[iso2];
+  }
   if (!iso2) {
     return {
       ...base,

@@ -194,6 +194,11 @@ async function evaluate(db: TDb, workspaceId: number, ctx: TContext): Promise<TS
       lineValueUsdCents: valueUsd,
     });
     const warnings: string[] = [...determination.review];
+    if (product.has_license && determination.outcome === "nlr") {
+      warnings.push(
+        "The product is flagged 'requires a licence' in the catalogue, but the chart says NLR: check the flag.",
+      );
+    }
     const lineRef = { product_id: product.id, eccn: product.US_ECCN };
     const balance = (l: TLicenceRow, addValue: bigint | null, addQty: number) => {
       const prior = used.get(l.id) ?? { value: 0n, unknownValue: false, quantity: 0 };

@@ -134,6 +134,11 @@ describe("determination on shipments", () => {
     expect(ec.eei.exemption).toBe("NOEEI § 30.37(a)");
     expect(ec.refusals).toEqual([]);
     expect(ec.edition.edition_date).toBe("2026-07-23");
+    // A US dollar shipment's rate is 1.
+    const got = (await (await call(ctx, who.auth, "GET", `/api/shipments/${s.id}`)).json()) as {
+      item: { usd_exchange_rate: string };
+    };
+    expect(got.item.usd_exchange_rate).toBe("1");
   });
 
   test("another workspace's shipment is a 404", async () => {

@@ -389,6 +389,15 @@ export async function updateShipment(
         );
       }
       const { updated_at: _sent, items: _items, packages: _packages, ...fields } = values;
+      // A US dollar shipment's rate to the dollar is 1, whatever was typed.
+      const currencyId = values.currency_id ?? row.currency_id;
+      if (currencyId) {
+        const [currency] = await tx
+          .select({ code: currencies.code })
+          .from(currencies)
+          .where(eq(currencies.id, currencyId));
+        if (currency?.code === "USD") fields.usd_exchange_rate = "1";
+      }
       await tx
         .update(shipments)
         .set({
