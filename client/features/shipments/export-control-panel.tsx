@@ -339,7 +339,7 @@ function EeiSection({
       {verdict.problem && <p className="text-destructive">{verdict.problem}</p>}
       <div className="grid gap-3 sm:grid-cols-3">
         <div className="space-y-1">
-          <Label htmlFor="usd_exchange_rate">US dollars per unit of the currency</Label>
+          <Label htmlFor="usd_exchange_rate">USD exchange rate (US$ per 1 unit)</Label>
           <Input
             id="usd_exchange_rate"
             inputMode="decimal"
@@ -350,7 +350,7 @@ function EeiSection({
           />
         </div>
         <div className="space-y-1">
-          <Label htmlFor="usd_exchange_rate_date">Rate date</Label>
+          <Label htmlFor="usd_exchange_rate_date">Exchange rate date</Label>
           <Input
             id="usd_exchange_rate_date"
             type="date"
@@ -362,7 +362,7 @@ function EeiSection({
           />
         </div>
         <div className="space-y-1">
-          <Label htmlFor="ultimate_consignee_type">Ultimate consignee type</Label>
+          <Label htmlFor="ultimate_consignee_type">EEI consignee type</Label>
           <NativeSelect
             id="ultimate_consignee_type"
             defaultValue={eei.ultimate_consignee_type}
@@ -377,9 +377,9 @@ function EeiSection({
         </div>
         {(
           [
-            ["related_party", "Related party"],
-            ["routed_transaction", "Routed export transaction"],
-            ["hazardous_materials", "Hazardous materials"],
+            ["related_party", "EEI related party"],
+            ["routed_transaction", "EEI routed export transaction"],
+            ["hazardous_materials", "EEI hazardous materials"],
           ] as const
         ).map(([key, label]) => (
           <div key={key} className="space-y-1">

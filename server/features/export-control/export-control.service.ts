@@ -50,9 +50,12 @@ export function rateToScaled(rate: string): bigint | null {
   return scaled > 0n ? scaled : null;
 }
 
-/** Cents of the shipment's currency → US cents at the stored rate (half up); null when it cannot be converted. */
+/**
+ * Cents of the shipment's currency → US cents at the stored rate (half up); null when it cannot be
+ * converted. A shipment without a currency yet is read as US dollars, as its invoice would default.
+ */
 export function toUsdCents(cents: bigint, currencyCode: string | null, rate: string): bigint | null {
-  if (currencyCode === "USD" || currencyCode === null) return currencyCode === "USD" ? cents : null;
+  if (currencyCode === "USD" || currencyCode === null) return cents;
   const scaled = rateToScaled(rate);
   if (scaled === null) return null;
   return (cents * scaled + RATE_SCALE / 2n) / RATE_SCALE;
@@ -184,7 +187,8 @@ async function evaluate(db: TDb, workspaceId: number, ctx: TContext): Promise<TS
   );
   // This shipment's own lines draw on their licence in line order.
   const running = new Map<number, { value: bigint; quantity: number }>();
-  const rateMissing = currency !== "USD" && rateToScaled(shipment.usd_exchange_rate) === null;
+  const rateMissing =
+    currency !== null && currency !== "USD" && rateToScaled(shipment.usd_exchange_rate) === null;
 
   const lines: TLineExportControl[] = ctx.lines.map(({ item, product }) => {
     const valueUsd = toUsdCents(centsOf(item.extended_value), currency, shipment.usd_exchange_rate);
