@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { readPdfText } from "../server/features/paperwork/pdf-text";
 import { createContact, createProduct, expect, test, waitForHydration } from "./fixtures";
 
@@ -90,6 +91,8 @@ test("a line goes from 'licence required' to covered by choosing a licence, and 
   await expect(line.getByTestId("outcome")).toHaveText("Covered");
   await expect(line).toContainText("Covered by licence D424242.");
   await page.screenshot({ path: "test-results/export-control-covered-1440.png", fullPage: true });
+  const axe = await new AxeBuilder({ page }).include('[data-testid="export-control"]').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
 
   const generated = await page.request.post(`/api/paperwork/shipments/${item.id}/generate`, {
     headers: origin(),

@@ -179,6 +179,13 @@ export type TLineExportControl = {
   /** Why this line stops the paperwork, or null. */
   problem: string | null;
   warnings: string[];
+  /** What is stored on the line (for the form to show). */
+  stored: {
+    schedule_b: string;
+    license_exception: string;
+    license_exception_note: string;
+    override_justification: string;
+  };
 };
 
 export type TEeiVerdict = {

@@ -156,9 +156,9 @@ function LineStanding({
 }) {
   const d = line.determination;
   const outcome = OUTCOME[d.outcome];
-  const [justification, setJustification] = useState(line.license ? "" : "");
-  const [note, setNote] = useState("");
-  const [scheduleB, setScheduleB] = useState("");
+  const [justification, setJustification] = useState(line.stored.override_justification);
+  const [note, setNote] = useState(line.stored.license_exception_note);
+  const [scheduleB, setScheduleB] = useState(line.stored.schedule_b);
   const name = line.product_number;
   const licenceOptions = [
     ...line.license_candidates,
@@ -236,10 +236,16 @@ function LineStanding({
             <Label htmlFor={`exception-${line.item_id}`}>Licence exception for {name}</Label>
             <NativeSelect
               id={`exception-${line.item_id}`}
-              value={line.basis.kind === "exception" ? line.basis.text : ""}
+              value={line.stored.license_exception}
               onChange={(e) => onSave({ license_exception: e.target.value, license_exception_note: note })}
             >
               <NativeSelectOption value="">None</NativeSelectOption>
+              {(line.stored.license_exception === "LVS" || line.stored.license_exception === "GBS") &&
+                !d.exceptions_offered.some((o) => o.symbol === line.stored.license_exception) && (
+                  <NativeSelectOption value={line.stored.license_exception}>
+                    {line.stored.license_exception} (not available for this line)
+                  </NativeSelectOption>
+                )}
               {d.exceptions_offered.map((o) => (
                 <NativeSelectOption key={o.symbol} value={o.symbol}>
                   {o.symbol} (offered)
@@ -273,11 +279,27 @@ function LineStanding({
               type="button"
               variant="outline"
               size="sm"
-              disabled={justification.trim().length < MIN_JUSTIFICATION}
+              disabled={
+                justification.trim().length < MIN_JUSTIFICATION ||
+                justification.trim() === line.stored.override_justification
+              }
               onClick={() => onSave({ override_justification: justification })}
             >
               Record override
             </Button>
+            {line.stored.override_justification && (
+              <Button
+                type="button"
+                variant="ghost"
+                size="sm"
+                onClick={() => {
+                  setJustification("");
+                  onSave({ override_justification: "" });
+                }}
+              >
+                Withdraw override
+              </Button>
+            )}
           </div>
         </div>
       )}
@@ -291,7 +313,7 @@ function LineStanding({
             placeholder="10 digits, e.g. 8471.30.0100"
             value={scheduleB}
             onChange={(e) => setScheduleB(e.target.value)}
-            onBlur={() => scheduleB.trim() && onSave({ schedule_b: scheduleB })}
+            onBlur={() => scheduleB !== line.stored.schedule_b && onSave({ schedule_b: scheduleB })}
           />
         </div>
       </div>

@@ -298,6 +298,12 @@ async function evaluate(db: TDb, workspaceId: number, ctx: TContext): Promise<TS
       license_candidates: candidates,
       problem,
       warnings,
+      stored: {
+        schedule_b: item.schedule_b,
+        license_exception: item.license_exception,
+        license_exception_note: item.license_exception_note,
+        override_justification: item.override_justification,
+      },
     };
   });
 
