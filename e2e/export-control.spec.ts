@@ -109,4 +109,11 @@ test("a line goes from 'licence required' to covered by choosing a licence, and 
   await page.goto("/licenses");
   await waitForHydration(page);
   await expect(page.getByTestId("licence-usage").first()).toContainText("$800.00 used, $9200.00 left");
+
+  // The EAR tables' edition is shown where the owner can load a newer one.
+  await page.goto("/user/account");
+  await waitForHydration(page);
+  await expect(page.getByTestId("ear-edition")).toContainText(
+    "Edition in force: 2026-07-23 (shipped with the product)",
+  );
 });
