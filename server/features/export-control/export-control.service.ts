@@ -421,16 +421,9 @@ export function assertPaperworkAllowed(ec: TShipmentExportControl): void {
   });
 }
 
-/** Fills in the exemption legend when one applies and the user has not entered a citation. */
-export async function applyAutomaticLegend(
-  db: TDb,
-  shipmentId: number,
-  ec: TShipmentExportControl,
-  current: string,
-) {
-  if (current.trim() || !ec.eei.exemption) return current;
-  await db.update(shipments).set({ aes_citation: ec.eei.exemption }).where(eq(shipments.id, shipmentId));
-  return ec.eei.exemption;
+/** The exemption legend to fill in: when one applies and the user has not entered a citation, else null. */
+export function automaticLegend(ec: TShipmentExportControl, current: string): string | null {
+  return current.trim() || !ec.eei.exemption ? null : ec.eei.exemption;
 }
 
 /** Used, remaining and the shipments that drew on one of the caller's licences (404 when not theirs). */

@@ -39,8 +39,8 @@ import { AppError, notFound } from "../../lib/errors";
 import type { TLogger } from "../../lib/logger";
 import { newStorageKey, type TStorage } from "../../lib/storage";
 import {
-  applyAutomaticLegend,
   assertPaperworkAllowed,
+  automaticLegend,
   shipmentExportControl,
 } from "../export-control/export-control.service";
 import type { TPaperParty, TPaperworkModel } from "./paperwork.render";
@@ -501,12 +501,9 @@ export async function generatePaperwork(
   // settled refuses the paperwork (422, nothing generated); an applicable NOEEI legend is filled in.
   const standing = await shipmentExportControl(db, input.workspaceId, loaded.shipment.id);
   assertPaperworkAllowed(standing);
-  loaded.shipment.aes_citation = await applyAutomaticLegend(
-    db,
-    loaded.shipment.id,
-    standing,
-    loaded.shipment.aes_citation,
-  );
+  // The legend is printed from memory and stored with the documents, in the same transaction.
+  const legend = automaticLegend(standing, loaded.shipment.aes_citation);
+  if (legend) loaded.shipment.aes_citation = legend;
   const licences = lineLicences(standing);
   const warnings = standing.lines.flatMap((l) => l.warnings.map((w) => `${l.product_number}: ${w}`));
 
@@ -563,6 +560,7 @@ export async function generatePaperwork(
           .returning({ id: documents.id });
         doc.id = row.id;
       }
+      if (legend) await tx.update(shipments).set({ aes_citation: legend }).where(eq(shipments.id, s.id));
       await tx.insert(paperwork_audit_log).values({
         workspace_id: input.workspaceId,
         shipment_id: s.id,
