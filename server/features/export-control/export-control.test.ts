@@ -320,6 +320,15 @@ describe("licences", () => {
     const list = await call(ctx, owner.auth, "GET", "/api/licenses");
     const rows = ((await list.json()) as { data: { id: number; usage?: TLicenseUsage }[] }).data;
     expect(rows.find((r) => r.id === licence.id)?.usage?.used_value).toBe("100.00");
+
+    // A licence that lines shipped under is an export record: deleting it asks for force, which detaches them.
+    const kept = await call(ctx, owner.auth, "DELETE", `/api/licenses/${licence.id}`);
+    expect(kept.status).toBe(422);
+    expect(JSON.stringify(await kept.json())).toContain("covers 1 shipment line");
+    expect((await call(ctx, owner.auth, "DELETE", `/api/licenses/${licence.id}?force=1`)).status).toBe(200);
+    const after = await standing(owner, b.id);
+    expect(after.lines[0].license).toBeNull();
+    expect(after.lines[0].basis.kind).toBe("none");
   });
 
   test("an expired licence, or one for another country, covers nothing; a foreign licence is refused", async () => {
