@@ -23,6 +23,23 @@ async function seedShipment(page: Page, importerName = "Müller Handels GmbH"): 
     unit_value: "1234.56",
   });
   const cable = await createProduct(page, "Antenna cable", "AC-7", { ...goods, unit_value: "0.10" });
+  // 5A002.a (NS1) needs a licence to Poland: the router line ships under one.
+  const licence = await page.request.post("/api/licenses", {
+    headers: origin(),
+    data: {
+      licence_name: "Router licence",
+      valid_date: "2026-01-01",
+      expiration_date: "2027-12-31",
+      reference_number_1: "D555001",
+      reference_number_2: "APP-1",
+      status: "approved",
+      country_id: POLAND,
+      contact_id: importer,
+      product_id: router,
+    },
+  });
+  expect(licence.status()).toBe(201);
+  const licenceId = ((await licence.json()) as { item: { id: number } }).item.id;
   const created = await page.request.post("/api/shipments", { headers: origin() });
   expect(created.status()).toBe(201);
   const { item } = (await created.json()) as { item: Record<string, unknown> & { id: number } };
@@ -40,8 +57,9 @@ async function seedShipment(page: Page, importerName = "Müller Handels GmbH"): 
       incoterm_id: DAP,
       port_of_export: "Chicago O'Hare (ORD)",
       port_of_import: "Łódź (LCJ)",
+      aes_citation: "X20261120123456",
       items: [
-        { product_id: router, quantity: 2 },
+        { product_id: router, quantity: 2, license_id: licenceId },
         { product_id: cable, quantity: 100 },
       ],
       packages: [
@@ -85,9 +103,9 @@ test("the three documents are generated, listed, opened, and one deleted re-enab
   await page.goto(`/shipments/edit-shipment/${id}`);
   await waitForHydration(page);
   const panel = page.getByTestId("paperwork-panel");
-  // The controlled line shows its (missing) licence, the DCS is pre-filled, EEI needs an ITN.
-  await expect(panel).toContainText("FR-1: No licence covers this line");
-  await expect(panel).toContainText("AC-7: No licence needed");
+  // The controlled line shows its licence, the DCS is pre-filled, EEI needs an ITN.
+  await expect(panel).toContainText("FR-1: NS1: licence required to Poland. Covered by licence D555001.");
+  await expect(panel).toContainText("AC-7: EAR99: no licence required to Poland (NLR).");
   await expect(page.getByLabel("Statement printed on the invoice")).toHaveValue(
     /^These items are controlled by the U\.S\. Government/,
   );

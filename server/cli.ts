@@ -22,6 +22,7 @@ import {
   startImportScreening,
   TWO_WORKERS_FROM_BYTES,
 } from "./features/contacts/contact-import-child";
+import { seedShippedEdition } from "./features/export-control/ear-tables";
 import { setIndexCacheDir } from "./features/screening/index-cache";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
 import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
@@ -168,6 +169,8 @@ async function prepareDatabase(env: TEnv, runtime: TRuntime, options: { deferSee
     // them to a folder first, so that is only done for a database that has none.
     const [anyList] = await database.db.select({ id: screening_lists.id }).from(screening_lists).limit(1);
     if (!anyList) await seedBundledLists(database.db, await runtime.screeningListsFolder());
+    // The EAR tables' edition that ships with the product (a no-op once stored).
+    await seedShippedEdition(database.db);
   });
   const refreshSeed = () => seedReferenceData(database.db);
   return { ...database, refreshSeed: hasReferenceData ? refreshSeed : async () => {} };

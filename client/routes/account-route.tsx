@@ -19,6 +19,7 @@ import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { Label } from "../components/ui/label";
 import { Spinner } from "../components/ui/spinner";
+import { EarEditionCard } from "../features/export-control/ear-edition-card";
 import { accountRoute } from "./account";
 import { hasServerMessage } from "./auth-routes";
 
@@ -95,6 +96,7 @@ export function AccountScreen() {
             upload={api.upload}
           />
         </div>
+        <EarEditionCard api={api} />
       </div>
     </section>
   );

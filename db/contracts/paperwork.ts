@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { decimalToScaled } from "./decimal";
+import { itnProblem } from "./export-control";
 
 /** The paperwork the server generates for a shipment (spec section 9). */
 export const PAPERWORK_TYPES = ["commercial_invoice", "proforma_invoice", "packing_list"] as const;
@@ -70,7 +71,12 @@ export const ZAesCitation = z
   .trim()
   .max(64)
   .transform((v) => (/^x\d{14}$/i.test(v) ? v.toUpperCase() : v))
-  .refine((v) => v === "" || ITN.test(v) || (NOEEI_LEGENDS as readonly string[]).includes(v), AES_MESSAGE);
+  .refine((v) => v === "" || ITN.test(v) || (NOEEI_LEGENDS as readonly string[]).includes(v), AES_MESSAGE)
+  // An ITN carries its filing date: 'X', a real YYYYMMDD not in the future, six digits.
+  .superRefine((v, ctx) => {
+    const problem = ITN.test(v) ? itnProblem(v) : null;
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 /** How the citation reads on the documents: an ITN as `AES X…`, a legend as itself. */
 export function aesLegend(citation: string | null | undefined): string {

@@ -52,6 +52,7 @@
  */
 import { z } from "zod";
 import { decimalToScaled } from "./decimal";
+import { ZExportControlLineFields, ZExportControlShipmentFields } from "./export-control";
 import { decimal, NOT_ID, optionalId, optionalText, REQUIRED, requiredId } from "./fields";
 import { ZAesCitation } from "./paperwork";
 
@@ -108,6 +109,8 @@ export const ZShipmentItemInput = z.object({
   id: optionalId().optional(),
   product_id: requiredId(),
   quantity: quantity(),
+  /** Export control (schedule_b, license_exception, license_exception_note, license_id, override_justification): left out, the stored value of the same line stays. */
+  ...ZExportControlLineFields,
 });
 
 export const ZShipmentPackageInput = z.object({
@@ -168,6 +171,8 @@ export const ZShipmentInput = z
     aes_citation: ZAesCitation.optional(),
     /** Proforma 'Valid until' (YYYY-MM-DD); null or "" means ship date + 30 days; left out, unchanged. */
     proforma_valid_until: optionalDate().optional(),
+    /** Export control and EEI: usd_exchange_rate, usd_exchange_rate_date, EEI indicators; left out, unchanged. */
+    ...ZExportControlShipmentFields,
     generate_documents: z
       .array(
         z.enum(GENERATED_DOCUMENT_TYPES, { error: `Choose from ${GENERATED_DOCUMENT_TYPES.join(", ")}.` }),
@@ -348,6 +353,12 @@ export type TShipmentItem = {
   extended_value: string;
   /** The product's current unit value, for the live totals. */
   unit_value: string;
+  /** Export control: Schedule B (10 digits or ""), licence exception symbol and note, chosen licence, override. */
+  schedule_b: string;
+  license_exception: string;
+  license_exception_note: string;
+  license_id: number | null;
+  override_justification: string;
   product: {
     id: number;
     name: string;
@@ -423,6 +434,14 @@ export type TShipmentFields = {
   /** The invoice's series number when there is no shipper reference (set at first generation). */
   invoice_number: string;
   proforma_number: string;
+  /** US dollars per one unit of the shipment's currency ("" when not set), and the day of that rate. */
+  usd_exchange_rate: string;
+  usd_exchange_rate_date: string | null;
+  /** EEI: ultimate consignee type (D/G/R/O), related party, routed transaction, hazardous materials (Y/N). */
+  ultimate_consignee_type: string;
+  related_party: string;
+  routed_transaction: string;
+  hazardous_materials: string;
   generate_documents: TGeneratedDocumentType[];
   created_at: string;
   updated_at: string;

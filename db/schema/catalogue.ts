@@ -66,6 +66,12 @@ export const licenses = sqliteTable(
     contact_note: text().notNull().default(""),
     product_id: integer().references(() => products.id, { onDelete: "set null" }),
     product_note: text().notNull().default(""),
+    /** Covers lines of this ECCN when no product is named ("" when the licence names a product only). */
+    eccn: text().notNull().default(""),
+    /** Authorised value in US dollars, exact decimal ("" when the licence has no value limit). */
+    authorized_value: text().notNull().default(""),
+    /** Authorised quantity in units (null when the licence has no quantity limit). */
+    authorized_quantity: integer(),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

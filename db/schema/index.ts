@@ -2,6 +2,7 @@ export * from "./auth";
 export * from "./catalogue";
 export * from "./contacts";
 export * from "./documents";
+export * from "./export-control";
 export * from "./list-versions";
 export * from "./paperwork";
 export * from "./reference";

@@ -64,6 +64,19 @@ export const shipments = sqliteTable(
     invoice_number: text().notNull().default(""),
     /** The proforma's own series number, given at its first generation. */
     proforma_number: text().notNull().default(""),
+    // Export control and EEI (15 CFR part 30).
+    /** US dollars per one unit of the shipment's currency, exact decimal text ("" when not set; USD is 1). */
+    usd_exchange_rate: text().notNull().default(""),
+    /** The day that rate was taken (YYYY-MM-DD), or null. */
+    usd_exchange_rate_date: text(),
+    /** EEI ultimate consignee type (§ 30.6(a)(3)(ii)): D direct consumer, G government, R reseller, O other; "" unknown. */
+    ultimate_consignee_type: text().notNull().default(""),
+    /** EEI related-party indicator (§ 30.6(a)(10)): "Y", "N" or "" when not answered. */
+    related_party: text().notNull().default(""),
+    /** EEI routed export transaction indicator (§ 30.6(a)(22)): "Y", "N" or "". */
+    routed_transaction: text().notNull().default(""),
+    /** EEI hazardous materials indicator (§ 30.6(a)(20)): "Y", "N" or "". */
+    hazardous_materials: text().notNull().default(""),
     created_at: createdAt(),
     updated_at: updatedAt(),
     /**
@@ -165,10 +178,24 @@ export const shipment_items = sqliteTable(
       .references(() => products.id, { onDelete: "restrict" }),
     quantity: integer().notNull().default(1),
     extended_value: money("extended_value").notNull().default(sql`0`),
+    /** Schedule B number, 10 digits ("" when not set: the product's HTS is used). */
+    schedule_b: text().notNull().default(""),
+    /** Licence exception symbol chosen for the line (LVS, GBS, TMP, ENC, …); "" when none. */
+    license_exception: text().notNull().default(""),
+    license_exception_note: text().notNull().default(""),
+    /**
+     * The licence the user chose to ship this line under; it draws the licence down while the line
+     * exists. Checked against the workspace by the service (no FK: adding one would rebuild the table).
+     */
+    license_id: integer(),
+    /** A documented override of a licence requirement: the written justification ("" when none). */
+    override_justification: text().notNull().default(""),
   },
   (t) => [
     uniqueIndex("shipment_items_product_unique").on(t.shipment_id, t.product_id),
     index("shipment_items_product_idx").on(t.product_id),
+    // A licence's draw-down sums the lines shipped under it.
+    index("shipment_items_license_idx").on(t.license_id),
     check("shipment_items_quantity_check", sql`${t.quantity} >= 1`),
   ],
 );

@@ -6,6 +6,7 @@ import { migrateDatabase } from "../../db/migrate";
 import { seedReferenceData } from "../../db/reference/seed";
 import { createApp, type TAppDeps } from "../app";
 import { loadEnv, type TEnv } from "../env";
+import { seedShippedEdition } from "../features/export-control/ear-tables";
 import { seedBundledLists } from "../features/screening/lists.service";
 import { createLogger } from "../lib/logger";
 import { createServices } from "../services";
@@ -32,6 +33,7 @@ async function templateDatabase(): Promise<string> {
   await migrateDatabase(database.db, MIGRATIONS);
   await seedReferenceData(database.db);
   await seedBundledLists(database.db, path.resolve(import.meta.dir, "../../db/screening-lists"));
+  await seedShippedEdition(database.db);
   await database.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
   await database.client.execute("PRAGMA journal_mode = DELETE");
   database.close();

@@ -1,3 +1,4 @@
+import type { TLicenseUsage } from "../../../db/contracts/export-control";
 import type { TLicense } from "../../../db/contracts/licenses";
 import type { TEntityScreen } from "../../components/kit/entity-config";
 import { Truncated } from "../../components/kit/truncated";
@@ -83,6 +84,11 @@ export const licensesScreen: TEntityScreen<TLicense> = {
       header: "Product",
       cell: (row, d) => <Truncated text={labelOf(d.products, row.product_id)} />,
     },
+    {
+      key: "usage",
+      header: "Used / remaining",
+      cell: (row) => <LicenceUsageCell usage={(row as TLicense & { usage?: TLicenseUsage }).usage} />,
+    },
   ],
   fields: [
     { name: "licence_name", label: "Name", kind: "text", isRequired: true, span: 2 },
@@ -102,6 +108,24 @@ export const licensesScreen: TEntityScreen<TLicense> = {
     { name: "contact_note", label: "Entity note", kind: "textarea" },
     { name: "product_id", label: "Product", kind: "select", dictionary: "products" },
     { name: "product_note", label: "Product note", kind: "textarea" },
+    {
+      name: "eccn",
+      label: "ECCN covered",
+      kind: "text",
+      hint: "Covers lines of this ECCN when no product is chosen, e.g. 3A001 or 3A001.b.2",
+    },
+    {
+      name: "authorized_value",
+      label: "Authorised value (USD)",
+      kind: "text",
+      hint: "Empty: no value limit",
+    },
+    {
+      name: "authorized_quantity",
+      label: "Authorised quantity (units)",
+      kind: "text",
+      hint: "Empty: no quantity limit",
+    },
   ],
   loadSchema: () => import("../../../db/contracts/licenses").then((contract) => contract.ZLicenseInput),
   blank: (defaults) => ({
@@ -116,6 +140,9 @@ export const licensesScreen: TEntityScreen<TLicense> = {
     contact_note: "",
     product_id: "",
     product_note: "",
+    eccn: "",
+    authorized_value: "",
+    authorized_quantity: "",
   }),
   toForm: (l) => ({
     licence_name: l.licence_name,
@@ -129,5 +156,37 @@ export const licensesScreen: TEntityScreen<TLicense> = {
     contact_note: l.contact_note,
     product_id: l.product_id ?? "",
     product_note: l.product_note,
+    eccn: l.eccn ?? "",
+    authorized_value: l.authorized_value ?? "",
+    authorized_quantity: l.authorized_quantity ?? "",
   }),
 };
+
+/** What shipments have drawn on a licence: used and remaining value/quantity, the 90 % warning, the shipments. */
+function LicenceUsageCell({ usage }: { usage: TLicenseUsage | undefined }) {
+  if (!usage) return <span className="text-muted-foreground">—</span>;
+  const parts = [
+    usage.authorized_value !== null
+      ? `$${usage.used_value} used, $${usage.remaining_value} left`
+      : `$${usage.used_value} used`,
+    usage.authorized_quantity !== null
+      ? `${usage.used_quantity} of ${usage.authorized_quantity} units`
+      : usage.used_quantity
+        ? `${usage.used_quantity} units`
+        : "",
+  ].filter(Boolean);
+  const shipments = usage.shipments
+    .map((s) => `${s.name || `#${s.shipment_id}`} ($${s.value_usd})`)
+    .join(", ");
+  return (
+    <span className="flex flex-col gap-0.5" data-testid="licence-usage">
+      <span>{parts.join(" · ")}</span>
+      {usage.warning && (
+        <Badge variant={usage.percent_used !== null && usage.percent_used >= 100 ? "destructive" : "orange"}>
+          {usage.warning}
+        </Badge>
+      )}
+      {shipments && <span className="text-xs text-muted-foreground">Drawn by: {shipments}</span>}
+    </span>
+  );
+}

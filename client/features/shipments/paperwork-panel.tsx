@@ -165,7 +165,8 @@ export function PaperworkPanel({
                   )}
                   <span>
                     <strong>{line.product_number}</strong>: {line.message}
-                    {isMissing && " You may still generate (a licence exception may apply); it is recorded."}
+                    {isMissing &&
+                      " The paperwork is refused until the line is covered (see Export control under step 2)."}
                   </span>
                 </li>
               );

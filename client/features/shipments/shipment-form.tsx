@@ -41,6 +41,7 @@ import { ApiError, type TApi } from "../../lib/api";
 import type { TDictionaryCache } from "../../lib/dictionaries";
 import { formatMoney } from "../../lib/format";
 import { ScreeningSwitch } from "../screening/screening-switch";
+import { ExportControlPanel } from "./export-control-panel";
 import { PaperworkPanel, type TPaperworkValues } from "./paperwork-panel";
 import { PartyPicker, type TPickedParty } from "./party-picker";
 import { DETAIL_FIELDS, MONEY_FIELDS, ShipmentStatus } from "./shipments-screen";
@@ -462,6 +463,13 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
             {formatMoney(totals.total_value)}
           </strong>
         </p>
+        <ExportControlPanel
+          api={api}
+          shipmentId={saved.current.id}
+          version={version}
+          eei={item}
+          onChanged={() => setVersion((v) => `${v.split("+")[0]}+${Date.now()}`)}
+        />
       </Step>
 
       <Step number={3} title="How do you want to pack this shipment?">

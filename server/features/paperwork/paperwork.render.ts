@@ -56,6 +56,8 @@ export type TPaperLine = {
   unit_net_weight: string;
   /** The workspace licence covering this line, when there is one. */
   license_number: string | null;
+  /** The line's licence basis as printed: a licence number, an exception symbol, or NLR ("" when none). */
+  license_basis?: string;
 };
 
 /** One package line: weights of one package in kg, dimensions of one package in inches. */
@@ -364,6 +366,15 @@ function drawReferences(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel)
 
 function lineDescription(line: TPaperLine): string {
   const text = [line.name, line.description].filter((v, i, all) => v && all.indexOf(v) === i).join(" — ");
+  if (line.license_basis) {
+    const basis =
+      line.license_basis === "NLR"
+        ? "Licence basis: NLR"
+        : line.license_basis === line.license_number
+          ? `Licence: ${line.license_basis}`
+          : `Licence exception: ${line.license_basis}`;
+    return `${text}\n${basis}`;
+  }
   return line.license_number ? `${text}\nLicence: ${line.license_number}` : text;
 }
 

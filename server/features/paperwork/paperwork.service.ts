@@ -4,8 +4,8 @@ import { createHash } from "node:crypto";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { decimalToScaled } from "../../../db/contracts/decimal";
+import type { TShipmentExportControl } from "../../../db/contracts/export-control";
 import {
-  adviseAes,
   DESTINATION_CONTROL_STATEMENT,
   defaultProformaValidUntil,
   hasDestinationControlStatement,
@@ -23,7 +23,6 @@ import {
   currencies,
   documents,
   incoterms,
-  licenses,
   modes_of_transport,
   packages,
   paperwork_audit_log,
@@ -39,6 +38,11 @@ import {
 import { AppError, notFound } from "../../lib/errors";
 import type { TLogger } from "../../lib/logger";
 import { newStorageKey, type TStorage } from "../../lib/storage";
+import {
+  assertPaperworkAllowed,
+  automaticLegend,
+  shipmentExportControl,
+} from "../export-control/export-control.service";
 import type { TPaperParty, TPaperworkModel } from "./paperwork.render";
 import { renderInPool } from "./render-pool";
 
@@ -72,6 +76,8 @@ export type TLineLicence = {
   product_number: string;
   needs_license: boolean;
   license: { id: number; licence_name: string; reference_number_1: string; expiration_date: string } | null;
+  /** What the invoice prints as the line's licence basis: the licence number, the exception symbol, NLR, or "". */
+  basis: string;
   message: string;
 };
 
@@ -161,15 +167,6 @@ async function loadShipment(db: TDb, workspaceId: number, shipmentId: number): P
   };
 }
 
-/** The destination: the ultimate consignee's country, else the importer's. */
-function destinationCountryId(loaded: TLoaded): number | null {
-  return (
-    loaded.parties.ultimate_consignee_id?.country_id ??
-    loaded.parties.importer_of_record_id?.country_id ??
-    null
-  );
-}
-
 async function partyGates(db: TDb, workspaceId: number, loaded: TLoaded): Promise<TPartyGate[]> {
   const gates: TPartyGate[] = [];
   for (const field of Object.keys(PARTY_LABELS) as TPartyField[]) {
@@ -199,60 +196,38 @@ async function partyGates(db: TDb, workspaceId: number, loaded: TLoaded): Promis
   return gates;
 }
 
-// A licence in one of these states does not authorise an export.
-const NOT_AUTHORISING =
-  /^(pending|denied|rejected|revoked|suspended|expired|returned|withdrawn|cancell?ed)\b/i;
-
-async function lineLicences(db: TDb, workspaceId: number, loaded: TLoaded): Promise<TLineLicence[]> {
-  const destination = destinationCountryId(loaded);
-  const shipDate = loaded.shipment.ship_date;
-  const productIds = loaded.items.map((i) => i.product.id);
-  const candidates = productIds.length
-    ? await db
-        .select()
-        .from(licenses)
-        .where(and(eq(licenses.workspace_id, workspaceId), inArray(licenses.product_id, productIds)))
-        .orderBy(desc(licenses.expiration_date))
-    : [];
-  return loaded.items.map((item) => {
-    const needs = item.product.has_license || isControlledEccn(item.product.US_ECCN);
-    const base = {
-      item_id: item.id,
-      product_id: item.product.id,
-      product_number: item.product.product_number,
-      needs_license: needs,
-    };
-    const forProduct = candidates.filter((l) => l.product_id === item.product.id);
-    const covering = forProduct.find(
-      (l) =>
-        destination !== null &&
-        l.country_id === destination &&
-        !!shipDate &&
-        l.valid_date <= shipDate &&
-        shipDate <= l.expiration_date &&
-        !NOT_AUTHORISING.test(l.status.trim()),
-    );
-    if (covering) {
-      return {
-        ...base,
-        license: {
-          id: covering.id,
-          licence_name: covering.licence_name,
-          reference_number_1: covering.reference_number_1,
-          expiration_date: covering.expiration_date,
-        },
-        message: `Covered by licence ${covering.reference_number_1} (${covering.licence_name}).`,
-      };
-    }
-    if (!needs) return { ...base, license: null, message: "No licence needed (EAR99, no licence flag)." };
-    const country = destination ? loaded.countryOf.get(destination)?.name : null;
-    const reason = !shipDate
-      ? "set a ship date to check licences"
-      : !country
-        ? "the destination country is not known"
-        : `no licence of this workspace for ${item.product.product_number} to ${country} is valid on the ship date`;
-    return { ...base, license: null, message: `No licence covers this line: ${reason}.` };
-  });
+/** Each line's licence standing, from the export-control determination (chart, licences, exceptions). */
+function lineLicences(standing: TShipmentExportControl): TLineLicence[] {
+  return standing.lines.map((line) => ({
+    item_id: line.item_id,
+    product_id: line.product_id,
+    product_number: line.product_number,
+    needs_license:
+      line.determination.outcome === "license_required" || line.determination.outcome === "embargo",
+    license:
+      line.license?.covers === true
+        ? {
+            id: line.license.id,
+            licence_name: line.license.name,
+            reference_number_1: line.license.number,
+            expiration_date: "",
+          }
+        : null,
+    basis: line.basis.text,
+    message: [
+      line.determination.summary,
+      line.basis.kind === "license"
+        ? `Covered by licence ${line.basis.text}.`
+        : line.basis.kind === "exception"
+          ? `Shipped under licence exception ${line.basis.text}.`
+          : line.basis.kind === "override"
+            ? "Overridden with a written justification."
+            : "",
+      line.problem ? line.determination.next_step : "",
+    ]
+      .filter(Boolean)
+      .join(" "),
+  }));
 }
 
 /** The required fields of each document type, all missing ones at once (field → messages). */
@@ -296,26 +271,22 @@ export async function paperworkReadiness(
 ): Promise<TPaperworkReadiness> {
   const loaded = await loadShipment(db, workspaceId, shipmentId);
   const parties = await partyGates(db, workspaceId, loaded);
-  const licences = await lineLicences(db, workspaceId, loaded);
-  const currency = loaded.shipment.currency_id
-    ? (await db.select().from(currencies).where(eq(currencies.id, loaded.shipment.currency_id)))[0]?.code
-    : null;
+  const standing = await shipmentExportControl(db, workspaceId, shipmentId);
+  const licences = lineLicences(standing);
+  const { eei } = standing;
   return {
     missing: missingFields(loaded, types),
     parties,
     blocked: parties.some((p) => !p.cleared),
     licences,
-    warnings: licences
-      .filter((l) => l.needs_license && !l.license)
-      .map((l) => `${l.product_number}: ${l.message}`),
-    aes: adviseAes(
-      loaded.items.map((i) => ({
-        hts: i.product.HTS,
-        extended_value: i.extended_value,
-        needs_license: licences.find((l) => l.item_id === i.id)?.needs_license ?? false,
-      })),
-      currency ?? "USD",
-    ),
+    warnings: standing.refusals,
+    aes: (eei.itn_required
+      ? { kind: "itn_required", suggestion: null, message: `An ITN is required. ${eei.reasons.join(" ")}` }
+      : {
+          kind: "exempt",
+          suggestion: eei.exemption,
+          message: `No ITN is required: ${eei.exemption} applies (it is filled in when the paperwork is generated).`,
+        }) as TAesAdvice,
     dcs_required: statementNeedsDcs(loaded),
     dcs_text: DESTINATION_CONTROL_STATEMENT,
     statement_has_dcs: hasDestinationControlStatement(loaded.shipment.preview_statement_text),
@@ -429,6 +400,7 @@ async function buildModel(
       extended_value: item.extended_value,
       unit_net_weight: item.product.net_weight,
       license_number: licences.find((l) => l.item_id === item.id)?.license?.reference_number_1 ?? null,
+      license_basis: licences.find((l) => l.item_id === item.id)?.basis ?? "",
     })),
     packages: loaded.packageLines.map((p) => ({
       type: p.package_name,
@@ -525,10 +497,15 @@ export async function generatePaperwork(
       },
     });
   }
-  const licences = await lineLicences(db, input.workspaceId, loaded);
-  const warnings = licences
-    .filter((l) => l.needs_license && !l.license)
-    .map((l) => `${l.product_number}: ${l.message}`);
+  // Export control: a line that needs a licence and has none, an embargoed destination, or EEI not
+  // settled refuses the paperwork (422, nothing generated); an applicable NOEEI legend is filled in.
+  const standing = await shipmentExportControl(db, input.workspaceId, loaded.shipment.id);
+  assertPaperworkAllowed(standing);
+  // The legend is printed from memory and stored with the documents, in the same transaction.
+  const legend = automaticLegend(standing, loaded.shipment.aes_citation);
+  if (legend) loaded.shipment.aes_citation = legend;
+  const licences = lineLicences(standing);
+  const warnings = standing.lines.flatMap((l) => l.warnings.map((w) => `${l.product_number}: ${w}`));
 
   // Numbers: the shipper reference is the invoice number; without one the shipment gets the next
   // number of the workspace's series once, and keeps it for every regeneration.
@@ -583,6 +560,7 @@ export async function generatePaperwork(
           .returning({ id: documents.id });
         doc.id = row.id;
       }
+      if (legend) await tx.update(shipments).set({ aes_citation: legend }).where(eq(shipments.id, s.id));
       await tx.insert(paperwork_audit_log).values({
         workspace_id: input.workspaceId,
         shipment_id: s.id,

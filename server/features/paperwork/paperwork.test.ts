@@ -19,7 +19,6 @@ import { readPdfText } from "./pdf-text";
 
 const POLAND = 176;
 const USA = 236;
-const GERMANY = 84;
 const DAP = 5;
 const USD = 1;
 
@@ -57,7 +56,7 @@ async function createShipment(
     exporter?: number | null;
     importer?: number | null;
     consignee?: number | null;
-    items?: { product: { id: number; unit_value: string }; quantity: number }[];
+    items?: { product: { id: number; unit_value: string }; quantity: number; license_id?: number }[];
     packages?: { package_id: number; quantity: number; net_weight: string; gross_weight: string }[];
     fields?: TShipmentOverrides;
   },
@@ -108,6 +107,7 @@ async function createShipment(
       product_id: item.product.id,
       quantity: item.quantity,
       extended_value: extended[i],
+      license_id: item.license_id ?? null,
     });
   }
   for (const p of parts.packages ?? []) {
@@ -153,16 +153,18 @@ async function readyShipment(owner: TWho, fields: TShipmentOverrides = {}) {
     }),
   );
   if (licence.status !== 201) throw new Error(`licence: ${licence.status} ${await licence.text()}`);
+  const licenceId = ((await licence.json()) as { item: { id: number } }).item.id;
+  // The controlled line (5A002.a: NS1 to Poland) ships under the licence; EEI was filed (ITN).
   const shipment = await createShipment(owner, {
     exporter: exporter.id,
     importer: importer.id,
     consignee: consignee.id,
     items: [
-      { product: controlled, quantity: 3 },
+      { product: controlled, quantity: 3, license_id: licenceId },
       { product: plain, quantity: 1000 },
     ],
     packages: [{ package_id: 1, quantity: 2, net_weight: "1.125", gross_weight: "1.5" }],
-    fields,
+    fields: { aes_citation: "X20261120123456", ...fields },
   });
   return { shipment, exporter, importer, consignee, controlled, plain };
 }
@@ -203,7 +205,8 @@ describe("generation", () => {
       "packing_list",
     ]);
     expect(status).toBe(201);
-    expect(body.warnings).toEqual([]);
+    // The licensed 5A002.a line is covered; its encryption (EI) pointer stays a note to read.
+    expect(body.warnings.some((w) => w.includes("§ 742.15"))).toBe(true);
     expect(body.documents.map((d) => d.original_name)).toEqual([
       "commercial-invoice-SREF-1001.pdf",
       "proforma-invoice-PF-2026-0001.pdf",
@@ -306,37 +309,43 @@ describe("generation", () => {
     expect((await generate(who, shipment.id, [])).status).toBe(422);
   });
 
-  test("a missing licence is a warning, not a block, and the audit log records it", async () => {
+  test("a line that needs a licence and has none refuses the paperwork: 422 naming it, nothing generated", async () => {
     const owner = await signUp(ctx);
     const exporter = await createContact(owner, { company: "Acme Export Inc.", country_id: USA });
-    const importer = await createContact(owner, { company: "Brandt Maschinen AG", country_id: GERMANY });
-    const flagged = await createProduct(owner, { US_ECCN: "EAR99", has_license: 1, product_number: "LIC-1" });
+    const importer = await createContact(owner, { company: "Shenzhen Trading Co.", country_id: 47 });
+    const product = await createProduct(owner, {
+      US_ECCN: "3A001.b.2",
+      product_number: "MMIC-1",
+      unit_value: "100.00",
+    });
     const shipment = await createShipment(owner, {
       exporter: exporter.id,
       importer: importer.id,
-      items: [{ product: flagged, quantity: 1 }],
+      items: [{ product, quantity: 1 }],
+      fields: { aes_citation: "X20261120123456" },
     });
     const readiness = (await (
       await call(ctx, owner.auth, "GET", `/api/paperwork/shipments/${shipment.id}`)
     ).json()) as {
       licences: { needs_license: boolean; license: unknown; message: string }[];
       warnings: string[];
-      aes: { kind: string; message: string };
-      dcs_required: boolean;
     };
     expect(readiness.licences[0].needs_license).toBe(true);
     expect(readiness.licences[0].license).toBeNull();
-    expect(readiness.licences[0].message).toContain("No licence covers this line");
-    expect(readiness.aes.kind).toBe("itn_required");
-    expect(readiness.dcs_required).toBe(false);
+    expect(readiness.licences[0].message).toContain("NS2: licence required to China");
+    const filesBefore = storedFiles().length;
     const { status, body } = await generate(owner, shipment.id, ["commercial_invoice"]);
-    expect(status).toBe(201);
-    expect(body.warnings[0]).toContain("LIC-1");
-    const [log] = await ctx.database.db
+    expect(status).toBe(422);
+    expect(body.message).toContain("MMIC-1");
+    expect(body.message).toContain("3A001.b.2");
+    expect(body.message).toContain("China");
+    expect(await documentsOf(shipment.id)).toEqual([]);
+    expect(storedFiles().length).toBe(filesBefore);
+    const logs = await ctx.database.db
       .select()
       .from(paperwork_audit_log)
       .where(eq(paperwork_audit_log.shipment_id, shipment.id));
-    expect(log.warnings[0]).toContain("No licence covers this line");
+    expect(logs).toEqual([]);
   });
 
   test("the readiness shows the covering licence, the AES suggestion and the DCS", async () => {
@@ -439,6 +448,7 @@ describe("through the shipment form's save (PUT /api/shipments/{id} with generat
       exporter: exporter.id,
       importer: importer.id,
       items: [{ product, quantity: 1 }],
+      fields: { aes_citation: "X20261120123456" },
     });
     const refused = await save(owner, shipment.id, {
       generate_documents: ["commercial_invoice"],
@@ -478,6 +488,7 @@ describe("compliance gate", () => {
       exporter: exporter.id,
       importer: importer.id,
       items: [{ product, quantity: 1 }],
+      fields: { aes_citation: "X20261120123456" },
     });
     const filesBefore = storedFiles().length;
     const blocked = await generate(owner, shipment.id, ["commercial_invoice"]);

@@ -176,6 +176,11 @@ export async function embedLines(db: TDbOrTx, item: Record<string, unknown>) {
         HTS: products.HTS,
         country_of_origin_id: products.country_of_origin_id,
         net_weight: products.net_weight,
+        schedule_b: shipment_items.schedule_b,
+        license_exception: shipment_items.license_exception,
+        license_exception_note: shipment_items.license_exception_note,
+        license_id: shipment_items.license_id,
+        override_justification: shipment_items.override_justification,
       })
       .from(shipment_items)
       .innerJoin(products, eq(products.id, shipment_items.product_id))
@@ -204,6 +209,11 @@ export async function embedLines(db: TDbOrTx, item: Record<string, unknown>) {
     quantity: r.quantity,
     extended_value: r.extended_value,
     unit_value: r.unit_value,
+    schedule_b: r.schedule_b,
+    license_exception: r.license_exception,
+    license_exception_note: r.license_exception_note,
+    license_id: r.license_id,
+    override_justification: r.override_justification,
     product: {
       id: r.product_id,
       name: r.name,

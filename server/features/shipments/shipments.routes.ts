@@ -114,6 +114,7 @@ export function createShipmentRoutes(options: TShipmentRouteOptions = {}) {
           idParam(c, "id"),
           await readJson(c),
           generateDocuments && ((shipment, types) => generateDocuments(c, shipment, types)),
+          { userId: authOf(c).user.id, email: authOf(c).user.email },
         );
         return c.json({ item, status: ok });
       })

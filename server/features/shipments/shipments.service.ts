@@ -35,6 +35,11 @@ import { getRecord, getRow, referenceErrors, saveFailed } from "../../lib/entity
 import { deleteLine, replaceLines } from "../../lib/entity/lines";
 import { notFound, type TFieldErrors } from "../../lib/errors";
 import { toFieldErrors } from "../../lib/validate";
+import {
+  auditOverrides,
+  lineExportErrors,
+  shipmentExportControl,
+} from "../export-control/export-control.service";
 import { refreshLastShipmentDates } from "./last-shipment-date";
 import { shipmentsEntity } from "./shipments.entity";
 
@@ -142,6 +147,12 @@ export function blankShipment(auth: TAuth) {
     proforma_valid_until: null,
     invoice_number: "",
     proforma_number: "",
+    usd_exchange_rate: "",
+    usd_exchange_rate_date: null,
+    ultimate_consignee_type: "",
+    related_party: "",
+    routed_transaction: "",
+    hazardous_materials: "",
     generate_documents: [],
     items: [],
     packages: [],
@@ -191,6 +202,23 @@ async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmen
   return { unitValue, errors };
 }
 
+/** The export-control members of a line, kept from the stored line when a PUT leaves them out. */
+const EXPORT_LINE_COLUMNS = {
+  schedule_b: shipment_items.schedule_b,
+  license_exception: shipment_items.license_exception,
+  license_exception_note: shipment_items.license_exception_note,
+  license_id: shipment_items.license_id,
+  override_justification: shipment_items.override_justification,
+};
+type TExportLine = { [K in keyof typeof EXPORT_LINE_COLUMNS]: (typeof shipment_items.$inferSelect)[K] };
+const EXPORT_LINE_DEFAULTS: TExportLine = {
+  schedule_b: "",
+  license_exception: "",
+  license_exception_note: "",
+  license_id: null,
+  override_justification: "",
+};
+
 /** The stored item lines with their product's current unit value (a PUT that leaves `items` out keeps them). */
 async function storedItems(tx: TDbOrTx, shipmentId: number) {
   return tx
@@ -199,6 +227,7 @@ async function storedItems(tx: TDbOrTx, shipmentId: number) {
       product_id: shipment_items.product_id,
       quantity: shipment_items.quantity,
       unit_value: products.unit_value,
+      ...EXPORT_LINE_COLUMNS,
     })
     .from(shipment_items)
     .innerJoin(products, eq(products.id, shipment_items.product_id))
@@ -240,6 +269,7 @@ export async function updateShipment(
   id: number,
   body: unknown,
   generateDocuments?: TGenerateDocuments,
+  actor: { userId: number; email: string } | null = null,
 ): Promise<TShipment> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw saveFailed({ _: ["The request body must be a JSON object."] });
@@ -264,17 +294,35 @@ export async function updateShipment(
       .map((key) => [key, REFERENCES[key]]),
   );
   const refErrors = await referenceErrors(db, changed, workspaceId, values);
-  const errors = { ...refErrors, ...lines.errors };
+  const exportErrors = await lineExportErrors(db, workspaceId, values.items ?? []);
+  const errors = { ...refErrors, ...lines.errors, ...exportErrors };
   if (Object.keys(errors).length) throw saveFailed(errors);
+  // What an override overrides: the standing before this save (read only when an override is sent).
+  const overrideSent = (values.items ?? []).some((line) => line.override_justification !== undefined);
+  const standingBefore = overrideSent
+    ? await shipmentExportControl(db, workspaceId, id).catch(() => null)
+    : null;
 
   let requested: TGeneratedDocumentType[] = [];
   try {
     await db.transaction(async (tx) => {
       const row = await shipmentRow(tx, workspaceId, id);
       assertFresh(row, values.updated_at);
+      const stored = await storedItems(tx, id);
+      const storedById = new Map(stored.map((line) => [line.id, line]));
       const items = values.items
-        ? values.items.map((line) => ({ ...line, unit_value: lines.unitValue.get(line.product_id) ?? "0" }))
-        : await storedItems(tx, id);
+        ? values.items.map((line) => {
+            const kept =
+              (line.id !== undefined && line.id !== null && storedById.get(line.id)) || EXPORT_LINE_DEFAULTS;
+            const exportFields = Object.fromEntries(
+              (Object.keys(EXPORT_LINE_DEFAULTS) as (keyof TExportLine)[]).map((key) => [
+                key,
+                line[key] === undefined ? kept[key] : line[key],
+              ]),
+            ) as TExportLine;
+            return { ...line, ...exportFields, unit_value: lines.unitValue.get(line.product_id) ?? "0" };
+          })
+        : stored;
       const packageLines = values.packages ?? (await storedPackages(tx, id));
       const totals = computeShipmentTotals({
         items,
@@ -306,8 +354,31 @@ export async function updateShipment(
           product_id: line.product_id,
           quantity: Number(line.quantity),
           extended_value: totals.extended_values[index],
+          schedule_b: line.schedule_b,
+          license_exception: line.license_exception,
+          license_exception_note: line.license_exception_note,
+          license_id: line.license_id,
+          override_justification: line.override_justification,
         })),
       );
+      if (values.items) {
+        const after = await tx
+          .select({
+            id: shipment_items.id,
+            product_id: shipment_items.product_id,
+            override_justification: shipment_items.override_justification,
+          })
+          .from(shipment_items)
+          .where(eq(shipment_items.shipment_id, id));
+        await auditOverrides(tx as unknown as TDb, {
+          workspaceId,
+          shipmentId: id,
+          actor,
+          before: new Map(stored.map((line) => [line.id, line.override_justification])),
+          after,
+          ec: standingBefore,
+        });
+      }
       if (values.packages) {
         await replaceLines(
           tx,
@@ -318,6 +389,15 @@ export async function updateShipment(
         );
       }
       const { updated_at: _sent, items: _items, packages: _packages, ...fields } = values;
+      // A US dollar shipment's rate to the dollar is 1, whatever was typed.
+      const currencyId = values.currency_id ?? row.currency_id;
+      if (currencyId) {
+        const [currency] = await tx
+          .select({ code: currencies.code })
+          .from(currencies)
+          .where(eq(currencies.id, currencyId));
+        if (currency?.code === "USD") fields.usd_exchange_rate = "1";
+      }
       await tx
         .update(shipments)
         .set({
@@ -385,9 +465,13 @@ export async function saveAsTemplate(db: TDb, auth: TAuth, id: number, name: str
       storedPackages(tx, id),
     ]);
     if (items.length) {
-      await tx
-        .insert(shipment_items)
-        .values(items.map(({ id: _, ...line }) => ({ ...line, shipment_id: row.id })));
+      // A template does not ship: it neither draws on a licence nor carries a person's override.
+      await tx.insert(shipment_items).values(
+        items.map(({ id: _, license_id: _licence, override_justification: _why, ...line }) => ({
+          ...line,
+          shipment_id: row.id,
+        })),
+      );
     }
     if (packageLines.length) {
       await tx
