@@ -1,6 +1,7 @@
 import { toCountryCode } from "./countries";
 import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS, MULTI_WORD_LEGAL_FORMS } from "./lexicon";
 import { addressWords, normalizeName, phoneticKey, wordsOf } from "./normalize";
+import { mayHaveReadings, queryReadings } from "./query-readings";
 import {
   CONTAINED_NAME_DISCOUNT,
   editBudget,
@@ -1311,7 +1312,9 @@ export interface NameHit {
  */
 export function nameHitsKey(queryName: string): string {
   // Every field of every token (a field added to NameToken is part of the key without a change here).
-  return JSON.stringify(normalizeName(queryName).tokens);
+  const key = JSON.stringify(normalizeName(queryName).tokens);
+  // Names read in more than one way are scored through their readings too: those are the key.
+  return mayHaveReadings(queryName) ? `${key}\u0001${queryName}` : key;
 }
 
 /**
@@ -1351,6 +1354,19 @@ export function scoreNameCached(
  * screening many contacts of one name computes it once (see screenWithHits).
  */
 export function scoreName(index: ScreeningIndex, queryName: string, options: ScreenOptions = {}): NameHit[] {
+  const hits = scoreWrittenName(index, queryName, options);
+  // Other readings of the name (another script's Latin forms, words run together, digits for
+  // letters, a title before a surname): each is screened, and its hits say which reading matched.
+  for (const reading of queryReadings(queryName)) {
+    for (const hit of scoreWrittenName(index, reading.text, options)) {
+      hits.push({ ...hit, display: `${hit.display} (${reading.label}: ${reading.text.toUpperCase()})` });
+    }
+  }
+  return hits;
+}
+
+/** scoreName for the name as written, in the scripts normalize.ts reads (Latin, Cyrillic, Greek). */
+function scoreWrittenName(index: ScreeningIndex, queryName: string, options: ScreenOptions): NameHit[] {
   const minScore = minScoreOf(options);
   const hits: NameHit[] = [];
   const { tokens } = normalizeName(queryName);
