@@ -36,7 +36,8 @@ function digitReading(name: string): LatinReading | undefined {
 
 /** Words run together with capitals marking the joins ("SergeiLavrov", "AlQaida"). */
 function camelReading(name: string): LatinReading | undefined {
-  const text = name.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
+  // Two letters at least on the right, so "GmbH" stays one word.
+  const text = name.replace(/(\p{Ll}{2})(\p{Lu}\p{Ll})/gu, "$1 $2");
   return text !== name ? { text, label: "joined words split" } : undefined;
 }
 
@@ -44,7 +45,7 @@ function camelReading(name: string): LatinReading | undefined {
 export function mayHaveReadings(name: string): boolean {
   return (
     otherScriptOf(name) !== undefined ||
-    /\p{Ll}\p{Lu}/u.test(name) ||
+    /\p{Ll}{2}\p{Lu}\p{Ll}/u.test(name) ||
     /\p{L}[013457@$8]|[013457@$8]\p{L}/u.test(name)
   );
 }

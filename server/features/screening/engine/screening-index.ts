@@ -1,6 +1,7 @@
 import { toCountryCode } from "./countries";
 import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS, MULTI_WORD_LEGAL_FORMS } from "./lexicon";
-import { addressWords, normalizeName, phoneticKey, wordsOf } from "./normalize";
+import { guardedScore } from "./match-guards";
+import { addressWords, normalizeName, phoneticKey, tokenKey, wordsOf } from "./normalize";
 import { mayHaveReadings, queryReadings } from "./query-readings";
 import {
   CONTAINED_NAME_DISCOUNT,
@@ -1369,7 +1370,8 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
 function scoreWrittenName(index: ScreeningIndex, queryName: string, options: ScreenOptions): NameHit[] {
   const minScore = minScoreOf(options);
   const hits: NameHit[] = [];
-  const { tokens } = normalizeName(queryName);
+  const normalized = normalizeName(queryName);
+  const { tokens } = normalized;
   if (tokens.length === 0) return hits;
   const q = prepareTokens(tokens);
   // Vessel and aircraft names are few: the query's uniform-weight preparation waits for one.
@@ -1549,6 +1551,31 @@ function scoreWrittenName(index: ScreeningIndex, queryName: string, options: Scr
     );
     if (nameScore <= 0) continue;
     for (const ref of refsOf(index, n)) hits.push({ entry: ref.entry, display: ref.display, nameScore });
+  }
+  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+  let sloppy: boolean | undefined;
+  const isSloppy = (): boolean => {
+    // Words of the query that are neither list words nor legal forms or stop words: misspellings.
+    sloppy ??= wordsOf(queryName).some(
+      (w) =>
+        !tokens.some((t) => t.text === w) &&
+        !index.vocabulary.has(tokenKey(w)) &&
+        // After a name word, a legal form or stop word is set aside.
+        normalizeName(`name ${w}`).tokens.length > 1,
+    );
+    return sloppy;
+  };
+  for (const hit of hits) {
+    if (hit.nameScore < threshold) continue;
+    const entry = index.entries.at(hit.entry) as ListEntry;
+    hit.nameScore = guardedScore(
+      normalized,
+      hit.display,
+      entry.entityType,
+      hit.nameScore,
+      threshold,
+      isSloppy,
+    );
   }
   addAcronymHits(index, tokens, hits);
   words.settle();
