@@ -2,6 +2,7 @@ import { toCountryCode } from "./countries";
 import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS, MULTI_WORD_LEGAL_FORMS } from "./lexicon";
 import { guardedScore } from "./match-guards";
 import { addressWords, normalizeName, phoneticKey, tokenKey, wordsOf } from "./normalize";
+import { personFormHits } from "./person-names";
 import { mayHaveReadings, queryReadings } from "./query-readings";
 import {
   CONTAINED_NAME_DISCOUNT,
@@ -1356,15 +1357,24 @@ export function scoreNameCached(
  */
 export function scoreName(index: ScreeningIndex, queryName: string, options: ScreenOptions = {}): NameHit[] {
   const hits = scoreWrittenName(index, queryName, options);
+  for (const hit of personFormHits(index.entries, queryName)) {
+    hits.push({ ...hit, display: `${hit.display} (surname with ${PERSON_FORM_NOTE})` });
+  }
   // Other readings of the name (another script's Latin forms, words run together, digits for
   // letters, a title before a surname): each is screened, and its hits say which reading matched.
   for (const reading of queryReadings(queryName)) {
     for (const hit of scoreWrittenName(index, reading.text, options)) {
       hits.push({ ...hit, display: `${hit.display} (${reading.label}: ${reading.text.toUpperCase()})` });
     }
+    for (const hit of personFormHits(index.entries, reading.text)) {
+      const note = `${reading.label}: ${reading.text.toUpperCase()}; surname with ${PERSON_FORM_NOTE}`;
+      hits.push({ ...hit, display: `${hit.display} (${note})` });
+    }
   }
   return hits;
 }
+
+const PERSON_FORM_NOTE = "title, initials or a shortened given name";
 
 /** scoreName for the name as written, in the scripts normalize.ts reads (Latin, Cyrillic, Greek). */
 function scoreWrittenName(index: ScreeningIndex, queryName: string, options: ScreenOptions): NameHit[] {
