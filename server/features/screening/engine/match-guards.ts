@@ -10,6 +10,8 @@ import type { EntityType, NameToken, NormalizedName } from "./types";
 /** The most a guarded hit scores: below any threshold a screening uses in practice. */
 export const GUARDED_SCORE_GAP = 0.01;
 
+const VOWELS = "aeiouy";
+
 /** Keys next to each other on a QWERTY keyboard: the letters a slip of the finger swaps. */
 const NEIGHBOURS: Record<string, string> = {
   a: "qwsz",
@@ -59,9 +61,14 @@ export function isTypingSlip(typed: string, listed: string): boolean {
   }
   if (lt !== ll) return false;
   if (typed.slice(i + 1) === listed.slice(i + 1)) {
-    // A neighbouring key in a short word more often makes another word ("Tesco"/"TEACO").
+    // A neighbouring key in a short word more often makes another word ("Tesco"/"TEACO"); in a
+    // five-letter word it counts only when it keeps the word's run of vowels and consonants.
+    const a = typed[i] as string;
+    const b = listed[i] as string;
+    const sameShape = VOWELS.includes(a) === VOWELS.includes(b);
     return (
-      lt >= MIN_SUBSTITUTION_WORD && (NEIGHBOURS[listed[i] as string] ?? "").includes(typed[i] as string)
+      (lt >= MIN_SUBSTITUTION_WORD || (lt === MIN_SUBSTITUTION_WORD - 1 && sameShape)) &&
+      (NEIGHBOURS[b] ?? "").includes(a)
     );
   }
   return (
@@ -69,8 +76,8 @@ export function isTypingSlip(typed: string, listed: string): boolean {
   );
 }
 
-/** Long words may carry any one edit (seven letters), or one per four letters (eight or more). */
-const LONG_WORD = 8;
+/** Words of six letters or more may carry one edit per four letters (at least one), anywhere. */
+const LONG_WORD = 6;
 /** Shortest word that may differ from the listed one by a slip of typing. */
 const MIN_SLIP_WORD = 4;
 /** Shortest word that may differ from the listed one by a neighbouring key. */
@@ -86,17 +93,19 @@ function isMistyped(
   if (isTypingSlip(word.text, listed.text) || isTypingSlip(word.key, listed.key)) return true;
   // A query with other words misspelt was typed carelessly: its name word may carry two slips.
   const budget = sloppy
-    ? Math.max(2, Math.floor(word.text.length / 4))
+    ? Math.max(2, Math.floor(word.text.length / 3))
     : word.text.length >= LONG_WORD
-      ? Math.floor(word.text.length / 4)
-      : word.text.length >= 7
-        ? 1
-        : 0;
+      ? Math.max(1, Math.floor(word.text.length / 4))
+      : 0;
   if (budget === 0) return false;
   return (
     boundedLevenshtein(word.text, listed.text, budget) <= budget ||
     boundedLevenshtein(word.key, listed.key, budget) <= budget
   );
+}
+
+function joinedWords(words: ReadonlyArray<{ text: string; key: string }>): { text: string; key: string } {
+  return { text: words.map((w) => w.text).join(""), key: words.map((w) => w.key).join("") };
 }
 
 /** Whether a query word appears in the list name as it is (by text or comparison key), or as two of its words joined. */
@@ -114,8 +123,11 @@ function appearsIn(
     if (t.text === word.text || (byKey && t.key === word.key)) return true;
     if (slips && isMistyped(word, t, sloppy)) return true;
     const next = names[i + 1];
-    if (next !== undefined && (t.text + next.text === word.text || (byKey && t.key + next.key === word.key)))
-      return true;
+    if (next !== undefined) {
+      const joined = { text: t.text + next.text, key: t.key + next.key };
+      if (joined.text === word.text || (byKey && joined.key === word.key)) return true;
+      if (slips && word.text.length >= LONG_WORD && isMistyped(word, joined, sloppy)) return true;
+    }
   }
   return false;
 }
@@ -149,10 +161,21 @@ export function guardedScore(
   const formal = query.legalForms.length > 0;
   if (!formal && !tradeWordsOnly) return score;
   const listed = normalizeName(listName).tokens;
+  // Another telling word of the query on the listed name as written ("Rossft Oil Company" for
+  // ROSNEFT OIL COMPANY) vouches for the fuzzy one.
+  if (
+    !tradeWordsOnly &&
+    !vessel &&
+    query.tokens.some((t) => t.kind !== "core" && t.weight >= TOKEN_WEIGHTS.generic && appearsIn(t, listed))
+  )
+    return score;
   for (const word of core) if (!appearsIn(word, listed, !tradeWordsOnly && !vessel, sloppy())) return guarded;
   // A one-word company written out in full with its legal form ("Mars, Incorporated") is not the
   // listed company with a further word ("MARS INVESTMENT L.L.C").
-  if (!vessel && query.legalForms.length > 0 && query.tokens.length === 1 && listed.length > 1)
-    return guarded;
+  // (Unless the one word is the listed words run together: "Roolefope AG" for "ROOL EUROPE AG".)
+  if (!vessel && formal && query.tokens.length === 1 && listed.length > 1) {
+    const word = query.tokens[0] as NameToken;
+    if (listed.length !== 2 || !appearsIn(word, [joinedWords(listed)], true, sloppy())) return guarded;
+  }
   return score;
 }

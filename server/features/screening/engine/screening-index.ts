@@ -1,5 +1,15 @@
 import { toCountryCode } from "./countries";
-import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS, MULTI_WORD_LEGAL_FORMS } from "./lexicon";
+import {
+  ABBREVIATIONS,
+  ANYWHERE_LEGAL_FORMS,
+  EDGE_LEGAL_FORMS,
+  GENERIC_WORDS,
+  INDUSTRY_WORDS,
+  LEADING_LEGAL_FORMS,
+  MULTI_WORD_LEGAL_FORMS,
+  PARTICLES,
+  STOP_WORDS,
+} from "./lexicon";
 import { guardedScore } from "./match-guards";
 import { addressWords, normalizeName, phoneticKey, tokenKey, wordsOf } from "./normalize";
 import { personFormHits } from "./person-names";
@@ -1374,6 +1384,25 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   return hits;
 }
 
+/** Words spelt as some legal form is, in any of the forms the lexicon knows. */
+const LEGAL_FORM_WORDS: ReadonlySet<string> = new Set([
+  ...EDGE_LEGAL_FORMS.keys(),
+  ...LEADING_LEGAL_FORMS,
+  ...ANYWHERE_LEGAL_FORMS.keys(),
+  ...MULTI_WORD_LEGAL_FORMS.flatMap(([form]) => form.split(" ")),
+]);
+
+/** A word neither on the lists, nor a legal form, stop word or lexicon word as written. */
+function isMisspelt(index: ScreeningIndex, word: string): boolean {
+  // A key pressed twice or thrice ("PRRODUCTION", "SHIPPPING") is a slip the comparison key hides.
+  if (/^.(.)\1|(.)\2\2/.test(word)) return true;
+  if (index.vocabulary.has(tokenKey(word)) || LEGAL_FORM_WORDS.has(word) || STOP_WORDS.has(word))
+    return false;
+  if (ABBREVIATIONS.has(word) || GENERIC_WORDS.has(word) || INDUSTRY_WORDS.has(word) || PARTICLES.has(word))
+    return false;
+  return !/[0-9]/.test(word) && word.length > 2;
+}
+
 const PERSON_FORM_NOTE = "title, initials or a shortened given name";
 
 /** scoreName for the name as written, in the scripts normalize.ts reads (Latin, Cyrillic, Greek). */
@@ -1567,11 +1596,7 @@ function scoreWrittenName(index: ScreeningIndex, queryName: string, options: Scr
   const isSloppy = (): boolean => {
     // Words of the query that are neither list words nor legal forms or stop words: misspellings.
     sloppy ??= wordsOf(queryName).some(
-      (w) =>
-        !tokens.some((t) => t.text === w) &&
-        !index.vocabulary.has(tokenKey(w)) &&
-        // After a name word, a legal form or stop word is set aside.
-        normalizeName(`name ${w}`).tokens.length > 1,
+      (w) => !tokens.some((t) => t.kind === "core" && t.text === w) && isMisspelt(index, w),
     );
     return sloppy;
   };

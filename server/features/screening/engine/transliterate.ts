@@ -481,6 +481,14 @@ function romaniseSyllable(s: Syllable, system: "rr" | "mr"): string {
   return (initials[s.initial] as string) + (vowels[s.vowel] as string) + (HANGUL_FINAL[s.final] as string);
 }
 
+function northSyllable(s: Syllable): string {
+  return (
+    (HANGUL_INITIAL_RR[s.initial] as string) +
+    (HANGUL_VOWEL_MR[s.vowel] as string) +
+    (HANGUL_FINAL[s.final] as string)
+  );
+}
+
 /**
  * A foreign word in Hangul ("블라디미르" Vladimir): the vowel ㅡ Korean inserts after a consonant
  * that had none is dropped, and ㄹ doubled across syllables is one l.
@@ -515,8 +523,13 @@ function koreanReadings(name: string, label = "Korean → Latin"): LatinReading[
     if (surname !== undefined) {
       const mr = `${KOREAN_SURNAMES[surname.char] ?? romaniseSyllable(surname, "mr")} ${given.map((s) => romaniseSyllable(s, "mr")).join(" ")}`;
       const rrName = `${romaniseSyllable(surname, "rr")} ${given.map((s) => romaniseSyllable(s, "rr")).join("")}`;
+      // North Korea's own spelling, which the lists mostly use: RR's consonants, MR's vowels
+      // ("Kim Jong Un").
+      const north = `${KOREAN_SURNAMES[surname.char] ?? romaniseSyllable(surname, "mr")} ${given.map((s) => northSyllable(s)).join(" ")}`;
       out.push({ text: mr, label: `${label} (McCune–Reischauer)` });
+      out.push({ text: north, label: `${label} (as North Korea romanises)` });
       out.push({ text: rrName, label: `${label} (Revised Romanization)` });
+      return dedupe(out);
     }
   }
   const loan = sylls.map(romaniseLoanword).join(" ");
@@ -678,8 +691,10 @@ export function latinReadings(name: string): LatinReading[] {
       const label = `${script} → Latin`;
       readings = [{ text: plain, label }];
       // Armenian "ու" is u; Georgian names end in the nominative -i ("პუტინი" Putin).
+      // Bengali and Hindi write a foreign v with bha ("ভ্লাদিমির" Vladimir).
       const folded = plain
         .replace(/ow/g, "u")
+        .replace(/\bbh(?=[lr])/g, "v")
         .split(/\s+/)
         .map((w) => (script === "Georgian" && w.length > 4 ? w.replace(/i$/, "") : w))
         .join(" ");
