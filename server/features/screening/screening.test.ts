@@ -56,6 +56,29 @@ describe("screening contacts", () => {
     }
   });
 
+  test("a contact named in Arabic or Chinese script fails on the listed party, and says how it was read", async () => {
+    for (const [company, script, listed] of [
+      ["فلاديمير بوتين", "Arabic → Latin", "PUTIN, Vladimir Vladimirovich"],
+      ["金正恩", "Chinese characters → Korean reading → Latin", "KIM, Jong Un"],
+    ] as const) {
+      const contact = await createContact({ company });
+      const result = (await trade(contact.id)).body.item;
+      expect(result.status, company).toBe("failed");
+      expect(result.matches[0]?.name, company).toBe(listed);
+      expect(result.matches[0]?.matched_name, company).toContain(script);
+    }
+    // Another person written in the same script passes.
+    const other = await createContact({ company: "فلاديمير بوبوف" });
+    expect((await trade(other.id)).body.item.status).toBe("passed");
+  });
+
+  test("a famous company written with its legal form does not fail on a one-word look-alike", async () => {
+    for (const company of ["Apple Inc.", "Shell plc", "The Boeing Company", "Microsoft Corporation"]) {
+      const contact = await createContact({ company });
+      expect((await trade(contact.id)).body.item.status, company).toBe("passed");
+    }
+  });
+
   test("a typo and a dropped legal form still fail", async () => {
     const contact = await createContact({ company: "Rosoboronexport" });
     expect((await trade(contact.id)).body.item.status).toBe("failed");
