@@ -1302,6 +1302,11 @@ export function screen(index: ScreeningIndex, query: ScreenQuery, options: Scree
   return screenWithHits(index, scoreName(index, query.name ?? "", options), query, options);
 }
 
+/** The lowest score scoreName prunes at, whatever the reporting floor: the default floor. */
+function verdictFloor(options: ScreenOptions): number {
+  return Math.max(0, (options.threshold ?? DEFAULT_THRESHOLD) - 0.1);
+}
+
 /** The lowest score `screen` reports for these options (near misses shown for review). */
 function minScoreOf(options: ScreenOptions): number {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
@@ -1407,7 +1412,10 @@ const PERSON_FORM_NOTE = "title, initials or a shortened given name";
 
 /** scoreName for the name as written, in the scripts normalize.ts reads (Latin, Cyrillic, Greek). */
 function scoreWrittenName(index: ScreeningIndex, queryName: string, options: ScreenOptions): NameHit[] {
-  const minScore = minScoreOf(options);
+  // Candidates are scored down to the default reporting floor at least, whatever floor the caller
+  // reports from: the pruning bound is not exact, and a verdict must not depend on how many near
+  // misses are listed (screenWithHits drops the hits below the caller's floor).
+  const minScore = Math.min(minScoreOf(options), verdictFloor(options));
   const hits: NameHit[] = [];
   const normalized = normalizeName(queryName);
   const { tokens } = normalized;

@@ -134,3 +134,17 @@ describe("a famous one-word company does not fail on a look-alike", () => {
     expect(isTypingSlip("apple", "aplex")).toBe(false);
   });
 });
+
+describe("the verdict does not depend on the reporting floor", () => {
+  const small = buildIndex([
+    entry("qaida", "AL QA'IDA", ["ISLAMIC ARMY", "AL QAEDA", "THE BASE"]),
+    entry("army", "ARMY OF ISLAM", ["JAISH AL-ISLAM"]),
+  ]);
+  test.each(["Al-Qa'ida/Islamic Army", "Apple Inc.", "Präsident Putin", "فلاديمير بوتين"])("%s", (name) => {
+    const verdicts = [0, 0.5, 0.75, 0.8, 0.85].map((minScore) => {
+      const result = screen(small, { name }, { minScore });
+      return `${result.status} ${result.bestScore}`;
+    });
+    expect(new Set(verdicts).size).toBe(1);
+  });
+});
