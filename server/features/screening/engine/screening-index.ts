@@ -1377,8 +1377,15 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
   }
   // Other readings of the name (another script's Latin forms, words run together, digits for
   // letters, a title before a surname): each is screened, and its hits say which reading matched.
-  for (const reading of queryReadings(queryName)) {
+  const isListWord = (w: string): boolean => index.vocabulary.has(tokenKey(w));
+  const isFormWord = (w: string): boolean => LEGAL_FORM_WORDS.has(w);
+  for (const reading of queryReadings(queryName, isListWord, isFormWord)) {
+    const wanted = reading.exactWords ? normalizeName(reading.text).tokens.map((t) => t.key) : [];
     for (const hit of scoreWrittenName(index, reading.text, options)) {
+      if (wanted.length > 0) {
+        const keys = new Set(normalizeName(hit.display).tokens.map((t) => t.key));
+        if (!wanted.every((k) => keys.has(k))) continue;
+      }
       hits.push({ ...hit, display: `${hit.display} (${reading.label}: ${reading.text.toUpperCase()})` });
     }
     for (const hit of personFormHits(index.entries, reading.text)) {

@@ -20,6 +20,8 @@ export interface LatinReading {
   text: string;
   /** "Arabic → Latin", "Korean → Latin (McCune–Reischauer)", … */
   label: string;
+  /** The reading's hits count only on list names bearing each of its words as written. */
+  exactWords?: boolean;
 }
 
 /** Unicode ranges of scripts the readings cover, with the script's English name. */
