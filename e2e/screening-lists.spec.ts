@@ -1,0 +1,20 @@
+import { expect, test, waitForHydration } from "./fixtures";
+
+test("the screenings screen says how old each list is, warns about stale ones, and that the Entity List is missing", async ({
+  page,
+  user: _,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/restricted-party-screening");
+  await waitForHydration(page);
+  const loaded = page.getByTestId("lists-loaded");
+  await expect(loaded).toContainText("BIS DPL");
+  await expect(loaded).toContainText("years old");
+  const stale = page.getByTestId("lists-stale");
+  await expect(stale).toContainText("Older than 30 days");
+  await expect(stale).toContainText("BIS DPL");
+  await expect(page.getByTestId("entity-list-missing")).toContainText("consolidated.csv");
+  await page.screenshot({ path: testInfo.outputPath("lists-1440.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("lists-390.png") });
+});
