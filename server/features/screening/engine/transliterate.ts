@@ -12,7 +12,8 @@
 // transliteration drops the vowels those scripts write as consonant letters.
 
 import anyAscii from "any-ascii";
-import hanja from "hanja";
+// The named export, not the default object: bundlers disagree on a CommonJS default's shape.
+import { translate as hanjaToHangul } from "hanja/lib/translate";
 
 /** One Latin reading of a name in another script. */
 export interface LatinReading {
@@ -609,8 +610,8 @@ function chineseReadings(name: string): LatinReading[] {
     });
     // The same characters read as a Korean name (金正恩 → 김정은 → Kim Jong Un). 金 as a surname is 김.
     const chars = [...(words[0] as string)];
-    const first = chars[0] === "金" ? "김" : hanja.translate(chars[0] as string, "SUBSTITUTION");
-    const hangul = first + hanja.translate(chars.slice(1).join(""), "SUBSTITUTION");
+    const first = chars[0] === "金" ? "김" : hanjaToHangul(chars[0] as string, "SUBSTITUTION");
+    const hangul = first + hanjaToHangul(chars.slice(1).join(""), "SUBSTITUTION");
     if (syllablesOf(hangul) !== undefined) {
       for (const r of koreanReadings(hangul, "Chinese characters → Korean reading → Latin")) {
         if (!r.label.includes("foreign") && !r.label.endsWith("Latin (Revised Romanization)")) out.push(r);
