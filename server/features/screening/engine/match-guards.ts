@@ -76,8 +76,8 @@ export function isTypingSlip(typed: string, listed: string): boolean {
   );
 }
 
-/** Words of six letters or more may carry one edit per four letters (at least one), anywhere. */
-const LONG_WORD = 6;
+/** Words of eight letters or more may carry one edit per four letters, anywhere. */
+const LONG_WORD = 8;
 /** Shortest word that may differ from the listed one by a slip of typing. */
 const MIN_SLIP_WORD = 4;
 /** Shortest word that may differ from the listed one by a neighbouring key. */
@@ -90,7 +90,8 @@ function isMistyped(
   sloppy: boolean,
 ): boolean {
   if (word.text.length < MIN_SLIP_WORD) return false;
-  if (isTypingSlip(word.text, listed.text) || isTypingSlip(word.key, listed.key)) return true;
+  // Slips are of letters as typed, so on the spelling, not on the folded comparison key.
+  if (isTypingSlip(word.text, listed.text)) return true;
   // A query with other words misspelt was typed carelessly: its name word may carry two slips.
   const budget = sloppy
     ? Math.max(2, Math.floor(word.text.length / 3))
