@@ -55,7 +55,7 @@ export function RescreenProgress({ api }: { api: TApi }) {
     <div className="mb-4 space-y-2 text-sm text-muted-foreground" data-print-hide>
       <p data-testid="lists-loaded">
         Lists loaded:{" "}
-        {lists.map((l) => `${l.source} (${l.version_date}, ${ageText(l.age_days)})`).join(", ") ||
+        {lists.map((l) => `${l.source} (${l.version_date}) ${ageText(l.age_days)}`).join("; ") ||
           "none — screening is not possible"}
       </p>
       {stale.length > 0 && (
