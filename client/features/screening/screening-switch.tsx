@@ -205,8 +205,9 @@ export function ScreeningSwitch({
               <ul className="space-y-1 text-sm" aria-label="Closest list entries">
                 {result.matches.slice(0, 3).map((m) => (
                   <li key={`${m.source_list}:${m.source_id}`}>
-                    <span className="font-medium">{m.name}</span> — {m.source_list}, score{" "}
-                    {m.score.toFixed(3)}
+                    <span className="font-medium">{m.name}</span>
+                    {m.matched_name && m.matched_name !== m.name && <span> as “{m.matched_name}”</span>} —{" "}
+                    {m.source_list}, score {m.score.toFixed(3)}
                     {m.programs.length > 0 && (
                       <span className="text-muted-foreground"> ({m.programs.join(", ")})</span>
                     )}

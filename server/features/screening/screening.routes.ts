@@ -15,6 +15,7 @@ import { createEntityRoutes } from "../../lib/entity/entity.routes";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { APP_REQUEST_HEADER, authOf, requireAuth } from "../auth/auth.middleware";
+import { entityListEntries, listFreshness, STALE_AFTER_DAYS } from "./list-freshness";
 import { listSetId, listsOfSet } from "./list-sets";
 import {
   contactOf,
@@ -248,8 +249,14 @@ export const screeningRoutes = new Hono<TAppEnv>()
   })
   /** GET /screenings/lists → the loaded lists and versions, and the re-screen job's progress. */
   .get("/lists", async (c) => {
-    const { lists } = await c.var.screening.registry.get();
-    return c.json({ lists, rescreen: c.var.screening.rescreen.state, threshold: c.var.screening.threshold });
+    const { lists, index } = await c.var.screening.registry.get();
+    return c.json({
+      lists: listFreshness(lists),
+      stale_after_days: STALE_AFTER_DAYS,
+      entity_list_entries: entityListEntries(index),
+      rescreen: c.var.screening.rescreen.state,
+      threshold: c.var.screening.threshold,
+    });
   })
   /**
    * GET /screenings/contact/{id}/history → the contact's screening trail from the append-only audit

@@ -6,6 +6,7 @@ import { createLogger } from "../../lib/logger";
 import { createServices } from "../../services";
 import { buildContact, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
+import { listAgeDays, listFreshness } from "./list-freshness";
 import { activeLists, parseListFiles, storeList } from "./lists.service";
 import { allContactIds, RescreenJob } from "./rescreen";
 
@@ -51,6 +52,29 @@ describe("screening contacts", () => {
       "General Trading Company",
       "Global Industrial Services LLC",
     ]) {
+      const contact = await createContact({ company });
+      expect((await trade(contact.id)).body.item.status, company).toBe("passed");
+    }
+  });
+
+  test("a contact named in Arabic or Chinese script fails on the listed party, and says how it was read", async () => {
+    for (const [company, script, listed] of [
+      ["فلاديمير بوتين", "Arabic → Latin", "PUTIN, Vladimir Vladimirovich"],
+      ["金正恩", "Chinese characters → Korean reading → Latin", "KIM, Jong Un"],
+    ] as const) {
+      const contact = await createContact({ company });
+      const result = (await trade(contact.id)).body.item;
+      expect(result.status, company).toBe("failed");
+      expect(result.matches[0]?.name, company).toBe(listed);
+      expect(result.matches[0]?.matched_name, company).toContain(script);
+    }
+    // Another person written in the same script passes.
+    const other = await createContact({ company: "فلاديمير بوبوف" });
+    expect((await trade(other.id)).body.item.status).toBe("passed");
+  });
+
+  test("a famous company written with its legal form does not fail on a one-word look-alike", async () => {
+    for (const company of ["Apple Inc.", "Shell plc", "The Boeing Company", "Microsoft Corporation"]) {
       const contact = await createContact({ company });
       expect((await trade(contact.id)).body.item.status, company).toBe("passed");
     }
@@ -429,4 +453,37 @@ describe("OFAC raw files", () => {
     expect(ofac[0].row_count).toBe(parsed.rowCount);
     isolated.database.close();
   }, 60_000);
+});
+
+describe("the lists' freshness", () => {
+  test("each loaded list has its age and a stale flag past 30 days; the Entity List sample is counted", async () => {
+    const res = await call(ctx, who.auth, "GET", "/api/screenings/lists");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      lists: { source: string; version_date: string; age_days: number; is_stale: boolean }[];
+      stale_after_days: number;
+      entity_list_entries: number;
+    };
+    expect(body.stale_after_days).toBe(30);
+    const dpl = body.lists.find((l) => l.source === "BIS DPL");
+    expect(dpl?.version_date.startsWith("2022")).toBe(true);
+    expect(dpl?.is_stale).toBe(true);
+    expect(dpl?.age_days).toBeGreaterThan(365);
+    for (const l of body.lists) expect(l.is_stale).toBe(l.age_days > 30);
+    // The bundled Consolidated Screening List is a sample: one Entity List row, not the list.
+    expect(body.entity_list_entries).toBeLessThan(100);
+  });
+
+  test("age is counted in whole days from the publication date", () => {
+    const today = new Date("2026-11-28T15:00:00Z");
+    expect(listAgeDays("2026-11-28", today)).toBe(0);
+    expect(listAgeDays("2026-10-29", today)).toBe(30);
+    expect(
+      listFreshness(
+        [{ source: "X", version_date: "2026-10-28", row_count: 1, checksum: "", imported_at: "" }],
+        today,
+      )[0],
+    ).toMatchObject({ age_days: 31, is_stale: true });
+    expect(listAgeDays("not a date", today)).toBe(0);
+  });
 });

@@ -1,6 +1,19 @@
 import { toCountryCode } from "./countries";
-import { EDGE_LEGAL_FORMS, LEADING_LEGAL_FORMS, MULTI_WORD_LEGAL_FORMS } from "./lexicon";
-import { addressWords, normalizeName, phoneticKey, wordsOf } from "./normalize";
+import {
+  ABBREVIATIONS,
+  ANYWHERE_LEGAL_FORMS,
+  EDGE_LEGAL_FORMS,
+  GENERIC_WORDS,
+  INDUSTRY_WORDS,
+  LEADING_LEGAL_FORMS,
+  MULTI_WORD_LEGAL_FORMS,
+  PARTICLES,
+  STOP_WORDS,
+} from "./lexicon";
+import { guardedScore } from "./match-guards";
+import { addressWords, normalizeName, phoneticKey, tokenKey, wordsOf } from "./normalize";
+import { personFormHits } from "./person-names";
+import { mayHaveReadings, queryReadings } from "./query-readings";
 import {
   CONTAINED_NAME_DISCOUNT,
   editBudget,
@@ -1289,6 +1302,11 @@ export function screen(index: ScreeningIndex, query: ScreenQuery, options: Scree
   return screenWithHits(index, scoreName(index, query.name ?? "", options), query, options);
 }
 
+/** The lowest score scoreName prunes at, whatever the reporting floor: the default floor. */
+function verdictFloor(options: ScreenOptions): number {
+  return Math.max(0, (options.threshold ?? DEFAULT_THRESHOLD) - 0.1);
+}
+
 /** The lowest score `screen` reports for these options (near misses shown for review). */
 function minScoreOf(options: ScreenOptions): number {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
@@ -1311,7 +1329,9 @@ export interface NameHit {
  */
 export function nameHitsKey(queryName: string): string {
   // Every field of every token (a field added to NameToken is part of the key without a change here).
-  return JSON.stringify(normalizeName(queryName).tokens);
+  const key = JSON.stringify(normalizeName(queryName).tokens);
+  // Names read in more than one way are scored through their readings too: those are the key.
+  return mayHaveReadings(queryName) ? `${key}\u0001${queryName}` : key;
 }
 
 /**
@@ -1351,9 +1371,61 @@ export function scoreNameCached(
  * screening many contacts of one name computes it once (see screenWithHits).
  */
 export function scoreName(index: ScreeningIndex, queryName: string, options: ScreenOptions = {}): NameHit[] {
-  const minScore = minScoreOf(options);
+  const hits = scoreWrittenName(index, queryName, options);
+  for (const hit of personFormHits(index.entries, queryName)) {
+    hits.push({ ...hit, display: `${hit.display} (surname with ${PERSON_FORM_NOTE})` });
+  }
+  // Other readings of the name (another script's Latin forms, words run together, digits for
+  // letters, a title before a surname): each is screened, and its hits say which reading matched.
+  const isListWord = (w: string): boolean => index.vocabulary.has(tokenKey(w));
+  const isFormWord = (w: string): boolean => LEGAL_FORM_WORDS.has(w);
+  for (const reading of queryReadings(queryName, isListWord, isFormWord)) {
+    const wanted = reading.exactWords ? normalizeName(reading.text).tokens.map((t) => t.key) : [];
+    for (const hit of scoreWrittenName(index, reading.text, options)) {
+      if (wanted.length > 0) {
+        const keys = new Set(normalizeName(hit.display).tokens.map((t) => t.key));
+        if (!wanted.every((k) => keys.has(k))) continue;
+      }
+      hits.push({ ...hit, display: `${hit.display} (${reading.label}: ${reading.text.toUpperCase()})` });
+    }
+    for (const hit of personFormHits(index.entries, reading.text)) {
+      const note = `${reading.label}: ${reading.text.toUpperCase()}; surname with ${PERSON_FORM_NOTE}`;
+      hits.push({ ...hit, display: `${hit.display} (${note})` });
+    }
+  }
+  return hits;
+}
+
+/** Words spelt as some legal form is, in any of the forms the lexicon knows. */
+const LEGAL_FORM_WORDS: ReadonlySet<string> = new Set([
+  ...EDGE_LEGAL_FORMS.keys(),
+  ...LEADING_LEGAL_FORMS,
+  ...ANYWHERE_LEGAL_FORMS.keys(),
+  ...MULTI_WORD_LEGAL_FORMS.flatMap(([form]) => form.split(" ")),
+]);
+
+/** A word neither on the lists, nor a legal form, stop word or lexicon word as written. */
+function isMisspelt(index: ScreeningIndex, word: string): boolean {
+  // A key pressed twice or thrice ("PRRODUCTION", "SHIPPPING") is a slip the comparison key hides.
+  if (/^.(.)\1|(.)\2\2/.test(word)) return true;
+  if (index.vocabulary.has(tokenKey(word)) || LEGAL_FORM_WORDS.has(word) || STOP_WORDS.has(word))
+    return false;
+  if (ABBREVIATIONS.has(word) || GENERIC_WORDS.has(word) || INDUSTRY_WORDS.has(word) || PARTICLES.has(word))
+    return false;
+  return !/[0-9]/.test(word) && word.length > 2;
+}
+
+const PERSON_FORM_NOTE = "title, initials or a shortened given name";
+
+/** scoreName for the name as written, in the scripts normalize.ts reads (Latin, Cyrillic, Greek). */
+function scoreWrittenName(index: ScreeningIndex, queryName: string, options: ScreenOptions): NameHit[] {
+  // Candidates are scored down to the default reporting floor at least, whatever floor the caller
+  // reports from: the pruning bound is not exact, and a verdict must not depend on how many near
+  // misses are listed (screenWithHits drops the hits below the caller's floor).
+  const minScore = Math.min(minScoreOf(options), verdictFloor(options));
   const hits: NameHit[] = [];
-  const { tokens } = normalizeName(queryName);
+  const normalized = normalizeName(queryName);
+  const { tokens } = normalized;
   if (tokens.length === 0) return hits;
   const q = prepareTokens(tokens);
   // Vessel and aircraft names are few: the query's uniform-weight preparation waits for one.
@@ -1533,6 +1605,27 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     );
     if (nameScore <= 0) continue;
     for (const ref of refsOf(index, n)) hits.push({ entry: ref.entry, display: ref.display, nameScore });
+  }
+  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+  let sloppy: boolean | undefined;
+  const isSloppy = (): boolean => {
+    // Words of the query that are neither list words nor legal forms or stop words: misspellings.
+    sloppy ??= wordsOf(queryName).some(
+      (w) => !tokens.some((t) => t.kind === "core" && t.text === w) && isMisspelt(index, w),
+    );
+    return sloppy;
+  };
+  for (const hit of hits) {
+    if (hit.nameScore < threshold) continue;
+    const entry = index.entries.at(hit.entry) as ListEntry;
+    hit.nameScore = guardedScore(
+      normalized,
+      hit.display,
+      entry.entityType,
+      hit.nameScore,
+      threshold,
+      isSloppy,
+    );
   }
   addAcronymHits(index, tokens, hits);
   words.settle();
