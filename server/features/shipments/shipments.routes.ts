@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { type Context, Hono, type Next } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { type Context, Hono } from "hono";
 import { ZShipmentTemplateInput } from "../../../db/contracts/shipments";
 import { documents, shipments, users } from "../../../db/schema";
 import type { TAppEnv } from "../../lib/context";
@@ -10,7 +9,6 @@ import { AppError, notFound } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import { loadDictionaries } from "../dictionary/dictionary.service";
-import { MAX_FILES_PER_REQUEST } from "../documents/documents.routes";
 import {
   attachDocuments,
   DOCUMENT_OWNERS,
@@ -19,6 +17,7 @@ import {
   ownerExists,
 } from "../documents/documents.service";
 import { downloadName } from "../documents/file-types";
+import { assertRoomForDocuments, readDocumentUpload, uploadBodyLimit } from "../documents/upload-reader";
 import { shipmentsEntity } from "./shipments.entity";
 import {
   blankShipment,
@@ -36,19 +35,6 @@ const OWNER = DOCUMENT_OWNERS.shipment_id;
 const ok = { error: false } as const;
 
 const idParam = (c: Context<TAppEnv>, name: string) => Number(c.req.param(name));
-
-// Room for multipart framing on top of the files; the per-file limit is checked by attachDocuments.
-const uploadBodyLimit = (c: Context<TAppEnv>, next: Next) =>
-  bodyLimit({
-    maxSize: c.var.env.uploadMaxBytes * MAX_FILES_PER_REQUEST + 256 * 1024,
-    onError: () => {
-      const limit = Math.round((c.var.env.uploadMaxBytes / 1024 / 1024) * 10) / 10;
-      throw new AppError(
-        "PAYLOAD_TOO_LARGE",
-        `The upload is too large: send at most ${MAX_FILES_PER_REQUEST} files of up to ${limit} MB each.`,
-      );
-    },
-  })(c, next);
 
 /** `attachment; filename=…` with an ASCII fallback and the RFC 5987 UTF-8 name. */
 function contentDisposition(name: string): string {
@@ -223,19 +209,8 @@ export function createShipmentRoutes(options: TShipmentRouteOptions = {}) {
         if (!(await ownerExists(c.var.db, OWNER.ownerTable, workspaceId, shipmentId))) {
           throw notFound("This shipment does not exist or is not yours");
         }
-        const body = await c.req.parseBody({ all: true }).catch(() => {
-          throw new AppError("VALIDATION", "Send the files as multipart/form-data", {
-            errors: { documents: ["Send the files as multipart/form-data"] },
-          });
-        });
-        const files = [body["documents[]"], body.documents]
-          .flat()
-          .filter((value): value is File => value instanceof File);
-        if (!files.length) {
-          throw new AppError("VALIDATION", "Choose at least one file to upload", {
-            errors: { documents: ["Choose at least one file to upload"] },
-          });
-        }
+        const { files } = await readDocumentUpload(c);
+        await assertRoomForDocuments(c.var.db, "shipment_id", shipmentId, files.length);
         const { documents: uploaded, failed } = await attachDocuments(
           c.var,
           { ownerColumn: "shipment_id", ownerId: shipmentId, workspaceId, documentType: "custom" },

@@ -1,0 +1,65 @@
+import type { Context, Next } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { TAppEnv } from "../../lib/context";
+import type { TDbOrTx } from "../../lib/entity/entity";
+import { AppError } from "../../lib/errors";
+import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST, MULTIPART_OVERHEAD } from "../../lib/limits";
+import { readMultipart, type TMultipartBody } from "../../lib/multipart";
+import { countDocuments, type TOwnerColumn } from "./documents.service";
+
+export const TOO_MANY_FILES = `Send at most ${MAX_FILES_PER_REQUEST} files per upload.`;
+const NAMELESS_FILE = "Every file needs a name: one of the files was sent without one, so none was stored.";
+
+/** The body cap of every document upload: the documented files at the configured size, plus framing. */
+export const uploadBodyLimit = (c: Context<TAppEnv>, next: Next) =>
+  bodyLimit({
+    maxSize: c.var.env.uploadMaxBytes * MAX_FILES_PER_REQUEST + MULTIPART_OVERHEAD,
+    onError: () => {
+      const limit = Math.round((c.var.env.uploadMaxBytes / 1024 / 1024) * 10) / 10;
+      throw new AppError(
+        "PAYLOAD_TOO_LARGE",
+        `The upload is too large: send at most ${MAX_FILES_PER_REQUEST} files of up to ${limit} MB each.`,
+      );
+    },
+  })(c, next);
+
+const refuse = (message: string) => new AppError("VALIDATION", message, { errors: { documents: [message] } });
+
+/**
+ * The one reader of a document upload (every route that stores files goes through it): the parts
+ * are counted in the raw bytes before anything is parsed, so thousands of tiny files are refused in
+ * milliseconds; then at most MAX_FILES_PER_REQUEST named files under `documents[]`/`documents`.
+ */
+export async function readDocumentUpload(
+  c: Context<TAppEnv>,
+): Promise<{ body: TMultipartBody; files: File[] }> {
+  const body = await readMultipart(c, {
+    field: "documents",
+    // The files plus the record id and a few stray fields.
+    maxParts: MAX_FILES_PER_REQUEST + 4,
+    tooManyMessage: TOO_MANY_FILES,
+  });
+  const files = [body["documents[]"], body.documents]
+    .flat()
+    .filter((value): value is File => value instanceof File);
+  if (files.length === 0) throw refuse("Choose at least one file to upload");
+  if (files.length > MAX_FILES_PER_REQUEST) throw refuse(TOO_MANY_FILES);
+  // Checked for the whole request before any file is stored: a bad part refuses all of them.
+  if (files.some((file) => !file.name?.trim())) throw refuse(NAMELESS_FILE);
+  return { body, files };
+}
+
+/** Refuses an upload that would take a record past MAX_DOCUMENTS_PER_RECORD documents in all. */
+export async function assertRoomForDocuments(
+  db: TDbOrTx,
+  ownerColumn: TOwnerColumn,
+  ownerId: number,
+  adding: number,
+): Promise<void> {
+  const held = await countDocuments(db, ownerColumn, ownerId);
+  if (held + adding > MAX_DOCUMENTS_PER_RECORD) {
+    throw refuse(
+      `This record holds ${held} of at most ${MAX_DOCUMENTS_PER_RECORD} documents: delete some before adding ${adding} more.`,
+    );
+  }
+}
