@@ -32,6 +32,7 @@ import { compressDynamic } from "./lib/compress";
 import type { TAppEnv, TAppVariables, TAuth } from "./lib/context";
 import { createEntityRoutes } from "./lib/entity/entity.routes";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
+import { boundErrorAnswer } from "./lib/input-bounds";
 import { apiBodyLimit, isDatabaseBusy } from "./lib/limits";
 import type { TLogger } from "./lib/logger";
 import type { TMailer } from "./lib/mailer";
@@ -97,10 +98,9 @@ export function createApp(deps: TAppDeps) {
   const onError = (error: Error, c: Context<TAppEnv>) => {
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-      return c.json(
-        { ...error.body, message: error.message, ...(error.errors ? { errors: error.errors } : {}) },
-        STATUS_BY_CODE[error.code],
-      );
+      // Bounded whatever raised it: an error answer never grows with the size of the request.
+      const { message, errors } = boundErrorAnswer(error.message, error.errors);
+      return c.json({ ...error.body, message, ...(errors ? { errors } : {}) }, STATUS_BY_CODE[error.code]);
     }
     if (isDatabaseBusy(error)) {
       // Another process (a CLI import) holds the write lock longer than the busy timeout.
