@@ -1,0 +1,200 @@
+/**
+ * The hardening review of the shipment, paperwork, reports and home routes: every upload goes
+ * through the one multipart reader and its caps, error answers stay small whatever the request
+ * holds, the home cache is bounded, a completed password reset lifts the lockout, and unknown
+ * screening-history ids answer the 404 page. (Attacks that need a real server are in
+ * hardening-server.test.ts.)
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { count, eq } from "drizzle-orm";
+import { documents } from "../../db/schema";
+import { PDF } from "../features/documents/test-files";
+import { cachedAnswer, HOME_CACHE_MAX_BYTES, homeCacheSize } from "../features/home/home.service";
+import { MAX_ARRAY_ITEMS, MAX_ISSUES_REPORTED } from "../lib/input-bounds";
+import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST } from "../lib/limits";
+import { call, signUp } from "../test/factories";
+import { createTestContext, type TTestContext } from "../test/setup";
+
+type TUser = Awaited<ReturnType<typeof signUp>>;
+
+let ctx: TTestContext;
+let owner: TUser;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  owner = await signUp(ctx);
+});
+afterAll(() => ctx.database.close());
+
+const encoder = new TextEncoder();
+const BOUNDARY = "----tradewinds-hardening";
+
+/** A multipart body of `n` files named f{i}.pdf holding `bytes`, built by hand (fast for thousands). */
+function filesBody(n: number, bytes: Uint8Array = PDF) {
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < n; i++) {
+    chunks.push(
+      encoder.encode(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="documents[]"; filename="f${i}.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
+      bytes,
+      encoder.encode("\r\n"),
+    );
+  }
+  chunks.push(encoder.encode(`--${BOUNDARY}--\r\n`));
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+const postFiles = (url: string, body: Uint8Array<ArrayBuffer>) =>
+  ctx.app.request(url, {
+    method: "POST",
+    headers: { ...owner.auth, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+    body,
+  });
+
+async function newShipment(): Promise<{ id: number; updated_at: string }> {
+  const res = await call(ctx, owner.auth, "POST", "/api/shipments");
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { item: { id: number; updated_at: string } }).item;
+}
+
+const documentsOf = async (shipmentId: number) =>
+  (
+    await ctx.database.db.select({ n: count() }).from(documents).where(eq(documents.shipment_id, shipmentId))
+  )[0].n;
+
+describe("custom shipment documents go through the upload caps", () => {
+  test("3,200 tiny files are refused before parsing, and nothing is stored", async () => {
+    const { id } = await newShipment();
+    const res = await postFiles(
+      `/api/shipments/custom-docs/${id}`,
+      filesBody(3200, encoder.encode("x".repeat(121))),
+    );
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { message: string }).message).toContain(
+      `at most ${MAX_FILES_PER_REQUEST} files`,
+    );
+    expect(await documentsOf(id)).toBe(0);
+  });
+
+  test(`${MAX_FILES_PER_REQUEST + 1} files are one too many`, async () => {
+    const { id } = await newShipment();
+    const res = await postFiles(`/api/shipments/custom-docs/${id}`, filesBody(MAX_FILES_PER_REQUEST + 1));
+    expect(res.status).toBe(422);
+    expect(await documentsOf(id)).toBe(0);
+  });
+
+  test(`a shipment holds at most ${MAX_DOCUMENTS_PER_RECORD} documents`, async () => {
+    const { id } = await newShipment();
+    for (let round = 0; round < MAX_DOCUMENTS_PER_RECORD / MAX_FILES_PER_REQUEST; round++) {
+      const res = await postFiles(`/api/shipments/custom-docs/${id}`, filesBody(MAX_FILES_PER_REQUEST));
+      expect(res.status).toBe(200);
+    }
+    expect(await documentsOf(id)).toBe(MAX_DOCUMENTS_PER_RECORD);
+    const res = await postFiles(`/api/shipments/custom-docs/${id}`, filesBody(1));
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { message: string }).message).toContain(
+      `at most ${MAX_DOCUMENTS_PER_RECORD}`,
+    );
+    expect(await documentsOf(id)).toBe(MAX_DOCUMENTS_PER_RECORD);
+  }, 60_000);
+
+  test("a 2 MB PDF is within the documented upload size", async () => {
+    const { id } = await newShipment();
+    const big = new Uint8Array(2 * 1024 * 1024);
+    big.set(PDF);
+    const res = await postFiles(`/api/shipments/custom-docs/${id}`, filesBody(1, big));
+    expect(res.status).toBe(200);
+    expect(await documentsOf(id)).toBe(1);
+  });
+});
+
+/** The answer's size in bytes and its parsed body. */
+async function measured(res: Response) {
+  const text = await res.text();
+  return {
+    bytes: text.length,
+    body: JSON.parse(text) as { message: string; errors?: Record<string, string[]> },
+  };
+}
+
+/** An error answer this small lists a handful of problems, never one per bad element. */
+const SMALL_ANSWER = 8 * 1024;
+
+describe("error answers do not grow with the request", () => {
+  test("240,000 document types in a shipment save: a short 422", async () => {
+    const shipment = await newShipment();
+    const res = await call(ctx, owner.auth, "PUT", `/api/shipments/${shipment.id}`, {
+      updated_at: shipment.updated_at,
+      generate_documents: Array.from({ length: 240_000 }, () => "x"),
+    });
+    expect(res.status).toBe(422);
+    const { bytes, body } = await measured(res);
+    expect(bytes).toBeLessThan(SMALL_ANSWER);
+    expect(body.errors?.generate_documents?.[0]).toContain(`at most ${MAX_ARRAY_ITEMS}`);
+  });
+
+  test("240,000 paperwork types: a short 422", async () => {
+    const shipment = await newShipment();
+    const res = await call(ctx, owner.auth, "POST", `/api/paperwork/shipments/${shipment.id}/generate`, {
+      types: Array.from({ length: 240_000 }, () => "x"),
+    });
+    expect(res.status).toBe(422);
+    expect((await measured(res)).bytes).toBeLessThan(SMALL_ANSWER);
+  });
+
+  test("60,000 shipment lines: a short 422 naming the limit", async () => {
+    const shipment = await newShipment();
+    const res = await call(ctx, owner.auth, "PUT", `/api/shipments/${shipment.id}`, {
+      updated_at: shipment.updated_at,
+      items: Array.from({ length: 60_000 }, () => ({})),
+    });
+    expect(res.status).toBe(422);
+    const { bytes, body } = await measured(res);
+    expect(bytes).toBeLessThan(SMALL_ANSWER);
+    expect(body.errors?.items?.[0]).toContain("at most 500");
+  });
+
+  test("a list within bounds but full of bad values lists the first problems and counts the rest", async () => {
+    const shipment = await newShipment();
+    const res = await call(ctx, owner.auth, "PUT", `/api/shipments/${shipment.id}`, {
+      updated_at: shipment.updated_at,
+      generate_documents: Array.from({ length: MAX_ARRAY_ITEMS }, (_, i) => `bad${i}`),
+    });
+    expect(res.status).toBe(422);
+    const { bytes, body } = await measured(res);
+    expect(bytes).toBeLessThan(SMALL_ANSWER);
+    expect(Object.keys(body.errors ?? {}).length).toBeLessThanOrEqual(MAX_ISSUES_REPORTED + 1);
+    expect(body.errors?._?.join(" ")).toContain(`${MAX_ARRAY_ITEMS - MAX_ISSUES_REPORTED} more problems`);
+    // The shared message is said once in the summary, not once per field.
+    const choose = body.message.match(/Choose from/g) ?? [];
+    expect(choose.length).toBe(1);
+  });
+});
+
+describe("the home answer cache", () => {
+  test("junk parameters do not make new cache entries", async () => {
+    const before = homeCacheSize(ctx.database.db);
+    for (let i = 0; i < 2000; i++) {
+      const route = ["shipping-performance", "most-recent-shipments", "most-common-shipments", "map"][i % 4];
+      const res = await call(
+        ctx,
+        owner.auth,
+        "GET",
+        `/api/home/${route}?filter=all&junk${i}=${"x".repeat(200)}`,
+      );
+      expect(res.status).toBe(200);
+    }
+    const after = homeCacheSize(ctx.database.db);
+    expect(after.entries - before.entries).toBeLessThanOrEqual(4);
+  }, 120_000);
+
+  test("distinct valid queries are bounded by bytes, not entries", async () => {
+    const big = "x".repeat(512 * 1024);
+    for (let i = 0; i < 200; i++) {
+      await cachedAnswer(ctx.database.db, 1, { route: "test", i }, async () => ({ big }));
+    }
+    const { bytes, entries } = homeCacheSize(ctx.database.db);
+    expect(bytes).toBeLessThanOrEqual(HOME_CACHE_MAX_BYTES);
+    expect(entries).toBeLessThan(200);
+  });
+});
