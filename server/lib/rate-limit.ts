@@ -1,4 +1,4 @@
-import { lt, sql } from "drizzle-orm";
+import { lt, or, sql } from "drizzle-orm";
 import type { TDb } from "../../db/client";
 import { rate_limits } from "../../db/schema";
 import { AppError } from "./errors";
@@ -42,4 +42,21 @@ export async function consumeRateLimit(db: TDb, keys: string[], limit: number): 
 export async function purgeRateLimits(db: TDb): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   await db.delete(rate_limits).where(lt(rate_limits.window_start, now - RATE_WINDOW_SECONDS));
+}
+
+/**
+ * Forgets the login failures counted against an account, from everywhere (after its owner proved
+ * control of the address with a reset link). Per-IP counters stay: they limit the guesser, not the
+ * account.
+ */
+export async function clearLoginFailures(db: TDb, email: string): Promise<void> {
+  const escaped = email.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  await db
+    .delete(rate_limits)
+    .where(
+      or(
+        sql`${rate_limits.key} = ${`login:account:${email}`}`,
+        sql`${rate_limits.key} like ${`login:ip-account:%:${escaped}`} escape '\\'`,
+      ),
+    );
 }

@@ -12,7 +12,10 @@ import { PDF } from "../features/documents/test-files";
 import { cachedAnswer, HOME_CACHE_MAX_BYTES, homeCacheSize } from "../features/home/home.service";
 import { MAX_ARRAY_ITEMS, MAX_ISSUES_REPORTED } from "../lib/input-bounds";
 import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST } from "../lib/limits";
-import { call, signUp } from "../test/factories";
+import { loadAppSecret } from "../lib/secret";
+import { sign } from "../lib/signing";
+import { buildRegistration, call, json, signUp } from "../test/factories";
+import { awayFromRateWindowEdge } from "../test/rate-window";
 import { createTestContext, type TTestContext } from "../test/setup";
 
 type TUser = Awaited<ReturnType<typeof signUp>>;
@@ -197,4 +200,56 @@ describe("the home answer cache", () => {
     expect(bytes).toBeLessThanOrEqual(HOME_CACHE_MAX_BYTES);
     expect(entries).toBeLessThan(200);
   });
+});
+
+describe("a completed password reset lifts the lockout", () => {
+  test("after strangers fill the account's limit, the reset link clears it for every browser", async () => {
+    await awayFromRateWindowEdge();
+    // Two attempts per (IP, account) and window; the account-wide limit is 10 × 2.
+    const small = await createTestContext({ AUTH_RATE_LIMIT: "2", TRUST_PROXY: "1" });
+    try {
+      const reg = buildRegistration();
+      expect((await small.app.request("/api/register", json(reg))).status).toBe(201);
+      const login = (password: string, ip: string, cookie?: string) =>
+        small.app.request(
+          "/api/login",
+          json({ email: reg.email, password }, { "x-forwarded-for": ip, ...(cookie ? { cookie } : {}) }),
+        );
+      // 12 addresses × 10 wrong passwords.
+      for (let ip = 0; ip < 12; ip++) {
+        for (let i = 0; i < 10; i++) await login(`guess ${i}`, `203.0.113.${ip}`);
+      }
+      expect((await login(reg.password, "192.0.2.10")).status).toBe(429);
+
+      const [user] = (
+        await small.database.client.execute({
+          sql: "select id, password_hash from users where email = ?",
+          args: [reg.email],
+        })
+      ).rows as unknown as { id: number; password_hash: string }[];
+      const expires = Math.floor(Date.now() / 1000) + 600;
+      const signature = sign(loadAppSecret(small.env), ["reset", user.id, expires, user.password_hash]);
+      const reset = await small.app.request(
+        `/api/reset/password/user/${user.id}?expires=${expires}&signature=${signature}`,
+        json({ password: "the owner's new password" }, { "x-forwarded-for": "192.0.2.10" }),
+      );
+      expect(reset.status).toBe(200);
+      const device = reset.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("twdevice="))
+        ?.split(";")[0];
+      expect(device).toBeTruthy();
+
+      // Another new browser signs in at once: the failures are forgotten.
+      expect((await login("the owner's new password", "192.0.2.11")).status).toBe(200);
+      // Strangers fill the account-wide limit again; the browser that reset the password is a known device.
+      for (let ip = 12; ip < 24; ip++) {
+        for (let i = 0; i < 2; i++) await login(`guess ${i}`, `203.0.113.${ip}`);
+      }
+      expect((await login("the owner's new password", "192.0.2.12")).status).toBe(429);
+      expect((await login("the owner's new password", "192.0.2.13", device)).status).toBe(200);
+    } finally {
+      small.database.close();
+    }
+  }, 120_000);
 });
