@@ -2,6 +2,7 @@ import { createRoute, lazyRouteComponent, notFound, useRouteContext } from "@tan
 import { DownloadIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { TScreeningHistoryEntry } from "../../db/contracts/screening";
+import { NotFoundScreen } from "../components/app/screens";
 import { Button } from "../components/ui/button";
 import { RescreenProgress } from "../features/screening/rescreen-progress";
 import { ListChanges, ScreeningHistory, type THistoryAnswer } from "../features/screening/screening-history";
@@ -43,6 +44,7 @@ const historyRoute = createRoute({
     stringify: ({ contactId }) => ({ contactId: String(contactId) }),
   },
   staticData: { title: "Screening history" },
+  notFoundComponent: NotFoundScreen,
   head: () => ({ meta: [{ title: "Screening history · Tradewinds" }] }),
   loader: async ({ context, params }) => {
     if (!params.contactId) throw notFound();

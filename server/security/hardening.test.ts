@@ -6,17 +6,20 @@
  * hardening-server.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { count, eq } from "drizzle-orm";
 import { documents } from "../../db/schema";
 import { PDF } from "../features/documents/test-files";
 import { cachedAnswer, HOME_CACHE_MAX_BYTES, homeCacheSize } from "../features/home/home.service";
+import { diskAssetStore } from "../lib/assets";
 import { MAX_ARRAY_ITEMS, MAX_ISSUES_REPORTED } from "../lib/input-bounds";
 import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST } from "../lib/limits";
 import { loadAppSecret } from "../lib/secret";
 import { sign } from "../lib/signing";
-import { buildRegistration, call, json, signUp } from "../test/factories";
+import { buildContact, buildRegistration, call, json, signUp } from "../test/factories";
 import { awayFromRateWindowEdge } from "../test/rate-window";
-import { createTestContext, type TTestContext } from "../test/setup";
+import { appOver, createTestContext, type TTestContext } from "../test/setup";
 
 type TUser = Awaited<ReturnType<typeof signUp>>;
 
@@ -252,4 +255,35 @@ describe("a completed password reset lifts the lockout", () => {
       small.database.close();
     }
   }, 120_000);
+});
+
+// Server-rendered screens need the client build (npm test builds it before the suites).
+const CLIENT = path.resolve(import.meta.dir, "..", "..", "dist", "client");
+const isBuilt = existsSync(path.join(CLIENT, ".vite", "manifest.json"));
+
+describe.if(isBuilt)("the screening history screen", () => {
+  test("an unknown, foreign, 0 or non-numeric contact id answers the 404 page", async () => {
+    const { render } = await import("../../client/entry-server");
+    const pages = appOver(ctx, { assets: diskAssetStore(CLIENT), render });
+    const stranger = await signUp(ctx);
+    const created = await call(ctx, stranger.auth, "POST", "/api/contacts", buildContact());
+    expect(created.status).toBe(201);
+    const foreign = ((await created.json()) as { item: { id: number } }).item.id;
+    const own = await call(ctx, owner.auth, "POST", "/api/contacts", buildContact());
+    const ownId = ((await own.json()) as { item: { id: number } }).item.id;
+
+    const ok = await pages.request(`/restricted-party-screening/history/${ownId}`, {
+      headers: { cookie: owner.cookie },
+    });
+    expect(ok.status).toBe(200);
+    for (const id of ["999999", String(foreign), "0", "abc", "1e3"]) {
+      const res = await pages.request(`/restricted-party-screening/history/${id}`, {
+        headers: { cookie: owner.cookie },
+      });
+      const html = await res.text();
+      expect({ id, status: res.status }).toEqual({ id, status: 404 });
+      expect(html).toMatch(/not found/i);
+      expect(html).not.toContain("Something went wrong");
+    }
+  }, 60_000);
 });
