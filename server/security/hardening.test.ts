@@ -13,10 +13,12 @@ import { documents } from "../../db/schema";
 import { PDF } from "../features/documents/test-files";
 import { cachedAnswer, HOME_CACHE_MAX_BYTES, homeCacheSize } from "../features/home/home.service";
 import { diskAssetStore } from "../lib/assets";
+import { exportLimiter, paperworkLimiter, uploadLimiter } from "../lib/heavy-work";
 import { MAX_ARRAY_ITEMS, MAX_ISSUES_REPORTED } from "../lib/input-bounds";
 import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST } from "../lib/limits";
 import { loadAppSecret } from "../lib/secret";
 import { sign } from "../lib/signing";
+import type { TWorkLimiter } from "../lib/work-limiter";
 import { buildContact, buildRegistration, call, json, signUp } from "../test/factories";
 import { awayFromRateWindowEdge } from "../test/rate-window";
 import { appOver, createTestContext, type TTestContext } from "../test/setup";
@@ -286,4 +288,79 @@ describe.if(isBuilt)("the screening history screen", () => {
       expect(html).not.toContain("Something went wrong");
     }
   }, 60_000);
+});
+
+describe("heavy work has bounded concurrency and a queue", () => {
+  /** Takes every slot and queue place of `limiter`; the returned function gives them all back. */
+  async function saturate(limiter: TWorkLimiter) {
+    const held: (() => void)[] = [];
+    const queued: Promise<void>[] = [];
+    // Slots are granted at once; queue places wait until a slot is given back.
+    for (;;) {
+      const { running, queued: waiting } = limiter.state();
+      const before = running + waiting;
+      const taken = limiter.acquire().then((release) => void held.push(release));
+      if (limiter.state().running + limiter.state().queued === before) {
+        await taken.catch(() => undefined);
+        break;
+      }
+      queued.push(taken.catch(() => undefined));
+      await Promise.resolve();
+    }
+    return async () => {
+      while (held.length || limiter.state().running || limiter.state().queued) {
+        held.shift()?.();
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await Promise.all(queued);
+    };
+  }
+
+  const expectBusy = async (res: Response) => {
+    expect(res.status).toBe(503);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await res.json()) as { message: string }).message).toContain("busy");
+  };
+
+  test("paperwork generation past its queue: 503 with Retry-After", async () => {
+    const shipment = await newShipment();
+    const release = await saturate(paperworkLimiter);
+    try {
+      await expectBusy(
+        await call(ctx, owner.auth, "POST", `/api/paperwork/shipments/${shipment.id}/generate`, {
+          types: ["commercial_invoice"],
+        }),
+      );
+    } finally {
+      await release();
+    }
+  });
+
+  test("report exports past their queue: 503 with Retry-After", async () => {
+    const release = await saturate(exportLimiter);
+    try {
+      await expectBusy(await call(ctx, owner.auth, "GET", "/api/reports-data?format=arrow"));
+    } finally {
+      await release();
+    }
+    expect((await call(ctx, owner.auth, "GET", "/api/reports-data?format=arrow")).status).toBe(200);
+  });
+
+  test("uploads past their queue: 503 with Retry-After, before the body is read", async () => {
+    const { id } = await newShipment();
+    const release = await saturate(uploadLimiter);
+    try {
+      await expectBusy(await postFiles(`/api/shipments/custom-docs/${id}`, filesBody(1)));
+      await expectBusy(
+        await ctx.app.request("/api/products/documents", {
+          method: "POST",
+          headers: { ...owner.auth, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+          body: filesBody(1),
+        }),
+      );
+    } finally {
+      await release();
+    }
+    expect(await documentsOf(id)).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { TAppEnv } from "../../lib/context";
 import { AppError, notFound } from "../../lib/errors";
+import { uploadLimiter } from "../../lib/heavy-work";
 import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST } from "../../lib/limits";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import {
@@ -41,7 +42,7 @@ export function createDocumentRoutes(owner: TDocumentOwnerConfig) {
        * POST / → 200 {documents (all of the owner's), uploaded, failed}; when every file failed 422
        * (413 when they were all too large) with the same body and a message.
        */
-      .post("/", uploadBodyLimit, async (c) => {
+      .post("/", uploadLimiter.middleware(), uploadBodyLimit, async (c) => {
         const { workspaceId } = authOf(c);
         const { body, files } = await readDocumentUpload(c);
         const rawId = Array.isArray(body.id) ? body.id[0] : body.id;

@@ -6,6 +6,7 @@ import type { TAppEnv } from "../../lib/context";
 import { createEntityRoutes, readJson } from "../../lib/entity/entity.routes";
 import { deleteRecord } from "../../lib/entity/entity.service";
 import { AppError, notFound } from "../../lib/errors";
+import { uploadLimiter } from "../../lib/heavy-work";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import { loadDictionaries } from "../dictionary/dictionary.service";
@@ -203,7 +204,7 @@ export function createShipmentRoutes(options: TShipmentRouteOptions = {}) {
         return c.json({ item: await getShipment(c.var.db, workspaceId, shipmentId), status: ok });
       })
       /** POST /custom-docs/{shipmentId} multipart documents[] → {item, documents, failed, status}. */
-      .post(`/custom-docs/:shipmentId${ID}`, uploadBodyLimit, async (c) => {
+      .post(`/custom-docs/:shipmentId${ID}`, uploadLimiter.middleware(), uploadBodyLimit, async (c) => {
         const { workspaceId } = authOf(c);
         const shipmentId = idParam(c, "shipmentId");
         if (!(await ownerExists(c.var.db, OWNER.ownerTable, workspaceId, shipmentId))) {
