@@ -13,7 +13,7 @@ import {
   type TDocumentOwnerConfig,
 } from "./documents.service";
 import { downloadName } from "./file-types";
-import { assertRoomForDocuments, readDocumentUpload, uploadBodyLimit } from "./upload-reader";
+import { assertRoomForDocuments, readDocumentUpload, uploadBodyLimit, uploadSpool } from "./upload-reader";
 
 export { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST };
 
@@ -42,7 +42,7 @@ export function createDocumentRoutes(owner: TDocumentOwnerConfig) {
        * POST / → 200 {documents (all of the owner's), uploaded, failed}; when every file failed 422
        * (413 when they were all too large) with the same body and a message.
        */
-      .post("/", uploadLimiter.middleware(), uploadBodyLimit, async (c) => {
+      .post("/", uploadLimiter.middleware(), uploadBodyLimit, uploadSpool, async (c) => {
         const { workspaceId } = authOf(c);
         const { body, files } = await readDocumentUpload(c);
         const rawId = Array.isArray(body.id) ? body.id[0] : body.id;

@@ -1,10 +1,12 @@
-import type { Context, Next } from "hono";
+import path from "node:path";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { TAppEnv } from "../../lib/context";
 import type { TDbOrTx } from "../../lib/entity/entity";
 import { AppError } from "../../lib/errors";
 import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST, MULTIPART_OVERHEAD } from "../../lib/limits";
 import { readMultipart, type TMultipartBody } from "../../lib/multipart";
+import { readMultipartToDisk, removeSpool } from "../../lib/multipart-spool";
 import { countDocuments, type TOwnerColumn } from "./documents.service";
 
 export const TOO_MANY_FILES = `Send at most ${MAX_FILES_PER_REQUEST} files per upload.`;
@@ -23,6 +25,23 @@ export const uploadBodyLimit = (c: Context<TAppEnv>, next: Next) =>
     },
   })(c, next);
 
+/** Each upload request's spool folder (set by uploadSpool). */
+const spools = new WeakMap<object, string>();
+
+/**
+ * Gives an upload request a spool folder under DATA_DIR/uploads/.incoming for its files as they
+ * stream in, and removes it once the request is answered, whatever happened.
+ */
+export const uploadSpool: MiddlewareHandler<TAppEnv> = async (c, next) => {
+  const dir = path.join(c.var.env.dataDir, "uploads", ".incoming", crypto.randomUUID());
+  spools.set(c, dir);
+  try {
+    await next();
+  } finally {
+    removeSpool(dir);
+  }
+};
+
 const refuse = (message: string) => new AppError("VALIDATION", message, { errors: { documents: [message] } });
 
 /**
@@ -33,12 +52,17 @@ const refuse = (message: string) => new AppError("VALIDATION", message, { errors
 export async function readDocumentUpload(
   c: Context<TAppEnv>,
 ): Promise<{ body: TMultipartBody; files: File[] }> {
-  const body = await readMultipart(c, {
+  const limits = {
     field: "documents",
     // The files plus the record id and a few stray fields.
     maxParts: MAX_FILES_PER_REQUEST + 4,
     tooManyMessage: TOO_MANY_FILES,
-  });
+  };
+  // Streamed to disk where the route has a spool folder: memory stays at a chunk, not the body.
+  const spoolDir = spools.get(c);
+  const body = spoolDir
+    ? await readMultipartToDisk(c, { ...limits, maxFileBytes: c.var.env.uploadMaxBytes, spoolDir })
+    : await readMultipart(c, limits);
   const files = [body["documents[]"], body.documents]
     .flat()
     .filter((value): value is File => value instanceof File);

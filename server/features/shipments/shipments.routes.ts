@@ -18,7 +18,12 @@ import {
   ownerExists,
 } from "../documents/documents.service";
 import { downloadName } from "../documents/file-types";
-import { assertRoomForDocuments, readDocumentUpload, uploadBodyLimit } from "../documents/upload-reader";
+import {
+  assertRoomForDocuments,
+  readDocumentUpload,
+  uploadBodyLimit,
+  uploadSpool,
+} from "../documents/upload-reader";
 import { shipmentsEntity } from "./shipments.entity";
 import {
   blankShipment,
@@ -204,36 +209,42 @@ export function createShipmentRoutes(options: TShipmentRouteOptions = {}) {
         return c.json({ item: await getShipment(c.var.db, workspaceId, shipmentId), status: ok });
       })
       /** POST /custom-docs/{shipmentId} multipart documents[] → {item, documents, failed, status}. */
-      .post(`/custom-docs/:shipmentId${ID}`, uploadLimiter.middleware(), uploadBodyLimit, async (c) => {
-        const { workspaceId } = authOf(c);
-        const shipmentId = idParam(c, "shipmentId");
-        if (!(await ownerExists(c.var.db, OWNER.ownerTable, workspaceId, shipmentId))) {
-          throw notFound("This shipment does not exist or is not yours");
-        }
-        const { files } = await readDocumentUpload(c);
-        await assertRoomForDocuments(c.var.db, "shipment_id", shipmentId, files.length);
-        const { documents: uploaded, failed } = await attachDocuments(
-          c.var,
-          { ownerColumn: "shipment_id", ownerId: shipmentId, workspaceId, documentType: "custom" },
-          files,
-        );
-        const item = await getShipment(c.var.db, workspaceId, shipmentId);
-        const result = { item, documents: uploaded, failed };
-        if (!uploaded.length) {
-          const tooLarge = failed.every((f) => f.code === "too_large");
-          throw new AppError(
-            tooLarge ? "PAYLOAD_TOO_LARGE" : "VALIDATION",
-            failed.length === 1 ? failed[0].message : "No file could be uploaded.",
-            {
-              body: {
-                ...result,
-                status: { error: true, errorMessage: failed.map((f) => f.message).join(" ") },
-              },
-            },
+      .post(
+        `/custom-docs/:shipmentId${ID}`,
+        uploadLimiter.middleware(),
+        uploadBodyLimit,
+        uploadSpool,
+        async (c) => {
+          const { workspaceId } = authOf(c);
+          const shipmentId = idParam(c, "shipmentId");
+          if (!(await ownerExists(c.var.db, OWNER.ownerTable, workspaceId, shipmentId))) {
+            throw notFound("This shipment does not exist or is not yours");
+          }
+          const { files } = await readDocumentUpload(c);
+          await assertRoomForDocuments(c.var.db, "shipment_id", shipmentId, files.length);
+          const { documents: uploaded, failed } = await attachDocuments(
+            c.var,
+            { ownerColumn: "shipment_id", ownerId: shipmentId, workspaceId, documentType: "custom" },
+            files,
           );
-        }
-        return c.json({ ...result, status: ok });
-      })
+          const item = await getShipment(c.var.db, workspaceId, shipmentId);
+          const result = { item, documents: uploaded, failed };
+          if (!uploaded.length) {
+            const tooLarge = failed.every((f) => f.code === "too_large");
+            throw new AppError(
+              tooLarge ? "PAYLOAD_TOO_LARGE" : "VALIDATION",
+              failed.length === 1 ? failed[0].message : "No file could be uploaded.",
+              {
+                body: {
+                  ...result,
+                  status: { error: true, errorMessage: failed.map((f) => f.message).join(" ") },
+                },
+              },
+            );
+          }
+          return c.json({ ...result, status: ok });
+        },
+      )
       // GET / (list), GET /{id}, GET /edit from the shared kit.
       .route("/", kitReads)
   );
