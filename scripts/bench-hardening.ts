@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureClientBuild, freePort, pollHealth, ROOT, waitForHealth } from "./lib";
 
+/** BENCH_ONLY=<regex>: only the attacks whose name matches. */
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : null;
 const root = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : ROOT;
 const EMAIL = "bench.hardening@example.com";
 const PASSWORD = "bench hardening password";
@@ -80,6 +82,7 @@ try {
 
   /** Runs the attack's requests while health is polled and RSS sampled. */
   async function attack(name: string, requests: () => Promise<Response>[]) {
+    if (only && !only.test(name)) return;
     await Bun.sleep(500);
     let peak = rssMb(proc.pid);
     const sampler = setInterval(() => {
@@ -195,14 +198,23 @@ try {
   const maxFile = new Uint8Array(25 * 1024 * 1024 - 1024);
   maxFile.set(encoder.encode("%PDF-1.4\n"));
   const big = multipart(10, maxFile);
+  // Product documents: the same upload path before and after the custom-docs route joined it.
+  const products = (
+    (await (await fetch(`${url}/api/products?per_page=10`, { headers: auth })).json()) as {
+      data: { id: number }[];
+    }
+  ).data;
   await attack("4 concurrent maximum-size uploads (10 × 25 MB each)", () =>
-    Array.from({ length: 4 }, (_, i) =>
-      fetch(`${url}/api/shipments/custom-docs/${shipments[2 + i].id}`, {
+    Array.from({ length: 4 }, (_, i) => {
+      const id = encoder.encode(
+        `--benchBoundary\r\nContent-Disposition: form-data; name="id"\r\n\r\n${products[i].id}\r\n`,
+      );
+      return fetch(`${url}/api/products/documents`, {
         method: "POST",
         headers: { ...auth, "content-type": big.type },
-        body: big.body,
-      }),
-    ),
+        body: new Blob([id, big.body]),
+      });
+    }),
   );
 } finally {
   proc.kill("SIGTERM");

@@ -15,7 +15,8 @@ export const paperworkLimiter = workLimiter({
 });
 
 /**
- * Document uploads: a maximum-size upload is read whole (hundreds of MB with its parse), so at most
- * two are read at once and four wait; memory stays bounded whatever the number of uploaders.
+ * Document uploads: each streams to disk as it arrives (server/lib/multipart-spool.ts), so four at
+ * once cost little memory. None waits in a queue: the runtime buffers the body of a request nobody
+ * reads yet, so a queued maximum-size upload would sit in memory whole; the fifth gets the 503.
  */
-export const uploadLimiter = workLimiter({ what: "receiving uploads", concurrency: 2, maxQueued: 4 });
+export const uploadLimiter = workLimiter({ what: "receiving uploads", concurrency: 4, maxQueued: 0 });

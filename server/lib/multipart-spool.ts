@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
 import type { Context } from "hono";
 import type { TAppEnv } from "./context";
@@ -14,11 +15,14 @@ type TPart = {
   name: string;
   fileName: string | null;
   type: string;
-  fd: number | null;
+  file: FileHandle | null;
   path: string | null;
   size: number;
   field: Buffer[];
 };
+
+/** Largest single write: a big chunk is written in slices, none of which holds the loop. */
+const WRITE_SLICE = 1024 * 1024;
 
 function headerValue(headers: string, name: string): string | null {
   const line = headers.split("\r\n").find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
@@ -77,37 +81,51 @@ export async function readMultipartToDisk(
   let current: TPart | null = null;
   const finished: TPart[] = [];
 
-  const write = (data: Buffer) => {
+  // Asynchronous writes (the thread pool's), in slices: the runtime may hand over tens of
+  // megabytes it buffered as one chunk, and a synchronous write of it held the loop for seconds.
+  const write = async (data: Buffer) => {
     if (!current || data.length === 0) return;
-    if (current.fd !== null) {
-      const room = options.maxFileBytes + 1 - current.size;
-      if (room > 0) writeSync(current.fd, data, 0, Math.min(room, data.length));
-      current.size += data.length;
+    if (current.file !== null) {
+      const part = current;
+      const file = current.file;
+      const kept = Math.max(0, Math.min(options.maxFileBytes + 1 - part.size, data.length));
+      part.size += data.length;
+      for (let at = 0; at < kept; at += WRITE_SLICE)
+        await file.write(data.subarray(at, Math.min(kept, at + WRITE_SLICE)));
     } else {
       current.size += data.length;
       if (current.size > MAX_FIELD_BYTES) throw malformed();
       current.field.push(data);
     }
   };
-  const finish = () => {
+  const finish = async () => {
     if (!current) return;
-    if (current.fd !== null) closeSync(current.fd);
-    current.fd = null;
-    finished.push(current);
+    const part = current;
     current = null;
+    await part.file?.close();
+    part.file = null;
+    finished.push(part);
   };
-  const start = (headers: string) => {
+  const start = async (headers: string) => {
     const disposition = headerValue(headers, "content-disposition") ?? "";
     const name = dispositionParam(disposition, "name");
     if (!/^form-data\b/i.test(disposition) || name === null) throw malformed();
     const fileName = dispositionParam(disposition, "filename");
     const type = headerValue(headers, "content-type") ?? "application/octet-stream";
     const file = fileName === null ? null : path.join(options.spoolDir, `part-${parts}`);
-    current = { name, fileName, type, fd: file ? openSync(file, "w") : null, path: file, size: 0, field: [] };
+    current = {
+      name,
+      fileName,
+      type,
+      file: file ? await open(file, "w") : null,
+      path: file,
+      size: 0,
+      field: [],
+    };
   };
 
   /** Consumes what `pending` holds; returns when it needs more bytes. */
-  const consume = () => {
+  const consume = async () => {
     for (;;) {
       if (state === "done") return;
       if (state === "headers") {
@@ -116,7 +134,7 @@ export async function readMultipartToDisk(
           if (pending.length > MAX_HEADER_BYTES) throw malformed();
           return;
         }
-        start(pending.subarray(0, end).toString("utf8"));
+        await start(pending.subarray(0, end).toString("utf8"));
         pending = pending.subarray(end + headerEnd.length);
         state = "body";
         continue;
@@ -125,19 +143,19 @@ export async function readMultipartToDisk(
       if (at === -1) {
         // Keep what could be the start of a delimiter cut across two chunks.
         const keep = Math.min(pending.length, delimiter.length + 1);
-        if (state === "body") write(pending.subarray(0, pending.length - keep));
+        if (state === "body") await write(pending.subarray(0, pending.length - keep));
         pending = pending.subarray(pending.length - keep);
         return;
       }
       // The two bytes after the delimiter say whether another part follows ("\r\n") or not ("--").
       if (pending.length < at + delimiter.length + 2) {
-        if (state === "body") write(pending.subarray(0, at));
+        if (state === "body") await write(pending.subarray(0, at));
         pending = pending.subarray(at);
         return;
       }
       if (state === "body") {
-        write(pending.subarray(0, at));
-        finish();
+        await write(pending.subarray(0, at));
+        await finish();
       }
       const after = pending.subarray(at + delimiter.length, at + delimiter.length + 2).toString("latin1");
       if (after === "--") {
@@ -158,8 +176,11 @@ export async function readMultipartToDisk(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      pending = pending.length ? Buffer.concat([pending, value]) : Buffer.from(value);
-      consume();
+      // A view of the chunk, not a copy; joined only to what is left of the last one (a few bytes
+      // that may begin a delimiter, or an unfinished header block).
+      const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      await consume();
       if (isDone()) break;
     }
   } catch (error) {
@@ -167,8 +188,7 @@ export async function readMultipartToDisk(
     // A full disk is the server's problem (507 from the error handler), not a malformed body.
     throw error instanceof AppError || storageFailureOf(error) ? error : malformed();
   } finally {
-    const open = current as TPart | null;
-    if (open?.fd != null) closeSync(open.fd);
+    await (current as TPart | null)?.file?.close();
   }
   if (!isDone()) throw malformed();
   reader.cancel().catch(() => {});
