@@ -60,7 +60,7 @@ const chunked = (bytes: Uint8Array, size: number) =>
   });
 
 let spoolCount = 0;
-function appFor(maxParts = 10, maxFileBytes = 1024 * 1024) {
+function appFor(maxParts = 10, maxFileBytes = 1024 * 1024, maxBodyBytes?: number) {
   return new Hono<TAppEnv>()
     .onError((error, c) => c.json({ message: error.message }, error instanceof AppError ? 422 : 500))
     .post("/", async (c) => {
@@ -71,6 +71,8 @@ function appFor(maxParts = 10, maxFileBytes = 1024 * 1024) {
           maxParts,
           tooManyMessage: "Too many",
           maxFileBytes,
+          maxBodyBytes,
+          tooLarge: () => new AppError("PAYLOAD_TOO_LARGE", "Body too large"),
           spoolDir,
         });
         const summary: Record<string, unknown> = {};
@@ -156,5 +158,10 @@ describe("readMultipartToDisk", () => {
       expect(res.status).toBe(422);
     }
     expect(readdirSync(root).filter((name) => existsSync(path.join(root, name)))).toEqual([]);
+  });
+
+  test("a streamed body over the whole-body cap is refused as it arrives (no Content-Length to check)", async () => {
+    const res = await post(appFor(10, 1024 * 1024, 10_000), bytes, 4096);
+    expect(((await res.json()) as { message: string }).message).toBe("Body too large");
   });
 });

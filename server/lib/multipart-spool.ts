@@ -60,6 +60,9 @@ export async function readMultipartToDisk(
     maxParts: number;
     tooManyMessage: string;
     maxFileBytes: number;
+    /** The whole body's cap, counted as it streams (a chunked body has no Content-Length to check). */
+    maxBodyBytes?: number;
+    tooLarge?: () => AppError;
     spoolDir: string;
   },
 ): Promise<TMultipartBody> {
@@ -172,10 +175,15 @@ export async function readMultipartToDisk(
   // Read through a function: the checker does not see consume() change the state.
   const isDone = () => state === "done";
   const reader = stream.getReader();
+  let received = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      received += value.byteLength;
+      if (options.maxBodyBytes !== undefined && received > options.maxBodyBytes) {
+        throw options.tooLarge?.() ?? new AppError("PAYLOAD_TOO_LARGE", "The upload is too large.");
+      }
       // A view of the chunk, not a copy; joined only to what is left of the last one (a few bytes
       // that may begin a delimiter, or an unfinished header block).
       const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);

@@ -1,6 +1,5 @@
 import path from "node:path";
 import type { Context, MiddlewareHandler, Next } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { TAppEnv } from "../../lib/context";
 import type { TDbOrTx } from "../../lib/entity/entity";
 import { AppError } from "../../lib/errors";
@@ -12,18 +11,29 @@ import { countDocuments, type TOwnerColumn } from "./documents.service";
 export const TOO_MANY_FILES = `Send at most ${MAX_FILES_PER_REQUEST} files per upload.`;
 const NAMELESS_FILE = "Every file needs a name: one of the files was sent without one, so none was stored.";
 
+const uploadTooLarge = (c: Context<TAppEnv>) => {
+  const limit = Math.round((c.var.env.uploadMaxBytes / 1024 / 1024) * 10) / 10;
+  return new AppError(
+    "PAYLOAD_TOO_LARGE",
+    `The upload is too large: send at most ${MAX_FILES_PER_REQUEST} files of up to ${limit} MB each.`,
+  );
+};
+
 /** The body cap of every document upload: the documented files at the configured size, plus framing. */
-export const uploadBodyLimit = (c: Context<TAppEnv>, next: Next) =>
-  bodyLimit({
-    maxSize: c.var.env.uploadMaxBytes * MAX_FILES_PER_REQUEST + MULTIPART_OVERHEAD,
-    onError: () => {
-      const limit = Math.round((c.var.env.uploadMaxBytes / 1024 / 1024) * 10) / 10;
-      throw new AppError(
-        "PAYLOAD_TOO_LARGE",
-        `The upload is too large: send at most ${MAX_FILES_PER_REQUEST} files of up to ${limit} MB each.`,
-      );
-    },
-  })(c, next);
+const uploadMaxBody = (c: Context<TAppEnv>) =>
+  c.var.env.uploadMaxBytes * MAX_FILES_PER_REQUEST + MULTIPART_OVERHEAD;
+
+/**
+ * Refuses an upload whose Content-Length is over the cap before reading it. A chunked body is
+ * counted as it streams to disk (readMultipartToDisk): Hono's bodyLimit would hold it all in memory.
+ */
+export const uploadBodyLimit = async (c: Context<TAppEnv>, next: Next) => {
+  const length = c.req.header("content-length");
+  if (length !== undefined && !c.req.header("transfer-encoding") && Number(length) > uploadMaxBody(c)) {
+    throw uploadTooLarge(c);
+  }
+  await next();
+};
 
 /** Each upload request's spool folder (set by uploadSpool). */
 const spools = new WeakMap<object, string>();
@@ -61,7 +71,13 @@ export async function readDocumentUpload(
   // Streamed to disk where the route has a spool folder: memory stays at a chunk, not the body.
   const spoolDir = spools.get(c);
   const body = spoolDir
-    ? await readMultipartToDisk(c, { ...limits, maxFileBytes: c.var.env.uploadMaxBytes, spoolDir })
+    ? await readMultipartToDisk(c, {
+        ...limits,
+        maxFileBytes: c.var.env.uploadMaxBytes,
+        maxBodyBytes: uploadMaxBody(c),
+        tooLarge: () => uploadTooLarge(c),
+        spoolDir,
+      })
     : await readMultipart(c, limits);
   const files = [body["documents[]"], body.documents]
     .flat()
