@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { TAppEnv } from "../../lib/context";
@@ -5,7 +6,7 @@ import type { TDbOrTx } from "../../lib/entity/entity";
 import { AppError } from "../../lib/errors";
 import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST, MULTIPART_OVERHEAD } from "../../lib/limits";
 import { readMultipart, type TMultipartBody } from "../../lib/multipart";
-import { readMultipartToDisk, removeSpool } from "../../lib/multipart-spool";
+import { readMultipartToDisk } from "../../lib/multipart-spool";
 import { countDocuments, type TOwnerColumn } from "./documents.service";
 
 export const TOO_MANY_FILES = `Send at most ${MAX_FILES_PER_REQUEST} files per upload.`;
@@ -48,7 +49,8 @@ export const uploadSpool: MiddlewareHandler<TAppEnv> = async (c, next) => {
   try {
     await next();
   } finally {
-    removeSpool(dir);
+    // Off the loop and after the answer: unlinking hundreds of megabytes takes the file system a while.
+    void rm(dir, { recursive: true, force: true }).catch(() => {});
   }
 };
 
