@@ -197,23 +197,40 @@ try {
   });
   const maxFile = new Uint8Array(25 * 1024 * 1024 - 1024);
   maxFile.set(encoder.encode("%PDF-1.4\n"));
-  const big = multipart(10, maxFile);
   // Product documents: the same upload path before and after the custom-docs route joined it.
   const products = (
     (await (await fetch(`${url}/api/products?per_page=10`, { headers: auth })).json()) as {
       data: { id: number }[];
     }
   ).data;
+  // Sent by curl, one process per upload: a fetch of 250 MB from this process would hold this
+  // process's own loop, and with it the health poll, whatever the server does.
+  const bodyFile = path.join(dataDir, "upload-file.pdf");
+  await Bun.write(bodyFile, maxFile);
   await attack("4 concurrent maximum-size uploads (10 × 25 MB each)", () =>
-    Array.from({ length: 4 }, (_, i) => {
-      const id = encoder.encode(
-        `--benchBoundary\r\nContent-Disposition: form-data; name="id"\r\n\r\n${products[i].id}\r\n`,
+    Array.from({ length: 4 }, async (_, i) => {
+      const curl = Bun.spawn(
+        [
+          "curl",
+          "-s",
+          "-o",
+          "/dev/null",
+          "-w",
+          "%{http_code}",
+          "-H",
+          `authorization: ${auth.authorization}`,
+          "-F",
+          `id=${products[i].id}`,
+          ...Array.from({ length: 10 }, (_, f) => [
+            "-F",
+            `documents[]=@${bodyFile};filename=f${f}.pdf;type=application/pdf`,
+          ]).flat(),
+          `${url}/api/products/documents`,
+        ],
+        { stdout: "pipe", stderr: "ignore" },
       );
-      return fetch(`${url}/api/products/documents`, {
-        method: "POST",
-        headers: { ...auth, "content-type": big.type },
-        body: new Blob([id, big.body]),
-      });
+      const status = Number((await new Response(curl.stdout).text()).trim()) || 599;
+      return new Response(null, { status });
     }),
   );
 } finally {
