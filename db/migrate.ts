@@ -22,11 +22,19 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
+/** An empty lock (its holder could not write its id: a full disk) is taken over after this long. */
+const EMPTY_LOCK_MS = 10 * 1000;
+
 /** Removes a lock file whose holder is gone (killed mid-migration) or that is implausibly old. */
 function clearStaleLock(lockPath: string): void {
   try {
-    const [pid] = readFileSync(lockPath, "utf8").split(" ");
+    const content = readFileSync(lockPath, "utf8");
     const age = Date.now() - statSync(lockPath).mtimeMs;
+    if (!content) {
+      if (age > EMPTY_LOCK_MS) unlinkSync(lockPath);
+      return;
+    }
+    const [pid] = content.split(" ");
     if (!isProcessAlive(Number(pid)) || age > STALE_LOCK_MS) unlinkSync(lockPath);
   } catch {
     // Gone already, or half-written by a holder that is starting: try again shortly.
@@ -45,9 +53,12 @@ export async function withMigrationLock<T>(lockPath: string, work: () => Promise
   while (fd === undefined) {
     try {
       fd = openSync(lockPath, "wx");
-      writeSync(fd, `${process.pid} ${new Date().toISOString()}`);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      // No room for even an empty file, or a read-only folder: nothing can be migrated there, and
+      // a database that needs nothing opens without the lock (one that does fails with its reason).
+      if (code === "ENOSPC" || code === "EDQUOT" || code === "EROFS") return work();
+      if (code !== "EEXIST") throw error;
       if (Date.now() - started > WAIT_LIMIT_MS) {
         throw new Error(
           `Another process has been migrating the database for minutes (lock ${lockPath}); remove the file if no such process runs.`,
@@ -58,6 +69,11 @@ export async function withMigrationLock<T>(lockPath: string, work: () => Promise
     }
   }
   try {
+    try {
+      writeSync(fd, `${process.pid} ${new Date().toISOString()}`);
+    } catch {
+      // A full disk: the lock is held all the same (the file exists), only without its holder's id.
+    }
     return await work();
   } finally {
     closeSync(fd);

@@ -31,8 +31,16 @@ import { wikisEntity } from "./features/wikis/wikis.entity";
 import { readEncodedAsset, type TAssetStore } from "./lib/assets";
 import { compressDynamic } from "./lib/compress";
 import type { TAppEnv, TAppVariables, TAuth } from "./lib/context";
+import {
+  diskSpace,
+  refuseWritesWhileFull,
+  storageError,
+  storageFailureOf,
+  type TDiskSpace,
+} from "./lib/disk-space";
 import { createEntityRoutes } from "./lib/entity/entity.routes";
 import { AppError, STATUS_BY_CODE } from "./lib/errors";
+import { boundErrorAnswer } from "./lib/input-bounds";
 import { apiBodyLimit, isDatabaseBusy } from "./lib/limits";
 import type { TLogger } from "./lib/logger";
 import type { TMailer } from "./lib/mailer";
@@ -49,6 +57,8 @@ export type TAppDeps = {
   storage: TStorage;
   /** Signs e-mailed links (server/lib/secret.ts). */
   secret: string;
+  /** Whether DATA_DIR takes writes; without it (API tests), one without a reserve file is made. */
+  disk?: TDiskSpace;
   screening: TAppVariables["screening"];
   /** The client build; without it (API tests) only /api is served. */
   assets?: TAssetStore;
@@ -68,7 +78,9 @@ export type TAppDeps = {
 /** Builds the whole HTTP app: /api JSON routes, built assets and server-rendered screens. */
 export function createApp(deps: TAppDeps) {
   const app = new Hono<TAppEnv>();
+  const disk = deps.disk ?? diskSpace(deps.env.dataDir);
   const setDeps = (c: Context<TAppEnv>) => {
+    c.set("disk", disk);
     c.set("db", deps.db);
     c.set("env", deps.env);
     c.set("logger", deps.logger);
@@ -92,16 +104,29 @@ export function createApp(deps: TAppDeps) {
   });
   app.use(securityHeaders());
   app.use("/api/*", apiBodyLimit());
+  // While the disk is full, writes are refused at once with a 507 that says why; reads and sign-in go on.
+  app.use(refuseWritesWhileFull());
   // Pages and JSON compress on the fly (built assets are precompressed at build time).
   app.use(compressDynamic({ contentType: /^\s*(?:text\/html|application\/json)\b/i }));
 
   const onError = (error: Error, c: Context<TAppEnv>) => {
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-      return c.json(
-        { ...error.body, message: error.message, ...(error.errors ? { errors: error.errors } : {}) },
-        STATUS_BY_CODE[error.code],
-      );
+      // Bounded whatever raised it: an error answer never grows with the size of the request.
+      const { message, errors } = boundErrorAnswer(error.message, error.errors);
+      return c.json({ ...error.body, message, ...(errors ? { errors } : {}) }, STATUS_BY_CODE[error.code]);
+    }
+    const storageFailure = storageFailureOf(error);
+    if (storageFailure) {
+      c.var.disk?.failed(storageFailure);
+      deps.logger.warn("a write failed: the disk is full or read-only", {
+        id: c.var.requestId,
+        path: c.req.path,
+        error: String(error),
+      });
+      const refused = storageError(storageFailure);
+      for (const [name, value] of Object.entries(refused.headers ?? {})) c.header(name, value);
+      return c.json({ message: refused.message }, STATUS_BY_CODE[refused.code]);
     }
     if (isDatabaseBusy(error)) {
       // Another process (a CLI import) holds the write lock longer than the busy timeout.

@@ -30,6 +30,7 @@ import { RescreenJob } from "./features/screening/rescreen";
 import { pendingContactIds } from "./features/screening/screening.service";
 import type { QueryScreener, ScreeningWorker } from "./features/screening/screening-worker";
 import type { TAssetStore } from "./lib/assets";
+import { diskSpace, storageFailureOf } from "./lib/disk-space";
 import { createLogger } from "./lib/logger";
 import type { TRenderPage } from "./ssr";
 
@@ -198,7 +199,28 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     import("./services"),
   ]);
   const logger = createLogger(env.logLevel);
-  const database = await prepareDatabase(env, runtime, { deferSeed: true });
+  // A full disk does not stop the start: the server says so, gives back its reserve (room for the
+  // database's own files and sign-ins), and refuses writes with a 507 until space is freed.
+  mkdirSync(env.dataDir, { recursive: true });
+  const disk = diskSpace(env.dataDir, {
+    isKeepingReserve: true,
+    log: (message, fields) => logger.warn(message, fields),
+  });
+  disk.probe();
+  let database: Awaited<ReturnType<typeof prepareDatabase>>;
+  try {
+    database = await prepareDatabase(env, runtime, { deferSeed: true });
+  } catch (error) {
+    const failure = storageFailureOf(error);
+    if (!failure) throw error;
+    logger.error(
+      failure === "full"
+        ? "Cannot start: the disk holding DATA_DIR is full, and the database could not be opened or brought up to date. Free some space, then start again."
+        : "Cannot start: DATA_DIR is read-only, and the database could not be opened or brought up to date.",
+      { data_dir: env.dataDir, error: String((error as Error)?.message ?? error) },
+    );
+    return 1;
+  }
   const services = createServices(env, logger, database.db);
   services.screening.registry.limitRequestWait(SCREENING_REQUEST_WAIT_MS);
   // The server listens before the slow parts are ready: the page renderer (the client's route tree)
@@ -217,6 +239,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     assets: runtime.assets(),
     render: async (args) => (await loadRenderer())(args),
     self: runtime.self,
+    disk,
   });
   // Bun's default 128 MB cap sits below a legal document upload (10 files × UPLOAD_MAX_MB).
   const server = Bun.serve({

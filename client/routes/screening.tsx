@@ -1,11 +1,13 @@
-import { createRoute, lazyRouteComponent, useRouteContext } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent, notFound, useRouteContext } from "@tanstack/react-router";
 import { DownloadIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { TScreeningHistoryEntry } from "../../db/contracts/screening";
+import { NotFoundScreen } from "../components/app/screens";
 import { Button } from "../components/ui/button";
 import { RescreenProgress } from "../features/screening/rescreen-progress";
 import { ListChanges, ScreeningHistory, type THistoryAnswer } from "../features/screening/screening-history";
 import { screeningsScreen } from "../features/screening/screenings-screen";
+import { ApiError } from "../lib/api";
 import { positiveIntOrUndefined, stringOrUndefined } from "../lib/list-search";
 import { rootRoute } from "./root";
 import { createSectionRoutes } from "./section-routes";
@@ -36,17 +38,24 @@ const historyRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/restricted-party-screening/history/$contactId",
   params: {
-    parse: ({ contactId }) => {
-      const id = positiveIntOrUndefined(contactId);
-      if (id === undefined) throw new Error(`Not a contact id: ${JSON.stringify(contactId)}`);
-      return { contactId: id };
-    },
+    // Not an id (0, a word…) reaches the loader as 0, which answers the 404 screen like any other
+    // unknown contact: a throw here would be the error screen instead.
+    parse: ({ contactId }) => ({ contactId: positiveIntOrUndefined(contactId) ?? 0 }),
     stringify: ({ contactId }) => ({ contactId: String(contactId) }),
   },
   staticData: { title: "Screening history" },
+  notFoundComponent: NotFoundScreen,
   head: () => ({ meta: [{ title: "Screening history · Tradewinds" }] }),
-  loader: ({ context, params }) =>
-    context.api.get<THistoryAnswer>(`/screenings/contact/${params.contactId}/history`),
+  loader: async ({ context, params }) => {
+    if (!params.contactId) throw notFound();
+    try {
+      return await context.api.get<THistoryAnswer>(`/screenings/contact/${params.contactId}/history`);
+    } catch (error) {
+      // Unknown or another workspace's contact: the 404 screen, as for every other record.
+      if (error instanceof ApiError && error.status === 404) throw notFound();
+      throw error;
+    }
+  },
   // Not a lazy chunk: the screenings list and the party switch already bring this module (its
   // review badge and list changes), so a dynamic import split nothing off.
   component: function HistoryScreen() {

@@ -17,6 +17,8 @@ const inChild = runInBulkChild([process.execPath, ${JSON.stringify(program)}], p
 if (inChild) process.exit(await inChild);
 console.log(JSON.stringify({ pid: process.pid, purge: process.env.${KEEP_FREED_MEMORY.name} ?? null, jit: process.env.${BULK_JIT.name} ?? null, warmUp: process.env.${BULK_NO_HEAP_WARM_UP.name} ?? null }));
 if (process.argv[3] === "sleep") await Bun.sleep(20_000);
+// A main thread busy for 20 s without a pause, as inside a big import's transaction.
+if (process.argv[3] === "busy") { const until = Date.now() + 20_000; while (Date.now() < until) {} }
 process.exit(Number(process.argv[3] ?? 0) || 0);
 `,
 );
@@ -104,6 +106,28 @@ describe("bulk commands run in a child that keeps freed memory", () => {
     await parent.exited;
     const deadline = Date.now() + 5_000;
     while (isAlive(child) && Date.now() < deadline) await Bun.sleep(20);
+    expect(isAlive(child)).toBe(false);
+  });
+
+  test("the child notices its parent's end at once even while its main thread is busy", async () => {
+    const parent = Bun.spawn([process.execPath, program, "screening-lists", "busy"], {
+      env: env(),
+      stdout: "pipe",
+    });
+    const reader = parent.stdout.getReader();
+    const { value } = await reader.read();
+    const child = (JSON.parse(new TextDecoder().decode(value)) as { pid: number }).pid;
+    expect(isAlive(child)).toBe(true);
+    // The child's watcher thread is up well before this (it starts before the command runs).
+    await Bun.sleep(300);
+    parent.kill("SIGKILL");
+    await parent.exited;
+    const killed = performance.now();
+    // Busy for 20 s, a child that only polled on its event loop would live on for all of them.
+    const deadline = Date.now() + 5_000;
+    while (isAlive(child) && Date.now() < deadline) await Bun.sleep(5);
+    const lived = performance.now() - killed;
+    console.log(`the busy child lived ${Math.round(lived)} ms after its parent`);
     expect(isAlive(child)).toBe(false);
   });
 });

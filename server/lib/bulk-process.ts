@@ -10,6 +10,8 @@
 // The child also compiles less and warms up no heap ahead of need (BULK_JIT, BULK_NO_HEAP_WARM_UP below). This module is imported before anything else of the
 // command line, so it imports nothing heavy.
 
+import { fstatSync } from "node:fs";
+
 /** The environment variable, and the value, that make mimalloc keep freed memory for reuse. */
 export const KEEP_FREED_MEMORY = { name: "MIMALLOC_PURGE_DELAY", value: "-1" } as const;
 
@@ -70,7 +72,8 @@ export function runInBulkChild(self: string[], args: string[]): Promise<number> 
   try {
     child = Bun.spawn([...self, ...args], {
       env: bulkChildEnv(process.env),
-      stdio: ["inherit", "inherit", "inherit"],
+      // The lifeline on descriptor 3: nothing is written to it; it closes when this process ends.
+      stdio: ["inherit", "inherit", "inherit", LIFELINE],
     });
   } catch {
     // No child could start (no process slots left): the command runs here, only slower.
@@ -88,14 +91,81 @@ export function runInBulkChild(self: string[], args: string[]): Promise<number> 
 }
 
 /**
+ * The child's end of a pipe from its parent, given as the spawn's fourth stdio entry so that it is
+ * descriptor 3 in the child (LIFELINE_FD). The parent never writes to it; the kernel closes the
+ * parent's end when the parent ends, however it ends (SIGKILL included), and the child reads EOF.
+ */
+export const LIFELINE = "pipe" as const;
+const LIFELINE_FD = 3;
+
+/**
+ * The watcher thread: a blocking read of the lifeline, off the main thread, so the child notices its
+ * parent's end at once even while its main thread is busy inside a long transaction (a timer there
+ * waited for the loop: the child lived 1.2–2.0 s after its parent). On EOF (or any error but "try
+ * again") it kills the whole process, so an import's transaction never reaches its commit.
+ */
+const LIFELINE_WATCHER = `
+const fs = require("node:fs");
+const buffer = Buffer.alloc(64);
+const pause = new Int32Array(new SharedArrayBuffer(4));
+for (;;) {
+  let read = 0;
+  try {
+    read = fs.readSync(${LIFELINE_FD}, buffer, 0, buffer.length, null);
+  } catch (error) {
+    if (error && error.code === "EAGAIN") { Atomics.wait(pause, 0, 0, 5); continue; }
+    read = 0;
+  }
+  if (read === 0) process.kill(process.pid, "SIGKILL");
+}
+`;
+
+/** The parent's process id when the child began watching it (0 outside a bulk child). */
+let parentAtStart = 0;
+
+/**
  * The child ends at once when its parent is gone (killed with SIGKILL, which the parent cannot pass
  * on): an import then rolls back, exactly as the command killed in one process did, instead of
- * going on unseen and committing.
+ * going on unseen and committing. The lifeline (above) is watched by a thread of its own; the parent
+ * id is also polled, for a child started without one.
  */
 function watchParent(): void {
-  const parent = process.ppid;
+  parentAtStart = process.ppid;
+  if (hasLifeline()) {
+    try {
+      const watcher = new Worker(
+        URL.createObjectURL(new Blob([LIFELINE_WATCHER], { type: "application/javascript" })),
+      );
+      (watcher as Worker & { unref(): void }).unref();
+    } catch {
+      // No thread could start: the poll below still notices, once the loop is free.
+    }
+  }
   const timer = setInterval(() => {
-    if (process.ppid !== parent) process.kill(process.pid, "SIGKILL");
+    if (process.ppid !== parentAtStart) process.kill(process.pid, "SIGKILL");
   }, PARENT_POLL_MS);
   timer.unref();
+}
+
+/** True when descriptor 3 is a pipe or socket (the lifeline), not a file the child opened itself. */
+function hasLifeline(): boolean {
+  try {
+    const stat = fstatSync(LIFELINE_FD);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Throws when this process is a bulk child whose parent is gone: called just before a bulk write
+ * commits, so that nothing is committed without the parent even in the moment before the watcher
+ * thread's kill lands. A no-op outside a bulk child.
+ */
+export function assertParentAlive(): void {
+  if (process.env[CHILD_MARK] !== "1" || !parentAtStart) return;
+  if (process.ppid !== parentAtStart) {
+    process.kill(process.pid, "SIGKILL");
+    throw new Error("the parent process has ended: nothing is committed without it");
+  }
 }

@@ -3,6 +3,7 @@ import type { TEnv } from "../env";
 import type { TSession, TSessionUser } from "../features/auth/session.service";
 import type { ScreeningRegistry } from "../features/screening/lists.service";
 import type { RescreenJob } from "../features/screening/rescreen";
+import type { TDiskSpace } from "./disk-space";
 import type { TLogger } from "./logger";
 import type { TMailer } from "./mailer";
 import type { TStorage } from "./storage";
@@ -17,6 +18,8 @@ export type TAppVariables = {
   logger: TLogger;
   mailer: TMailer;
   storage: TStorage;
+  /** Whether DATA_DIR takes writes (a full disk refuses them with a 507; see disk-space.ts). */
+  disk: TDiskSpace;
   /** The restricted-party lists in memory and the background re-screen job. */
   screening: { registry: ScreeningRegistry; rescreen: RescreenJob; threshold: number };
   /** Signs e-mailed links. */

@@ -8,6 +8,7 @@ export type TErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "VALIDATION"
   | "RATE_LIMITED"
+  | "INSUFFICIENT_STORAGE"
   | "UNAVAILABLE";
 
 export const STATUS_BY_CODE = {
@@ -20,6 +21,7 @@ export const STATUS_BY_CODE = {
   VALIDATION: 422,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
 } as const satisfies Record<TErrorCode, number>;
 
 export type TFieldErrors = Record<string, string[]>;

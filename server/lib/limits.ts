@@ -20,10 +20,10 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 const AUTH_PATHS = /^\/api\/(login|register|logout|forgot\/password|reset\/password\/)/;
 /**
  * Routes that take files and set their own, larger limit (a JSON 413 or 422 of their own): document
- * uploads, the CSV import and the two profile images.
+ * uploads (custom shipment documents too), the CSV import and the two profile images.
  */
 const UPLOAD_PATHS =
-  /^\/api\/([a-z-]+\/documents\/?$|contacts\/upload\/?$|user\/upload(Picture|Signature)\/?$)/;
+  /^\/api\/([a-z-]+\/documents\/?$|shipments\/custom-docs\/[0-9]+\/?$|contacts\/upload\/?$|user\/upload(Picture|Signature)\/?$)/;
 
 const kilobytes = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 

@@ -1,6 +1,7 @@
-import { lt, sql } from "drizzle-orm";
+import { lt, or, sql } from "drizzle-orm";
 import type { TDb } from "../../db/client";
 import { rate_limits } from "../../db/schema";
+import { storageFailureOf } from "./disk-space";
 import { AppError } from "./errors";
 
 export const RATE_WINDOW_SECONDS = 15 * 60;
@@ -15,18 +16,26 @@ export async function consumeRateLimit(db: TDb, keys: string[], limit: number): 
   const windowStart = now - (now % RATE_WINDOW_SECONDS);
   let retryAfter = 0;
   for (const key of keys) {
-    const [row] = await db
-      .insert(rate_limits)
-      .values({ key, window_start: windowStart, count: 1 })
-      .onConflictDoUpdate({
-        target: rate_limits.key,
-        set: {
-          count: sql`case when ${rate_limits.window_start} = ${windowStart} then ${rate_limits.count} + 1 else 1 end`,
-          window_start: windowStart,
-        },
-      })
-      .returning({ count: rate_limits.count });
-    if (row.count > limit) retryAfter = Math.max(retryAfter, windowStart + RATE_WINDOW_SECONDS - now);
+    let row: { count: number } | undefined;
+    try {
+      [row] = await db
+        .insert(rate_limits)
+        .values({ key, window_start: windowStart, count: 1 })
+        .onConflictDoUpdate({
+          target: rate_limits.key,
+          set: {
+            count: sql`case when ${rate_limits.window_start} = ${windowStart} then ${rate_limits.count} + 1 else 1 end`,
+            window_start: windowStart,
+          },
+        })
+        .returning({ count: rate_limits.count });
+    } catch (error) {
+      // A full or read-only disk must not stop sign-ins: the attempt goes uncounted (the password
+      // hash still makes each guess slow), and writes elsewhere answer 507 meanwhile.
+      if (storageFailureOf(error)) continue;
+      throw error;
+    }
+    if (row && row.count > limit) retryAfter = Math.max(retryAfter, windowStart + RATE_WINDOW_SECONDS - now);
   }
   if (retryAfter > 0) {
     const minutes = Math.ceil(retryAfter / 60);
@@ -42,4 +51,21 @@ export async function consumeRateLimit(db: TDb, keys: string[], limit: number): 
 export async function purgeRateLimits(db: TDb): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   await db.delete(rate_limits).where(lt(rate_limits.window_start, now - RATE_WINDOW_SECONDS));
+}
+
+/**
+ * Forgets the login failures counted against an account, from everywhere (after its owner proved
+ * control of the address with a reset link). Per-IP counters stay: they limit the guesser, not the
+ * account.
+ */
+export async function clearLoginFailures(db: TDb, email: string): Promise<void> {
+  const escaped = email.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  await db
+    .delete(rate_limits)
+    .where(
+      or(
+        sql`${rate_limits.key} = ${`login:account:${email}`}`,
+        sql`${rate_limits.key} like ${`login:ip-account:%:${escaped}`} escape '\\'`,
+      ),
+    );
 }

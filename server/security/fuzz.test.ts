@@ -44,6 +44,9 @@ beforeAll(async () => {
     const res = await call(ctx, who.auth, "POST", base, body);
     ownIds.push(((await res.json()) as { item: { id: number } }).item.id);
   }
+  // A shipment draft, so the shipment, paperwork and custom-document routes meet a real id too.
+  const draft = await call(ctx, who.auth, "POST", "/api/shipments");
+  ownIds.push(((await draft.json()) as { item: { id: number } }).item.id);
 }, 120_000);
 afterAll(() => ctx.database.close());
 
@@ -115,24 +118,47 @@ const baseBodies: Record<string, () => Record<string, unknown>> = {
     password: "y",
   }),
   screenings: () => ({ id: 1, status: "passed", note: "n" }),
+  shipments: () => ({
+    name: "Fuzzed shipment",
+    generate_documents: ["commercial_invoice"],
+    items: [{ product_id: ownIds[1], quantity: "1", unit_value: "10.00" }],
+    packages: [],
+  }),
+  paperwork: () => ({ types: ["commercial_invoice", "packing_list"], paper_size: "a4" }),
 };
 
+/** Values that mean something to one query parameter of the newer routes (home, reports, screening lists). */
+const QUERY_VALUES: Record<string, readonly string[]> = {
+  filter: ["week", "month", "year", "all", "decade"],
+  format: ["arrow", "json", "csv"],
+  names: ["labels", "keys"],
+  group_by: ["destination_country", "status,ship_month", "nope", ""],
+  sum: ["quantity", "total_value", "nope"],
+  columns: ["shipment_name,quantity", "nope", ""],
+  country_id: ["1", "0", "-5", "abc"],
+};
+
+/** Values for a path parameter with a fixed set of meanings. */
+const PATH_VALUES: Record<string, readonly string[]> = { mode: ["preview", "download", "print"] };
+
 function pathFor(route: TRoute, r: ReturnType<typeof prng>): string {
-  const path = fillPath(route.path, () =>
-    String(
-      r.pick([
-        ...ownIds,
-        1,
-        0,
-        -1,
-        999999999999999,
-        "abc",
-        "1.5",
-        "%2e%2e",
-        "9".repeat(40),
-        encodeURIComponent(r.pick(STRINGS)),
-      ]),
-    ),
+  const path = fillPath(route.path, (name) =>
+    PATH_VALUES[name] && r.int(2)
+      ? r.pick(PATH_VALUES[name])
+      : String(
+          r.pick([
+            ...ownIds,
+            1,
+            0,
+            -1,
+            999999999999999,
+            "abc",
+            "1.5",
+            "%2e%2e",
+            "9".repeat(40),
+            encodeURIComponent(r.pick(STRINGS)),
+          ]),
+        ),
   );
   const query: string[] = [];
   for (let i = r.int(4); i > 0; i--) {
@@ -157,8 +183,10 @@ function pathFor(route: TRoute, r: ReturnType<typeof prng>): string {
       "signature",
       "next",
       "force",
+      ...Object.keys(QUERY_VALUES),
     ]);
-    query.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(r.pick(VALUES(r))))}`);
+    const value = QUERY_VALUES[key] && r.int(2) ? r.pick(QUERY_VALUES[key]) : String(r.pick(VALUES(r)));
+    query.push(`${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
   }
   return query.length ? `${path}?${query.join("&")}` : path;
 }
@@ -216,12 +244,26 @@ function bodyFor(route: TRoute, r: ReturnType<typeof prng>): { body?: BodyInit; 
   };
 }
 
+/** The routes added with shipments, paperwork, reports and the dashboard: each must be reached. */
+const NEWER_ROUTES = [
+  "/api/paperwork/",
+  "/api/reports-data",
+  "/api/home/",
+  "/api/shipments/custom-docs/",
+  "/api/screenings/lists",
+  "/api/shipments/",
+];
+
 describe("seeded fuzzer", () => {
   test(`${REQUESTS} hostile requests over every API route: no 5xx (seed ${SEED})`, async () => {
     const r = prng(SEED);
     const routes = apiRoutes(ctx.app);
     const failures: string[] = [];
     const statuses = new Map<number, number>();
+    /** Requests per newer route family, to prove the fuzzer reaches each of them. */
+    const newer = new Map<string, number>(NEWER_ROUTES.map((prefix) => [prefix, 0]));
+    /** The largest error answer and its request: an error must never grow with the request. */
+    let largestError = { bytes: 0, request: "" };
     for (let i = 0; i < REQUESTS; i++) {
       // The fuzzer logs itself out now and then (POST /logout, a password change): sign in again,
       // so most requests keep reaching the handlers behind the session wall.
@@ -247,11 +289,15 @@ describe("seeded fuzzer", () => {
       ]);
       const headers: Record<string, string> = { ...(credentials as Record<string, string>) };
       if (type) headers["content-type"] = type;
+      for (const prefix of NEWER_ROUTES)
+        if (url.startsWith(prefix)) newer.set(prefix, (newer.get(prefix) ?? 0) + 1);
       let status: number;
       try {
         const res = await ctx.app.request(url, { method, headers, body });
         status = res.status;
-        await res.arrayBuffer();
+        const bytes = (await res.arrayBuffer()).byteLength;
+        if (status >= 400 && bytes > largestError.bytes)
+          largestError = { bytes, request: `${method} ${url}` };
       } catch (error) {
         status = 599;
         failures.push(`#${i} ${method} ${url} threw ${String(error)}`);
@@ -265,6 +311,11 @@ describe("seeded fuzzer", () => {
       .map(([s, n]) => `${s}×${n}`)
       .join(" ");
     console.log(`fuzzed ${REQUESTS} requests (seed ${SEED}): ${summary}; 5xx: ${failures.length}`);
+    console.log(
+      `newer routes: ${[...newer].map(([p, n]) => `${p} ×${n}`).join(", ")}; largest error answer ${largestError.bytes} B (${largestError.request})`,
+    );
+    for (const [prefix, n] of newer) expect({ prefix, reached: n > 0 }).toEqual({ prefix, reached: true });
+    expect(largestError.bytes).toBeLessThan(64 * 1024);
     expect(failures.slice(0, 20)).toEqual([]);
     // The fuzzer reached the handlers, not only the session wall.
     expect((statuses.get(200) ?? 0) + (statuses.get(201) ?? 0)).toBeGreaterThan(REQUESTS / 20);

@@ -9,7 +9,7 @@ import {
 } from "../../../db/contracts/auth";
 import type { TAppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { consumeRateLimit } from "../../lib/rate-limit";
+import { clearLoginFailures, consumeRateLimit } from "../../lib/rate-limit";
 import { validate } from "../../lib/validate";
 import { clientIp, isSameSiteRequest, readSessionToken, SESSION_COOKIE } from "./auth.middleware";
 import {
@@ -207,7 +207,11 @@ export const authRoutes = new Hono<TAppEnv>()
     if (!(await isResetLinkGenuine(deps(c), userId, expires, signature))) {
       await limitByIp(c, "reset", String(userId));
     }
-    await resetPassword(deps(c), userId, expires, signature, c.req.valid("json").password);
+    const { email } = await resetPassword(deps(c), userId, expires, signature, c.req.valid("json").password);
+    // The e-mailed link is proof a guessing stranger lacks: the account's login failures are
+    // forgotten, and this browser becomes a known device, counted on its own from now on.
+    await clearLoginFailures(c.var.db, email);
+    rememberDevice(c, email);
     return c.json({ message: "Password reset successful" });
   })
   /** GET /verify/email/user?id&expires&signature: marks the address verified, then back to the app. */

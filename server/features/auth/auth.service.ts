@@ -174,14 +174,17 @@ export async function isResetLinkGenuine(
   );
 }
 
-/** Sets a new password from a reset link (once), and ends every session of the user. */
+/**
+ * Sets a new password from a reset link (once), and ends every session of the user. Resolves to the
+ * account's e-mail address, so the caller can lift the login throttling the link proves unneeded.
+ */
 export async function resetPassword(
   deps: TDeps,
   userId: number,
   expires: number,
   signature: string,
   password: string,
-): Promise<void> {
+): Promise<{ email: string }> {
   const refuse = () => new AppError("FORBIDDEN", INVALID_RESET_LINK);
   if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(expires) || expires < now()) throw refuse();
   const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
@@ -204,6 +207,7 @@ export async function resetPassword(
       .where(eq(users.id, userId));
   });
   await invalidateUserSessions(deps.db, userId);
+  return { email: user.email };
 }
 
 /** Drops records of used links that have expired anyway. */

@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { and, eq } from "drizzle-orm";
 import { holdWriteLock, openDatabase, sqliteCodeOf, type TDb } from "../../../db/client";
 import { users } from "../../../db/schema";
-import { bulkChildEnv } from "../../lib/bulk-process";
+import { bulkChildEnv, LIFELINE } from "../../lib/bulk-process";
 import { QueryScreener, ScreeningWorker } from "../screening/screening-worker";
 import { ImportFileError, importContacts, startParseWorker, type TImportReport } from "./contact-import";
 import { OFF_THREAD_MIN_BYTES } from "./contact-import-off-thread";
@@ -172,9 +172,9 @@ export async function importInChild(
           SCREENING_THRESHOLD: String(env.screeningThreshold),
           LOG_LEVEL: "warn",
         }),
-        stdin: "pipe",
-        stdout: "pipe",
-        stderr: "pipe",
+        // The file on standard input, the answer on standard output; descriptor 3 is the lifeline
+        // the child watches to end at once with this process (server/lib/bulk-process.ts).
+        stdio: ["pipe", "pipe", "pipe", LIFELINE],
       },
     );
   } catch {

@@ -2,6 +2,7 @@ import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { BULK_WRITE_CACHE_KIB, type TDb } from "../../../db/client";
 import type { TContactValues, TImportReport, TRejectedRow } from "../../../db/contracts/contacts";
 import { contacts, countries, partner_types, users } from "../../../db/schema";
+import { assertParentAlive } from "../../lib/bulk-process";
 import { yieldToLoop } from "../../lib/limits";
 import type { TListVersion } from "../screening/lists.service";
 import {
@@ -593,6 +594,8 @@ async function importRows(
       await tx.run(sql.raw(`PRAGMA cache_size = -${BULK_WRITE_CACHE_KIB}`));
       if (options.deferCheckpoint) await tx.run(sql.raw("PRAGMA wal_autocheckpoint = 0"));
       await run(tx as unknown as TDb);
+      // A bulk child whose parent has gone rolls back here instead of committing.
+      assertParentAlive();
     });
   return report;
 }

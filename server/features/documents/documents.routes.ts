@@ -1,13 +1,11 @@
-import { type Context, Hono, type Next } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { Hono } from "hono";
 import type { TAppEnv } from "../../lib/context";
 import { AppError, notFound } from "../../lib/errors";
-import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST, MULTIPART_OVERHEAD } from "../../lib/limits";
-import { readMultipart } from "../../lib/multipart";
+import { uploadLimiter } from "../../lib/heavy-work";
+import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST } from "../../lib/limits";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import {
   attachDocuments,
-  countDocuments,
   deleteDocument,
   findDocument,
   listDocuments,
@@ -15,33 +13,11 @@ import {
   type TDocumentOwnerConfig,
 } from "./documents.service";
 import { downloadName } from "./file-types";
+import { assertRoomForDocuments, readDocumentUpload, uploadBodyLimit, uploadSpool } from "./upload-reader";
 
 export { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST };
 
 const ID = "{[0-9]{1,15}}";
-
-const requestTooLarge = (c: Context<TAppEnv>) => {
-  const limit = Math.round((c.var.env.uploadMaxBytes / 1024 / 1024) * 10) / 10;
-  throw new AppError(
-    "PAYLOAD_TOO_LARGE",
-    `The upload is too large: send at most ${MAX_FILES_PER_REQUEST} files of up to ${limit} MB each.`,
-  );
-};
-
-// The limit depends on the configured upload size, which is only known per request (c.var.env).
-const uploadBodyLimit = (c: Context<TAppEnv>, next: Next) =>
-  bodyLimit({
-    maxSize: c.var.env.uploadMaxBytes * MAX_FILES_PER_REQUEST + MULTIPART_OVERHEAD,
-    onError: requestTooLarge,
-  })(c, next);
-
-const TOO_MANY_FILES = `Send at most ${MAX_FILES_PER_REQUEST} files per upload.`;
-const NAMELESS_FILE = "Every file needs a name: one of the files was sent without one, so none was stored.";
-
-/** The files of a multipart body under `documents[]` or `documents`. */
-function filesOf(body: Record<string, unknown>): File[] {
-  return [body["documents[]"], body.documents].flat().filter((value): value is File => value instanceof File);
-}
 
 /** The value of a `key=value` pair in a Content-Disposition header, quoted or RFC 5987-encoded. */
 function contentDisposition(name: string): string {
@@ -66,15 +42,9 @@ export function createDocumentRoutes(owner: TDocumentOwnerConfig) {
        * POST / → 200 {documents (all of the owner's), uploaded, failed}; when every file failed 422
        * (413 when they were all too large) with the same body and a message.
        */
-      .post("/", uploadBodyLimit, async (c) => {
+      .post("/", uploadLimiter.middleware(), uploadBodyLimit, uploadSpool, async (c) => {
         const { workspaceId } = authOf(c);
-        // The parts are counted in the raw bytes before anything is parsed: a body of 20,000 tiny
-        // files is refused in a few milliseconds instead of being parsed and stored file by file.
-        const body = await readMultipart(c, {
-          field: "documents",
-          maxParts: MAX_FILES_PER_REQUEST + 4,
-          tooManyMessage: TOO_MANY_FILES,
-        });
+        const { body, files } = await readDocumentUpload(c);
         const rawId = Array.isArray(body.id) ? body.id[0] : body.id;
         const ownerId = typeof rawId === "string" && /^[0-9]{1,15}$/.test(rawId.trim()) ? Number(rawId) : 0;
         if (!ownerId) {
@@ -83,24 +53,7 @@ export function createDocumentRoutes(owner: TDocumentOwnerConfig) {
           });
         }
         if (!(await ownerExists(c.var.db, owner.ownerTable, workspaceId, ownerId))) throw notFound();
-        const files = filesOf(body);
-        if (files.length === 0) {
-          throw new AppError("VALIDATION", "Choose at least one file to upload", {
-            errors: { documents: ["Choose at least one file to upload"] },
-          });
-        }
-        if (files.length > MAX_FILES_PER_REQUEST) {
-          throw new AppError("VALIDATION", TOO_MANY_FILES, { errors: { documents: [TOO_MANY_FILES] } });
-        }
-        // Checked for the whole request before any file is stored: a bad part refuses all of them.
-        if (files.some((file) => !file.name?.trim())) {
-          throw new AppError("VALIDATION", NAMELESS_FILE, { errors: { documents: [NAMELESS_FILE] } });
-        }
-        const held = await countDocuments(c.var.db, owner.ownerColumn, ownerId);
-        if (held + files.length > MAX_DOCUMENTS_PER_RECORD) {
-          const message = `This record holds ${held} of at most ${MAX_DOCUMENTS_PER_RECORD} documents: delete some before adding ${files.length} more.`;
-          throw new AppError("VALIDATION", message, { errors: { documents: [message] } });
-        }
+        await assertRoomForDocuments(c.var.db, owner.ownerColumn, ownerId, files.length);
         const { documents: uploaded, failed } = await attachDocuments(
           c.var,
           { ownerColumn: owner.ownerColumn, ownerId, workspaceId },

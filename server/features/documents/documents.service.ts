@@ -3,6 +3,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { readSelect } from "../../../db/reader";
 import { documents, licenses, msdocuments, products, shipments, wikis } from "../../../db/schema";
 import type { TEnv } from "../../env";
+import { storageFailureOf } from "../../lib/disk-space";
 import type { TDbOrTx } from "../../lib/entity/entity";
 import type { TLogger } from "../../lib/logger";
 import { newStorageKey, type TStorage } from "../../lib/storage";
@@ -118,6 +119,8 @@ export async function attachDocuments(
     try {
       await deps.storage.put(key, bytes);
     } catch (error) {
+      // A full disk is the server's problem, not the file's: the error handler answers 507.
+      if (storageFailureOf(error)) throw error;
       deps.logger.error("could not store an uploaded document", { key, error: String(error) });
       fail("storage_failed", "The file could not be stored.");
       continue;

@@ -16,6 +16,7 @@ describe("GET /api/health", () => {
       status: "ok",
       version: pkg.version,
       db: "ok",
+      storage: "ok",
       screening_index: "idle",
     });
   });

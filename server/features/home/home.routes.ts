@@ -32,7 +32,9 @@ export const homeRoutes = new Hono<TAppEnv>()
     const { filter } = c.req.valid("query");
     const ws = authOf(c).workspaceId;
     return c.json(
-      await cachedAnswer(c.var.db, ws, keyOf(c.req.url), () => shippingPerformance(c.var.db, ws, filter)),
+      await cachedAnswer(c.var.db, ws, { route: "performance", filter }, () =>
+        shippingPerformance(c.var.db, ws, filter),
+      ),
     );
   })
   /** GET /home/most-recent-shipments?filter=&page=&per_page=&sort_<prop>=&filters[<prop>]= → a list page. */
@@ -44,7 +46,7 @@ export const homeRoutes = new Hono<TAppEnv>()
     });
     const ws = authOf(c).workspaceId;
     return c.json(
-      await cachedAnswer(c.var.db, ws, keyOf(c.req.url), () =>
+      await cachedAnswer(c.var.db, ws, { route: "recent", filter, query }, () =>
         mostRecentShipments(c.var.db, ws, filter, query),
       ),
     );
@@ -54,7 +56,7 @@ export const homeRoutes = new Hono<TAppEnv>()
     const { filter, page, per_page } = c.req.valid("query");
     const ws = authOf(c).workspaceId;
     return c.json(
-      await cachedAnswer(c.var.db, ws, keyOf(c.req.url), () =>
+      await cachedAnswer(c.var.db, ws, { route: "common", filter, page, per_page }, () =>
         mostCommonDestinations(c.var.db, ws, filter, { page, perPage: per_page }),
       ),
     );
@@ -64,13 +66,6 @@ export const homeRoutes = new Hono<TAppEnv>()
     const ws = authOf(c).workspaceId;
     const query = c.req.valid("query");
     return c.json(
-      await cachedAnswer(c.var.db, ws, keyOf(c.req.url), () => mapOfShipments(c.var.db, ws, query)),
+      await cachedAnswer(c.var.db, ws, { route: "map", query }, () => mapOfShipments(c.var.db, ws, query)),
     );
   });
-
-/** The cache key of a request: its path and its query parameters in a stable order. */
-function keyOf(url: string): string {
-  const { pathname, searchParams } = new URL(url);
-  searchParams.sort();
-  return `${pathname}?${searchParams}`;
-}

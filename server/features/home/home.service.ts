@@ -16,40 +16,66 @@ import type { TListColumn, TListQuery } from "../../lib/entity/list-query";
 
 const TEMPLATE_STATUS = 1;
 
-/** Answers kept per database, keyed by workspace, its home_versions counter, today and the query. */
-const answers = new WeakMap<TDb, Map<string, unknown>>();
-const MAX_ANSWERS = 2_000;
+/**
+ * Answers kept per database, keyed by workspace, its home_versions counter, today and the validated,
+ * normalised query (never the raw query string: junk parameters must not make new entries), and
+ * bounded by the bytes of the answers as JSON, not by their number.
+ */
+const answers = new WeakMap<
+  TDb,
+  { entries: Map<string, { value: unknown; bytes: number }>; bytes: number }
+>();
+/** What the home cache may hold in all, per database (answers measured as their JSON text). */
+export const HOME_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+
+/** What the cache of `db` holds now: its entries and their bytes (for tests and diagnostics). */
+export function homeCacheSize(db: TDb): { entries: number; bytes: number } {
+  const store = answers.get(db);
+  return { entries: store?.entries.size ?? 0, bytes: store?.bytes ?? 0 };
+}
 
 /**
  * An answer from the cache when nothing the dashboard reads has changed since it was computed: SQL
  * triggers raise the workspace's home_versions counter on every shipment write and contact change,
  * from this process or any other, and the day is part of the key because periods move with it.
+ * `query` is the route and its validated parameters, serialised as the key.
  */
 export async function cachedAnswer<T>(
   db: TDb,
   workspaceId: number,
-  query: string,
+  query: Record<string, unknown>,
   compute: () => Promise<T>,
 ): Promise<T> {
   const [row] = await db.all<{ version: number }>(
     sql`select version from home_versions where workspace_id = ${workspaceId}`,
   );
-  const key = `${workspaceId}:${row?.version ?? 0}:${day(new Date())}:${query}`;
+  const key = `${workspaceId}:${row?.version ?? 0}:${day(new Date())}:${JSON.stringify(query)}`;
   let store = answers.get(db);
   if (!store) {
-    store = new Map();
+    store = { entries: new Map(), bytes: 0 };
     answers.set(db, store);
   }
-  if (store.has(key)) {
-    const hit = store.get(key) as T;
+  const hit = store.entries.get(key);
+  if (hit) {
     // Least recently used goes first: re-insert on every hit.
-    store.delete(key);
-    store.set(key, hit);
-    return hit;
+    store.entries.delete(key);
+    store.entries.set(key, hit);
+    return hit.value as T;
   }
   const answer = await compute();
-  store.set(key, answer);
-  if (store.size > MAX_ANSWERS) store.delete(store.keys().next().value as string);
+  // UTF-16 code units of the JSON plus the key: close enough to the memory an entry holds.
+  const bytes = 2 * (JSON.stringify(answer).length + key.length) + 64;
+  if (bytes > HOME_CACHE_MAX_BYTES / 4) return answer;
+  const previous = store.entries.get(key);
+  if (previous) store.bytes -= previous.bytes;
+  store.entries.delete(key);
+  store.entries.set(key, { value: answer, bytes });
+  store.bytes += bytes;
+  while (store.bytes > HOME_CACHE_MAX_BYTES) {
+    const [oldestKey, oldest] = store.entries.entries().next().value as [string, { bytes: number }];
+    store.entries.delete(oldestKey);
+    store.bytes -= oldest.bytes;
+  }
   return answer;
 }
 

@@ -5,6 +5,7 @@ import type { TShipment } from "../../../db/contracts/shipments";
 import { documents, shipments } from "../../../db/schema";
 import type { TAppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { paperworkLimiter } from "../../lib/heavy-work";
 import { authOf } from "../auth/auth.middleware";
 import { generatePaperwork } from "./paperwork.service";
 
@@ -21,13 +22,15 @@ export async function generateOnShipmentSave(
 ): Promise<void> {
   const auth = authOf(c);
   try {
-    const result = await generatePaperwork(c.var, {
-      workspaceId: auth.workspaceId,
-      userId: auth.user.id,
-      userEmail: auth.user.email,
-      shipmentId: shipment.id,
-      types,
-    });
+    const result = await paperworkLimiter.run(() =>
+      generatePaperwork(c.var, {
+        workspaceId: auth.workspaceId,
+        userId: auth.user.id,
+        userEmail: auth.user.email,
+        shipmentId: shipment.id,
+        types,
+      }),
+    );
     if (result.warnings.length) c.header("X-Paperwork-Warnings", String(result.warnings.length));
   } catch (error) {
     if (!(error instanceof AppError) || (error.code !== "VALIDATION" && error.code !== "CONFLICT"))

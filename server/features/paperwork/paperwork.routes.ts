@@ -5,6 +5,7 @@ import { PAPERWORK_TYPES, ZPaperSize } from "../../../db/contracts/paperwork";
 import { documents } from "../../../db/schema";
 import type { TAppEnv } from "../../lib/context";
 import { notFound } from "../../lib/errors";
+import { paperworkLimiter } from "../../lib/heavy-work";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import {
@@ -56,17 +57,22 @@ export const paperworkRoutes = new Hono<TAppEnv>()
     return c.json(readiness);
   })
   /** POST /shipments/:id/generate → generates, stores and audits the chosen documents. */
-  .post(`/shipments/:id${ID}/generate`, validate("json", ZGenerateInput), async (c) => {
-    const auth = authOf(c);
-    const result = await generatePaperwork(c.var, {
-      workspaceId: auth.workspaceId,
-      userId: auth.user.id,
-      userEmail: auth.user.email,
-      shipmentId: Number(c.req.param("id")),
-      types: c.req.valid("json").types,
-    });
-    return c.json({ ...result, status: { error: false } }, 201);
-  })
+  .post(
+    `/shipments/:id${ID}/generate`,
+    paperworkLimiter.middleware(),
+    validate("json", ZGenerateInput),
+    async (c) => {
+      const auth = authOf(c);
+      const result = await generatePaperwork(c.var, {
+        workspaceId: auth.workspaceId,
+        userId: auth.user.id,
+        userEmail: auth.user.email,
+        shipmentId: Number(c.req.param("id")),
+        types: c.req.valid("json").types,
+      });
+      return c.json({ ...result, status: { error: false } }, 201);
+    },
+  )
   /** GET /shipments/:id/audit → every generation of this shipment, newest first. */
   .get(`/shipments/:id${ID}/audit`, async (c) => {
     const { workspaceId } = authOf(c);

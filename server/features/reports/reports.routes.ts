@@ -8,6 +8,7 @@ import {
 } from "../../../db/contracts/reports";
 import type { TAppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { exportLimiter } from "../../lib/heavy-work";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import {
@@ -33,7 +34,7 @@ export const reportAttributesRoutes = new Hono<TAppEnv>()
  */
 export const reportDataRoutes = new Hono<TAppEnv>()
   .use(requireAuth())
-  .get("/", validate("query", ZReportDataQuery), async (c) => {
+  .get("/", exportLimiter.middleware(), validate("query", ZReportDataQuery), async (c) => {
     const { workspaceId } = authOf(c);
     const client = c.var.db.$client;
     const rows = reportRowSource(client, c.var.env.databaseUrl);

@@ -1,16 +1,15 @@
 import { and, eq } from "drizzle-orm";
-import { type Context, Hono, type Next } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { type Context, Hono } from "hono";
 import { ZShipmentTemplateInput } from "../../../db/contracts/shipments";
 import { documents, shipments, users } from "../../../db/schema";
 import type { TAppEnv } from "../../lib/context";
 import { createEntityRoutes, readJson } from "../../lib/entity/entity.routes";
 import { deleteRecord } from "../../lib/entity/entity.service";
 import { AppError, notFound } from "../../lib/errors";
+import { uploadLimiter } from "../../lib/heavy-work";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
 import { loadDictionaries } from "../dictionary/dictionary.service";
-import { MAX_FILES_PER_REQUEST } from "../documents/documents.routes";
 import {
   attachDocuments,
   DOCUMENT_OWNERS,
@@ -19,6 +18,12 @@ import {
   ownerExists,
 } from "../documents/documents.service";
 import { downloadName } from "../documents/file-types";
+import {
+  assertRoomForDocuments,
+  readDocumentUpload,
+  uploadBodyLimit,
+  uploadSpool,
+} from "../documents/upload-reader";
 import { shipmentsEntity } from "./shipments.entity";
 import {
   blankShipment,
@@ -36,19 +41,6 @@ const OWNER = DOCUMENT_OWNERS.shipment_id;
 const ok = { error: false } as const;
 
 const idParam = (c: Context<TAppEnv>, name: string) => Number(c.req.param(name));
-
-// Room for multipart framing on top of the files; the per-file limit is checked by attachDocuments.
-const uploadBodyLimit = (c: Context<TAppEnv>, next: Next) =>
-  bodyLimit({
-    maxSize: c.var.env.uploadMaxBytes * MAX_FILES_PER_REQUEST + 256 * 1024,
-    onError: () => {
-      const limit = Math.round((c.var.env.uploadMaxBytes / 1024 / 1024) * 10) / 10;
-      throw new AppError(
-        "PAYLOAD_TOO_LARGE",
-        `The upload is too large: send at most ${MAX_FILES_PER_REQUEST} files of up to ${limit} MB each.`,
-      );
-    },
-  })(c, next);
 
 /** `attachment; filename=…` with an ASCII fallback and the RFC 5987 UTF-8 name. */
 function contentDisposition(name: string): string {
@@ -218,47 +210,42 @@ export function createShipmentRoutes(options: TShipmentRouteOptions = {}) {
         return c.json({ item: await getShipment(c.var.db, workspaceId, shipmentId), status: ok });
       })
       /** POST /custom-docs/{shipmentId} multipart documents[] → {item, documents, failed, status}. */
-      .post(`/custom-docs/:shipmentId${ID}`, uploadBodyLimit, async (c) => {
-        const { workspaceId } = authOf(c);
-        const shipmentId = idParam(c, "shipmentId");
-        if (!(await ownerExists(c.var.db, OWNER.ownerTable, workspaceId, shipmentId))) {
-          throw notFound("This shipment does not exist or is not yours");
-        }
-        const body = await c.req.parseBody({ all: true }).catch(() => {
-          throw new AppError("VALIDATION", "Send the files as multipart/form-data", {
-            errors: { documents: ["Send the files as multipart/form-data"] },
-          });
-        });
-        const files = [body["documents[]"], body.documents]
-          .flat()
-          .filter((value): value is File => value instanceof File);
-        if (!files.length) {
-          throw new AppError("VALIDATION", "Choose at least one file to upload", {
-            errors: { documents: ["Choose at least one file to upload"] },
-          });
-        }
-        const { documents: uploaded, failed } = await attachDocuments(
-          c.var,
-          { ownerColumn: "shipment_id", ownerId: shipmentId, workspaceId, documentType: "custom" },
-          files,
-        );
-        const item = await getShipment(c.var.db, workspaceId, shipmentId);
-        const result = { item, documents: uploaded, failed };
-        if (!uploaded.length) {
-          const tooLarge = failed.every((f) => f.code === "too_large");
-          throw new AppError(
-            tooLarge ? "PAYLOAD_TOO_LARGE" : "VALIDATION",
-            failed.length === 1 ? failed[0].message : "No file could be uploaded.",
-            {
-              body: {
-                ...result,
-                status: { error: true, errorMessage: failed.map((f) => f.message).join(" ") },
-              },
-            },
+      .post(
+        `/custom-docs/:shipmentId${ID}`,
+        uploadLimiter.middleware(),
+        uploadBodyLimit,
+        uploadSpool,
+        async (c) => {
+          const { workspaceId } = authOf(c);
+          const shipmentId = idParam(c, "shipmentId");
+          if (!(await ownerExists(c.var.db, OWNER.ownerTable, workspaceId, shipmentId))) {
+            throw notFound("This shipment does not exist or is not yours");
+          }
+          const { files } = await readDocumentUpload(c);
+          await assertRoomForDocuments(c.var.db, "shipment_id", shipmentId, files.length);
+          const { documents: uploaded, failed } = await attachDocuments(
+            c.var,
+            { ownerColumn: "shipment_id", ownerId: shipmentId, workspaceId, documentType: "custom" },
+            files,
           );
-        }
-        return c.json({ ...result, status: ok });
-      })
+          const item = await getShipment(c.var.db, workspaceId, shipmentId);
+          const result = { item, documents: uploaded, failed };
+          if (!uploaded.length) {
+            const tooLarge = failed.every((f) => f.code === "too_large");
+            throw new AppError(
+              tooLarge ? "PAYLOAD_TOO_LARGE" : "VALIDATION",
+              failed.length === 1 ? failed[0].message : "No file could be uploaded.",
+              {
+                body: {
+                  ...result,
+                  status: { error: true, errorMessage: failed.map((f) => f.message).join(" ") },
+                },
+              },
+            );
+          }
+          return c.json({ ...result, status: ok });
+        },
+      )
       // GET / (list), GET /{id}, GET /edit from the shared kit.
       .route("/", kitReads)
   );

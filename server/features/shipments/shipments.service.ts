@@ -34,6 +34,7 @@ import type { TDbOrTx, TEntityDefinition } from "../../lib/entity/entity";
 import { getRecord, getRow, referenceErrors, saveFailed } from "../../lib/entity/entity.service";
 import { deleteLine, replaceLines } from "../../lib/entity/lines";
 import { notFound, type TFieldErrors } from "../../lib/errors";
+import { oversizeArrayErrors } from "../../lib/input-bounds";
 import { toFieldErrors } from "../../lib/validate";
 import {
   auditOverrides,
@@ -273,6 +274,12 @@ export async function updateShipment(
 ): Promise<TShipment> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw saveFailed({ _: ["The request body must be a JSON object."] });
+  }
+  // Oversize lists are refused before their elements are validated (or compared for duplicates).
+  const oversize = oversizeArrayErrors(ZShipmentInput, body);
+  if (oversize) {
+    await shipmentRow(db, workspaceId, id);
+    throw saveFailed(oversize);
   }
   const parsed = ZShipmentInput.safeParse(body);
   if (!parsed.success) {

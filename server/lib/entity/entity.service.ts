@@ -17,6 +17,7 @@ import type { TDb } from "../../../db/client";
 import { readerOf } from "../../../db/reader";
 import type { TAuth } from "../context";
 import { AppError, notFound, type TFieldErrors } from "../errors";
+import { oversizeArrayErrors } from "../input-bounds";
 import { summarize, toFieldErrors } from "../validate";
 import { defaultToItem, type TDbOrTx, type TEntityDefinition, type TRow } from "./entity";
 import type { TListQuery } from "./list-query";
@@ -609,6 +610,8 @@ async function parseValues(db: TDb, def: TEntityDefinition, workspaceId: number,
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw saveFailed({ _: ["The request body must be a JSON object."] });
   }
+  const oversize = oversizeArrayErrors(def.input, body);
+  if (oversize) throw saveFailed(oversize);
   const parsed = def.input.safeParse(body);
   if (!parsed.success) throw saveFailed(toFieldErrors(parsed.error));
   const values = parsed.data as Record<string, unknown>;
