@@ -21,6 +21,7 @@ import { DeleteDocument } from "../../components/kit/documents-panel";
 import type { TFieldConfig } from "../../components/kit/entity-config";
 import { EntityField } from "../../components/kit/entity-fields";
 import { FilePicker } from "../../components/kit/file-picker";
+import { KeptWorkBanner, useKeptWork } from "../../components/kit/kept-work";
 import { LineEditor } from "../../components/kit/line-editor";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -44,6 +45,7 @@ import { ScreeningSwitch } from "../screening/screening-switch";
 import { PaperworkPanel, type TPaperworkValues } from "./paperwork-panel";
 import { PartyPicker, type TPickedParty } from "./party-picker";
 import { DETAIL_FIELDS, MONEY_FIELDS, ShipmentStatus } from "./shipments-screen";
+import { useDiscardUntouchedDraft } from "./untouched-draft";
 
 type TItemLine = { product_id: number | ""; quantity: string };
 type TPackageLine = {
@@ -251,6 +253,22 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
       autosave.markChanged();
     }
   }, [values, autosave.markChanged]);
+  // Unsaved work survives a reload in this browser; a draft left untouched is removed.
+  const kept = useKeptWork({
+    storageKey: `shipment:${item.id}`,
+    snapshot: { values, parties },
+    baseUpdatedAt: item.updated_at,
+    isUnsaved: Boolean(autosave.state.isUnsaved),
+    hasChanged: autosave.hasChanged,
+    differsFromStored: (copy) =>
+      changeKey(copy.values, { current: "" }) !== changeKey(initial, { current: "" }),
+    onRestore: (copy) => {
+      for (const [key, value] of Object.entries(copy.values))
+        form.setFieldValue(key as keyof TValues, value as never);
+      setParties(copy.parties);
+    },
+  });
+  useDiscardUntouchedDraft(api, item, () => !autosave.hasChanged() && documents.length === 0);
 
   const totals = computeShipmentTotals({
     items: values.items.map((i) => ({
@@ -332,6 +350,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
       </PageHeader>
 
       <div className="sticky top-16 z-20 space-y-2">
+        <KeptWorkBanner kept={kept} />
         <AutosaveBanner state={autosave.state} onReload={() => void reload()} />
       </div>
 

@@ -1,0 +1,210 @@
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, type Page } from "@playwright/test";
+import { expect, test, waitForHydration } from "./fixtures";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+async function shipmentOnServer(page: Page, id: string) {
+  const res = await page.request.get(`/api/shipments/${id}`);
+  return ((await res.json()) as { item: { name: string | null } }).item;
+}
+
+async function openNewShipment(page: Page): Promise<string> {
+  await page.goto("/shipments/create-shipment");
+  await expect(page).toHaveURL(/\/shipments\/edit-shipment\/\d+$/, { timeout: 20_000 });
+  await expect(page.getByLabel(/^Shipment name/)).toBeVisible({ timeout: 20_000 });
+  await waitForHydration(page);
+  return page.url().split("/").pop() as string;
+}
+
+test("an edit made offline is kept, retried and saved when the network is back; a reload offers it back", async ({
+  page,
+  context,
+  user: _,
+}) => {
+  const id = await openNewShipment(page);
+  await page.getByLabel(/^Shipment name/).fill("Made on the train");
+  await expect(page.getByTestId("autosave-banner")).toContainText("saved as a draft", { timeout: 10_000 });
+  expect((await shipmentOnServer(page, id)).name).toBe("Made on the train");
+
+  // Offline: the save fails, and the marker stays after the spec's 3-second banner is gone.
+  await context.setOffline(true);
+  await page.getByLabel(/^Shipment name/).fill("Made offline");
+  await expect(page.getByTestId("unsaved-marker")).toContainText("Unsaved changes", { timeout: 10_000 });
+  await expect(page.getByTestId("unsaved-marker")).toContainText("offline");
+  await page.waitForTimeout(3_500);
+  await expect(page.getByTestId("unsaved-marker")).toBeVisible();
+  await page.screenshot({ path: "test-results/work-offline-1440.png" });
+
+  // Leaving through the sidebar asks first; saying no stays on the page.
+  let question = "";
+  page.once("dialog", (dialog) => {
+    question = dialog.message();
+    void dialog.dismiss();
+  });
+  await page.getByRole("link", { name: "My Shipments" }).first().click();
+  await expect.poll(() => question).toContain("not been saved");
+  await expect(page).toHaveURL(new RegExp(`/edit-shipment/${id}$`));
+
+  // Back online: the retry delivers it with no reload and no new change.
+  await context.setOffline(false);
+  await expect(page.getByTestId("unsaved-marker")).toBeHidden({ timeout: 20_000 });
+  await expect
+    .poll(async () => (await shipmentOnServer(page, id)).name, { timeout: 10_000 })
+    .toBe("Made offline");
+
+  // An edit the server never got survives a reload (the server stays unreachable for it) and is offered back.
+  await page.route("**/api/shipments/*", (route) =>
+    route.request().method() === "PUT" ? route.abort("internetdisconnected") : route.continue(),
+  );
+  await page.getByLabel(/^Shipment name/).fill("Kept in the browser");
+  await expect(page.getByTestId("unsaved-marker")).toBeVisible({ timeout: 10_000 });
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.reload();
+  await waitForHydration(page);
+  await page.unroute("**/api/shipments/*");
+  await expect(page.getByLabel(/^Shipment name/)).toHaveValue("Made offline");
+  const offer = page.getByTestId("kept-work");
+  await expect(offer).toContainText("did not reach the server");
+  await page.screenshot({ path: "test-results/work-restore-1440.png" });
+  await offer.getByRole("button", { name: "Restore my changes" }).click();
+  await expect(page.getByLabel(/^Shipment name/)).toHaveValue("Kept in the browser");
+  await expect
+    .poll(async () => (await shipmentOnServer(page, id)).name, { timeout: 10_000 })
+    .toBe("Kept in the browser");
+  // Saved: nothing is offered any more.
+  await page.reload();
+  await waitForHydration(page);
+  await expect(page.getByLabel(/^Shipment name/)).toHaveValue("Kept in the browser");
+  await expect(page.getByTestId("kept-work")).toHaveCount(0);
+});
+
+test("opening Create Int’l Shipment and going back leaves no empty draft", async ({ page, user: _ }) => {
+  await page.goto("/shipments");
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "Create Int’l Shipment" }).first().click();
+  await expect(page).toHaveURL(/\/shipments\/edit-shipment\/\d+$/, { timeout: 20_000 });
+  await expect(page.getByLabel(/^Shipment name/)).toBeVisible();
+  const id = page.url().split("/").pop() as string;
+  await page.goBack();
+  await expect(page).toHaveURL(/\/shipments$/);
+  await expect.poll(async () => (await page.request.get(`/api/shipments/${id}`)).status()).toBe(404);
+  // A touched one stays.
+  const kept = await openNewShipment(page);
+  await page.getByLabel(/^Shipment name/).fill("Keep me");
+  await expect(page.getByTestId("autosave-banner")).toContainText("saved as a draft", { timeout: 10_000 });
+  await page.getByRole("link", { name: "My Shipments" }).first().click();
+  await expect(page).toHaveURL(/\/shipments$/);
+  await page.waitForTimeout(300);
+  expect((await page.request.get(`/api/shipments/${kept}`)).status()).toBe(200);
+});
+
+// The demo workspace: 3,000 shipments in every status, seeded into the test server's data folder.
+const demo = base.extend<object, { demoLogin: { email: string; password: string } }>({
+  demoLogin: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+    async ({}, use) => {
+      const email = `demo-${Date.now()}@tradewinds.local`;
+      const password = "tradewinds-demo";
+      const { execFileSync } = await import("node:child_process");
+      execFileSync(
+        path.join(ROOT, "node_modules", ".bin", "bun"),
+        ["scripts/seed-demo.ts", "--shipments", "3000", "--email", email, "--password", password],
+        { cwd: ROOT, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, stdio: "inherit" },
+      );
+      await use({ email, password });
+    },
+    { scope: "worker" },
+  ],
+});
+
+async function demoSignIn(page: Page, login: { email: string; password: string }) {
+  const res = await page.request.post("/api/login", { data: { ...login, rememberMe: true } });
+  expect(res.status()).toBe(200);
+}
+
+/** Status controls whose text does not fit their box (a clipped pill). */
+async function clippedStatuses(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLSelectElement>('select[aria-label^="Status of shipment"]')]
+      .filter((el) => el.offsetParent !== null)
+      .filter((el) => {
+        // The chosen option's text against the room the select leaves it (padding and arrow).
+        const text = el.selectedOptions[0]?.textContent ?? "";
+        const style = getComputedStyle(el);
+        const canvas = document.createElement("canvas").getContext("2d") as CanvasRenderingContext2D;
+        canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const room =
+          el.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+        return canvas.measureText(text.toUpperCase()).width > room + 0.5;
+      })
+      .map((el) => el.getAttribute("aria-label")),
+  );
+}
+
+demo(
+  "My Shipments fits 1440 and 390 with 3,000 demo shipments: no sideways scroll, status never clipped, cards on a phone",
+  async ({ page, demoLogin }) => {
+    demo.setTimeout(120_000);
+    await demoSignIn(page, demoLogin);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto("/shipments");
+    await waitForHydration(page);
+    const table = page.getByRole("table");
+    await expect(table.getByRole("row")).toHaveCount(11);
+    const container = page.locator('[data-slot="table-container"]');
+    const widths = await container.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    for (const header of [
+      "Shipper ref.",
+      "Ship date",
+      "Status",
+      "To (importer)",
+      "From (exporter)",
+      "Carrier",
+    ])
+      await expect(
+        table.getByRole("columnheader", { name: new RegExp(header.replace(/[.()]/g, "\\$&")) }),
+      ).toBeVisible();
+    expect(await clippedStatuses(page)).toEqual([]);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: "test-results/tables-shipments-1440.png", fullPage: true });
+
+    // The column chooser: hiding Carrier and showing Notes is remembered after a reload.
+    await page.getByRole("button", { name: "Columns" }).click();
+    await page.getByRole("checkbox", { name: "Carrier" }).uncheck();
+    await page.getByRole("checkbox", { name: "Notes" }).check();
+    await page.keyboard.press("Escape");
+    await page.reload();
+    await waitForHydration(page);
+    await expect(table.getByRole("columnheader", { name: /Notes/ })).toBeVisible();
+    await expect(table.getByRole("columnheader", { name: /Carrier/ })).toBeHidden();
+    await page.getByRole("button", { name: "Columns" }).click();
+    await page.getByRole("button", { name: "Reset to the default columns" }).click();
+    await page.keyboard.press("Escape");
+    await expect(table.getByRole("columnheader", { name: /Carrier/ })).toBeVisible();
+
+    // A phone: one card per shipment with status, reference, counterpart and date; actions in a menu.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const cards = page.getByTestId("row-cards").locator("li");
+    await expect(cards).toHaveCount(10);
+    await expect(page.getByRole("table")).toBeHidden();
+    const first = cards.first();
+    await expect(first.getByRole("combobox", { name: /^Status of shipment/ })).toBeVisible();
+    await expect(first.getByText("To (importer)")).toBeVisible();
+    await expect(first.getByText("Ship date")).toBeVisible();
+    expect(await clippedStatuses(page)).toEqual([]);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await first.getByRole("button", { name: /^Actions: shipment/ }).click();
+    await expect(page.getByRole("link", { name: /^Edit shipment/ })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await page.screenshot({ path: "test-results/tables-shipments-390.png", fullPage: true });
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+  },
+);
