@@ -208,3 +208,64 @@ demo(
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
   },
 );
+
+test("an override to PASSED says who cleared it, when and why, and keeps the matches as cleared", async ({
+  page,
+  user,
+}) => {
+  await page.goto("/home");
+  const res = await page.request.post("/api/contacts", {
+    headers: { origin: process.env.E2E_BASE_URL as string },
+    data: {
+      company: "Rosoboroneksport",
+      partner_type_id: 1,
+      tax_id: "RU-1",
+      contact_1: "Ivan",
+      phone_1: "+7 495 1",
+      email_1: "ivan@example.ru",
+    },
+  });
+  const { item } = (await res.json()) as { item: { id: number } };
+  await page.goto(`/contacts/edit-contact/${item.id}`);
+  await waitForHydration(page);
+  const panel = page.locator("[aria-label='Restricted-party screening']");
+  await expect(panel.getByTestId("screening-headline")).toContainText("Screening FAILED");
+  await panel.getByRole("button", { name: "PASSED" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Note").fill("Checked with counsel: a different, unlisted company");
+  await dialog.getByRole("button", { name: "Ok." }).click();
+  await expect(panel.getByTestId("screening-headline")).toHaveText(
+    new RegExp(
+      `^Cleared by ${user.name} ${user.surname} on \\d\\d/\\d\\d/\\d{4}: Checked with counsel: a different, unlisted company$`,
+    ),
+  );
+  const cleared = panel.getByRole("list", { name: "List entries cleared by the override" });
+  await expect(cleared.getByText("ROSOBORONEKSPORT OAO", { exact: true })).toBeVisible();
+  await expect(cleared.getByText("cleared").first()).toBeVisible();
+  await expect(panel.getByText("Multiple results found!")).toHaveCount(0);
+  await expect(panel.getByText("no list entry close enough")).toHaveCount(0);
+  await panel.screenshot({ path: "test-results/override-card-1440.png" });
+});
+
+demo(
+  "the dashboard's status tiles open My Shipments filtered to that status; recent shipments show status",
+  async ({ page, demoLogin }) => {
+    await demoSignIn(page, demoLogin);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto("/home");
+    await waitForHydration(page);
+    await expect(page.getByRole("columnheader", { name: /Number of Orders/ })).toBeVisible();
+    const recent = page.getByRole("table").first();
+    await expect(recent.getByRole("columnheader", { name: /Status/ })).toBeVisible();
+    await expect(recent.getByRole("row").nth(1)).toContainText(/DRAFT|IN TRANSIT|CUSTOMS|DELAYED|DELIVERED/);
+    const tile = page.locator('[data-status="delivered"]');
+    const count = ((await tile.getByTestId("tile-count").textContent()) as string).trim();
+    await tile.getByRole("link").click();
+    await expect(page).toHaveURL(/\/shipments\?.*delivered/);
+    await expect(page.getByText(`of ${count} items`)).toBeVisible();
+    await expect(page.getByText(/Status is DELIVERED/i)).toBeVisible();
+    const statuses = page.getByRole("table").getByRole("combobox", { name: /^Status of shipment/ });
+    for (const value of await statuses.evaluateAll((els) => els.map((el) => (el as HTMLSelectElement).value)))
+      expect(value).toBe("6");
+  },
+);

@@ -40,7 +40,7 @@ export function HomeScreen() {
           <PeriodSelector period={period} />
         </CardHeader>
         <CardContent>
-          <PerformanceTiles performance={performance} />
+          <PerformanceTiles performance={performance} period={period} />
         </CardContent>
       </Card>
       <Card>
