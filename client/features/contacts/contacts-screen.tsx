@@ -64,7 +64,15 @@ export const contactsScreen: TEntityScreen<TContact & { screening_status?: TCont
   },
   dictionaries: ["partner_types", "countries"],
   columns: [
-    { key: "company", header: "Company", sortable: true, filter: "text", className: "font-medium" },
+    {
+      key: "company",
+      header: "Company",
+      priority: 1,
+      card: "title",
+      sortable: true,
+      filter: "text",
+      className: "font-medium",
+    },
     {
       key: "partner_type_id",
       header: "Partner type",
@@ -94,6 +102,9 @@ export const contactsScreen: TEntityScreen<TContact & { screening_status?: TCont
     {
       key: "screening",
       header: "Screening",
+      // A phone's card shows it: the address book never hides a failed screening.
+      priority: 1,
+      card: "status",
       filter: "choice",
       filterOptions: () => SCREENING_FILTER_OPTIONS,
       cell: (row) => <ContactScreeningBadge state={row.screening_status} />,

@@ -542,7 +542,7 @@ export async function seedDemo(db: TDb, client: Client, options: TSeedDemoOption
           Math.min(today - 1, shipDay + (isShipped ? r.int(0, 20) : 0)),
           r.int(8 * 3600, 18 * 3600),
         );
-        const updated = laterStamp < stamp ? stamp : laterStamp;
+        const updated = [stamp, laterStamp].sort()[1];
         shipmentRows.push([
           id,
           workspace.id,
