@@ -269,3 +269,37 @@ demo(
       expect(value).toBe("6");
   },
 );
+
+test("a semicolon CSV in Windows-1252 imports; the accepted columns and a template are in the product", async ({
+  page,
+  user: _,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/contacts");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "CSV columns" }).click();
+  const help = page.getByTestId("import-columns-help");
+  await expect(help.getByRole("list", { name: "Accepted columns" })).toContainText("Partner type (required)");
+  const template = page.waitForEvent("download");
+  await help.getByRole("button", { name: "Download template CSV" }).click();
+  expect((await template).suggestedFilename()).toBe("contacts-template.csv");
+  await page.screenshot({ path: "test-results/import-columns-1440.png" });
+  await page.keyboard.press("Escape");
+
+  const text = [
+    "Company;Partner Type;Tax ID;Contact;Phone;Email;Country",
+    "Müller Maschinenbau GmbH;Supplier;DE-1;Jürgen Groß;+49 1;j@mueller.example;Deutschland",
+    ";;;;;;",
+    "Société Export;Customer;FR-1;Zoé;+33 1;z@se.example;Frankreich",
+  ].join("\r\n");
+  await page.getByLabel("CSV file to import").setInputFiles({
+    name: "excel-de.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from([...text].map((ch) => ch.charCodeAt(0))),
+  });
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Import completed" })).toBeVisible({ timeout: 20_000 });
+  await expect(dialog).toContainText("2 rows read: 2 created");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("cell", { name: "Müller Maschinenbau GmbH" })).toBeVisible();
+});

@@ -107,6 +107,36 @@ export function EntityTable<T extends { id: number }>({
     );
   };
 
+  /** A column's sort link (or its name) and filter: the table's header, or the cards' bar on a phone. */
+  const headerControls = (column: TColumn<T>): ReactNode => (
+    <>
+      {column.sortable ? (
+        <SearchControl
+          target={nextSort(search, column.key)}
+          onSearch={onSearch}
+          variant="ghost"
+          className="-ml-2 h-8 px-2"
+          ariaLabel={`Sort by ${column.header}`}
+        >
+          {column.header}
+          <SortIcon
+            direction={search.sortProp === column.key ? (search.sortDirection ?? "asc") : undefined}
+          />
+        </SearchControl>
+      ) : (
+        <span>{column.header}</span>
+      )}
+      {column.filter && (
+        <ColumnFilter
+          column={column}
+          dictionaries={dictionaries}
+          value={filters[column.key]}
+          onApply={(value) => setFilter(column.key, value)}
+        />
+      )}
+    </>
+  );
+
   const setFilter = (key: string, value: string | undefined) => {
     const next = { ...filters };
     if (value === undefined) delete next[key];
@@ -173,6 +203,21 @@ export function EntityTable<T extends { id: number }>({
           takes 256 px of a 1440 px screen), not when the window is wide. Below 36rem (a phone) the
           rows are cards instead. */}
       <div className="@container rounded-lg border bg-card" ref={frame}>
+        {page.data.length > 0 && screen.columns.some((c) => c.sortable || c.filter) && (
+          // Cards have no header: its sort and filter controls line up above them.
+          <div
+            className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b p-2 text-sm @xl:hidden"
+            data-testid="card-controls"
+          >
+            {screen.columns
+              .filter((c) => c.sortable || c.filter)
+              .map((column) => (
+                <div key={column.key} className="flex items-center gap-0.5">
+                  {headerControls(column)}
+                </div>
+              ))}
+          </div>
+        )}
         {page.data.length > 0 && (
           <RowCards
             rows={page.data}
@@ -203,34 +248,7 @@ export function EntityTable<T extends { id: number }>({
                       : undefined
                   }
                 >
-                  <div className="flex items-center gap-1">
-                    {column.sortable ? (
-                      <SearchControl
-                        target={nextSort(search, column.key)}
-                        onSearch={onSearch}
-                        variant="ghost"
-                        className="-ml-2 h-8 px-2"
-                        ariaLabel={`Sort by ${column.header}`}
-                      >
-                        {column.header}
-                        <SortIcon
-                          direction={
-                            search.sortProp === column.key ? (search.sortDirection ?? "asc") : undefined
-                          }
-                        />
-                      </SearchControl>
-                    ) : (
-                      <span>{column.header}</span>
-                    )}
-                    {column.filter && (
-                      <ColumnFilter
-                        column={column}
-                        dictionaries={dictionaries}
-                        value={filters[column.key]}
-                        onApply={(value) => setFilter(column.key, value)}
-                      />
-                    )}
-                  </div>
+                  <div className="flex items-center gap-1">{headerControls(column)} </div>
                 </TableHead>
               ))}
               {hasActions && (
