@@ -303,3 +303,47 @@ test("a semicolon CSV in Windows-1252 imports; the accepted columns and a templa
   await page.keyboard.press("Escape");
   await expect(page.getByRole("cell", { name: "Müller Maschinenbau GmbH" })).toBeVisible();
 });
+
+test("Ctrl-K opens the search; the keyboard finds a contact and a shipment and opens it", async ({
+  page,
+  user: _,
+}) => {
+  await page.goto("/home");
+  const contact = await page.request.post("/api/contacts", {
+    headers: { origin: process.env.E2E_BASE_URL as string },
+    data: {
+      company: "Kalmar Harbour Supplies AB",
+      partner_type_id: 1,
+      tax_id: "SE-77",
+      contact_1: "Nils",
+      phone_1: "+46 1",
+      email_1: "nils@kalmar.example",
+    },
+  });
+  const contactId = ((await contact.json()) as { item: { id: number } }).item.id;
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto("/shipments");
+    await waitForHydration(page);
+    await page.keyboard.press("Control+k");
+    const box = page.getByRole("combobox", { name: "Search contacts, products, licences and shipments" });
+    await expect(box).toBeFocused();
+    await box.fill("kalmar");
+    const option = page.getByRole("option", { name: /Kalmar Harbour Supplies AB/ });
+    await expect(option).toHaveAttribute("aria-selected", "true");
+    await page.screenshot({ path: `test-results/search-palette-${width}.png` });
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`/contacts/edit-contact/${contactId}$`));
+  }
+  // The header field opens it too.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("combobox", { name: /^Search contacts/ })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("combobox", { name: /^Search contacts/ })).toBeHidden();
+});

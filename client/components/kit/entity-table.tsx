@@ -266,7 +266,7 @@ export function EntityTable<T extends { id: number }>({
               <TableRow>
                 <TableCell
                   colSpan={screen.columns.length + (hasActions ? 1 : 0)}
-                  className="h-32 text-center text-muted-foreground"
+                  className="h-32 text-center whitespace-normal text-muted-foreground"
                 >
                   {hasFilters ? (
                     <span>No {screen.nounPlural} match these filters.</span>
