@@ -347,3 +347,36 @@ test("Ctrl-K opens the search; the keyboard finds a contact and a shipment and o
   await page.keyboard.press("Escape");
   await expect(page.getByRole("combobox", { name: /^Search contacts/ })).toBeHidden();
 });
+
+test("saving a contact that fails screening says so and links to why; the Failed badge opens it", async ({
+  page,
+  user: _,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/contacts/create-contact");
+  await waitForHydration(page);
+  await page.getByLabel("Company").fill("Rosoboroneksport");
+  await page.getByLabel("Partner type").selectOption({ label: "Customer" });
+  await page.getByLabel("Tax ID").fill("RU-1");
+  await page.getByLabel("Contact 1").fill("Ivan");
+  await page.getByLabel("Phone 1").fill("+7 495 1");
+  await page.getByLabel("E-mail 1").fill("ivan@example.ru");
+  await page.getByRole("button", { name: "Save Contact" }).click();
+  await expect(page.getByText("Saved, but it failed restricted-party screening")).toBeVisible();
+  await expect(page.getByText("Save successful")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/contact-failed-save-1440.png" });
+  // The toast sits below the header: it never covers the search field or the user menu.
+  const headerBox = await page.locator("header").first().boundingBox();
+  await expect
+    .poll(async () => (await page.locator("[data-sonner-toast]").first().boundingBox())?.y ?? 0)
+    .toBeGreaterThanOrEqual((headerBox?.y ?? 0) + (headerBox?.height ?? 0));
+  await page.getByRole("button", { name: "See why" }).click();
+  await expect(page).toHaveURL(/\/contacts\/edit-contact\/\d+$/);
+  await expect(page.getByTestId("screening-headline")).toContainText("Screening FAILED");
+
+  await page.goto("/contacts");
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "Failed: why Rosoboroneksport failed screening" }).click();
+  await expect(page).toHaveURL(/\/contacts\/edit-contact\/\d+$/);
+  await expect(page.getByTestId("screening-headline")).toContainText("Screening FAILED");
+});

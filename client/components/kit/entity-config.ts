@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { z } from "zod";
 import type { TDictionary, TDictionaryName } from "../../../db/contracts/dictionary";
+import type { TApi } from "../../lib/api";
 import type { TFilterKind } from "../../lib/list-search";
 
 /** A list column: what it shows, and whether the API lets it sort and filter. */
@@ -77,6 +78,14 @@ export type TEntityScreen<T extends { id: number }> = {
   saveLabel: string;
   /** Where a newly created record goes after saving (spec: contacts → list, others → edit page). */
   afterCreate: "list" | "edit";
+  /**
+   * Something the user must know about a record just saved (a contact that failed screening): shown
+   * instead of a plain 'Save successful', with a link to the explanation.
+   */
+  savedNotice?: (
+    item: T,
+    api: TApi,
+  ) => Promise<{ title: string; description: string; linkLabel: string; to: string } | null>;
   paths: { list: string; create: string; edit: (id: number) => string; print: (id: number) => string };
   dictionaries: readonly TDictionaryName[];
   columns: TColumn<T>[];
