@@ -380,3 +380,43 @@ test("saving a contact that fails screening says so and links to why; the Failed
   await expect(page).toHaveURL(/\/contacts\/edit-contact\/\d+$/);
   await expect(page.getByTestId("screening-headline")).toContainText("Screening FAILED");
 });
+
+test("an empty workspace opens on a first-run checklist that ticks itself", async ({ page, user: _ }) => {
+  await page.goto("/home");
+  await waitForHydration(page);
+  const checklist = page.getByTestId("first-run-checklist");
+  await expect(checklist).toContainText("0 of 4 done");
+  for (const step of [
+    "Your profile and signature",
+    "Your first partner",
+    "Your first product",
+    "Your first shipment",
+  ])
+    await expect(checklist.getByRole("link", { name: step })).toBeVisible();
+  await page.request.post("/api/contacts", {
+    headers: { origin: process.env.E2E_BASE_URL as string },
+    data: {
+      company: "First Partner Ltd",
+      partner_type_id: 1,
+      tax_id: "GB-1",
+      contact_1: "Ann",
+      phone_1: "+44 1",
+      email_1: "ann@first.example",
+    },
+  });
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.reload();
+    await waitForHydration(page);
+    await expect(checklist).toContainText("1 of 4 done");
+    await expect(checklist.locator('[data-done="true"]')).toContainText("Your first partner");
+    await page.screenshot({ path: `test-results/first-run-${width}.png`, fullPage: true });
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+  }
+  await checklist.getByRole("link", { name: "Your first product" }).click();
+  await expect(page).toHaveURL(/\/products\/create-product$/);
+});
