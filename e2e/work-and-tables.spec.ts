@@ -420,3 +420,47 @@ test("an empty workspace opens on a first-run checklist that ticks itself", asyn
   await checklist.getByRole("link", { name: "Your first product" }).click();
   await expect(page).toHaveURL(/\/products\/create-product$/);
 });
+
+demo(
+  "every list fits 1440 and 390 without sideways scroll; header buttons' names contain their visible text",
+  async ({ page, demoLogin }) => {
+    demo.setTimeout(120_000);
+    await demoSignIn(page, demoLogin);
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      for (const path of [
+        "/home",
+        "/shipments",
+        "/contacts",
+        "/products",
+        "/licenses",
+        "/restricted-party-screening",
+      ]) {
+        await page.goto(path);
+        await waitForHydration(page);
+        await page.screenshot({
+          path: `test-results/lists${path.replaceAll("/", "-")}-${width}.png`,
+          fullPage: true,
+        });
+        const overflow = await page.evaluate(() => ({
+          page: document.documentElement.scrollWidth - window.innerWidth,
+          tables: [...document.querySelectorAll<HTMLElement>('[data-slot="table-container"]')]
+            .filter((el) => el.offsetParent !== null)
+            .map((el) => el.scrollWidth - el.clientWidth),
+        }));
+        expect(overflow.page, `${path} at ${width}`).toBeLessThanOrEqual(0);
+        for (const extra of overflow.tables)
+          expect(extra, `${path} table at ${width}`).toBeLessThanOrEqual(0);
+        const axe = await new AxeBuilder({ page })
+          .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
+          .analyze();
+        expect(
+          axe.violations.map((v) => `${path}@${width} ${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`),
+        ).toEqual([]);
+      }
+    }
+  },
+);

@@ -50,7 +50,9 @@ function initials(user: TPublicUser): string {
 export function UserMenuButton({ user, ...props }: { user: TPublicUser } & ComponentProps<typeof Button>) {
   const fullName = `${user.name} ${user.surname}`.trim();
   return (
-    <Button variant="ghost" className="h-9 gap-2 px-2" aria-label={`Account menu for ${fullName}`} {...props}>
+    // The name comes from the content (no aria-label): the visible name is part of it, as voice
+    // control users say it; on a phone only the initials show and the name is read out.
+    <Button variant="ghost" className="h-9 gap-2 px-2" {...props}>
       {user.image_url ? (
         <img src={user.image_url} alt="" className="size-7 rounded-full object-cover" />
       ) : (
@@ -61,7 +63,8 @@ export function UserMenuButton({ user, ...props }: { user: TPublicUser } & Compo
           {initials(user)}
         </span>
       )}
-      <span className="hidden max-w-40 truncate text-sm sm:inline">{fullName}</span>
+      <span className="sr-only">Account menu for </span>
+      <span className="sr-only max-w-40 truncate text-sm sm:not-sr-only">{fullName}</span>
     </Button>
   );
 }

@@ -137,6 +137,20 @@ export function EntityTable<T extends { id: number }>({
     </>
   );
 
+  // What an empty list says.
+  const emptyMessage = hasFilters ? (
+    <span>No {screen.nounPlural} match these filters.</span>
+  ) : (
+    <span>
+      No {screen.nounPlural} yet.{" "}
+      {screen.createLabel && (
+        <Link to={screen.paths.create} className="text-primary underline underline-offset-4">
+          {screen.createLabel}
+        </Link>
+      )}
+    </span>
+  );
+
   const setFilter = (key: string, value: string | undefined) => {
     const next = { ...filters };
     if (value === undefined) delete next[key];
@@ -233,7 +247,8 @@ export function EntityTable<T extends { id: number }>({
           aria-busy={isLoading || undefined}
           className={cn(isLoading && "[&_tbody]:opacity-60")}
         >
-          <TableHeader>
+          {/* An empty list on a phone is its message alone: headers would only push it sideways. */}
+          <TableHeader className={page.data.length === 0 ? "hidden @xl:table-header-group" : undefined}>
             <TableRow>
               {screen.columns.map((column) => (
                 <TableHead
@@ -268,18 +283,7 @@ export function EntityTable<T extends { id: number }>({
                   colSpan={screen.columns.length + (hasActions ? 1 : 0)}
                   className="h-32 text-center whitespace-normal text-muted-foreground"
                 >
-                  {hasFilters ? (
-                    <span>No {screen.nounPlural} match these filters.</span>
-                  ) : (
-                    <span>
-                      No {screen.nounPlural} yet.{" "}
-                      {screen.createLabel && (
-                        <Link to={screen.paths.create} className="text-primary underline underline-offset-4">
-                          {screen.createLabel}
-                        </Link>
-                      )}
-                    </span>
-                  )}
+                  {emptyMessage}
                 </TableCell>
               </TableRow>
             ) : (

@@ -80,6 +80,7 @@ export const licensesScreen: TEntityScreen<TLicense> = {
     {
       key: "country_id",
       header: "Country",
+      priority: 4,
       sortable: true,
       cell: (row, d) => labelOf(d.countries, row.country_id),
     },

@@ -41,7 +41,7 @@ export const productsScreen: TEntityScreen<TProduct> = {
       card: "detail",
       sortable: true,
       filter: "text",
-      className: "max-w-xs truncate",
+      className: "max-w-56 truncate",
     },
     { key: "US_ECCN", header: "US ECCN", sortable: true, filter: "text", priority: 1, card: "detail" },
     { key: "HTS", header: "HTS", sortable: true, filter: "text", isLowPriority: true },
