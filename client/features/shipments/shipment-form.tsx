@@ -1102,11 +1102,12 @@ function ShipmentDocuments({
             {documents.map((doc) => (
               <li key={doc.id} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm">
                 <FileIcon className="size-4 text-muted-foreground" aria-hidden />
-                <span className="min-w-0 flex-1 truncate">
-                  {doc.original_name}{" "}
-                  <span className="text-muted-foreground">
-                    ({DOCUMENT_TYPE_LABELS[doc.document_type] ?? doc.document_type})
+                {/* The type in full on its own line, the file name under it (wrapping, never cut). */}
+                <span className="min-w-0 flex-1 basis-48">
+                  <span className="block font-medium">
+                    {DOCUMENT_TYPE_LABELS[doc.document_type] ?? doc.document_type}
                   </span>
+                  <span className="block text-xs break-all text-muted-foreground">{doc.original_name}</span>
                 </span>
                 {doc.extension === "pdf" && (
                   <Button asChild variant="ghost" size="sm">
