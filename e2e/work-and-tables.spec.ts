@@ -213,6 +213,7 @@ test("an override to PASSED says who cleared it, when and why, and keeps the mat
   page,
   user,
 }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/home");
   const res = await page.request.post("/api/contacts", {
     headers: { origin: process.env.E2E_BASE_URL as string },
@@ -245,6 +246,12 @@ test("an override to PASSED says who cleared it, when and why, and keeps the mat
   await expect(panel.getByText("Multiple results found!")).toHaveCount(0);
   await expect(panel.getByText("no list entry close enough")).toHaveCount(0);
   await panel.screenshot({ path: "test-results/override-card-1440.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(panel.getByTestId("screening-headline")).toContainText("Cleared by");
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
+  await panel.screenshot({ path: "test-results/override-card-390.png" });
 });
 
 demo(
@@ -304,7 +311,7 @@ test("a semicolon CSV in Windows-1252 imports; the accepted columns and a templa
   await expect(page.getByRole("cell", { name: "Müller Maschinenbau GmbH" })).toBeVisible();
 });
 
-test("Ctrl-K opens the search; the keyboard finds a contact and a shipment and opens it", async ({
+test("Ctrl-K opens the search; the keyboard finds a contact and opens it", async ({
   page,
   user: _,
 }) => {
