@@ -311,10 +311,7 @@ test("a semicolon CSV in Windows-1252 imports; the accepted columns and a templa
   await expect(page.getByRole("cell", { name: "Müller Maschinenbau GmbH" })).toBeVisible();
 });
 
-test("Ctrl-K opens the search; the keyboard finds a contact and opens it", async ({
-  page,
-  user: _,
-}) => {
+test("Ctrl-K opens the search; the keyboard finds a contact and opens it", async ({ page, user: _ }) => {
   await page.goto("/home");
   const contact = await page.request.post("/api/contacts", {
     headers: { origin: process.env.E2E_BASE_URL as string },
