@@ -75,6 +75,8 @@ export function ColumnChooser<T>({
   shownNow: () => Set<string>;
 }) {
   const [shown, setShown] = useState<Set<string>>(new Set());
+  // A table whose every column always shows has nothing to choose.
+  if (columns.every((column) => priorityOf(column) === 1)) return null;
   return (
     <Popover onOpenChange={(open) => open && setShown(shownNow())}>
       <PopoverTrigger asChild>
