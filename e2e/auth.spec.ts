@@ -38,16 +38,28 @@ test("register → log in with remember-me → persistent HttpOnly cookie → pr
   await page.getByLabel("E-mail").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Register" }).click();
-  await expect(page.getByRole("heading", { name: "Registration successful" })).toBeVisible();
+  // Registering signs in and opens the dashboard.
+  await expect(page).toHaveURL(/\/home$/);
   await expect(page.getByText("Registration successful").last()).toBeVisible();
+  await page
+    .getByRole("navigation", { name: "Main navigation" })
+    .getByRole("link", { name: "Logout" })
+    .click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  await waitForHydration(page);
 
-  await page.getByRole("link", { name: "Log in" }).click();
+  // A failed attempt first: its toast does not outlive the login that works.
   await page.getByLabel("E-mail").fill(user.email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Log in" }).click();
+  const failed = page.locator("[data-sonner-toast][data-type=error]");
+  await expect(failed).toBeVisible();
   await page.getByLabel("Password").fill(user.password);
   await expect(page.getByLabel("Remember me")).toBeChecked();
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page).toHaveURL(/\/home$/);
   await expect(page.getByText("Login successful")).toBeVisible();
+  await expect(failed).toHaveCount(0);
 
   const cookie = (await context.cookies()).find((c) => c.name === "twsession")!;
   expect(cookie.httpOnly).toBe(true);

@@ -2,7 +2,7 @@ import { expect, test, waitForHydration, watchConsole } from "./fixtures";
 
 const LOGGED_IN_LINKS = [
   ["My Shipments", "/shipments", "My Shipments"],
-  ["Create Int'l Shipment", "/shipments/create-shipment", "Create International Shipment"],
+  ["Create Int’l Shipment", "/shipments/create-shipment", "Create International Shipment"],
   ["Restricted Party Screening", "/restricted-party-screening", "Restricted Party Screening"],
   ["My Products", "/products", "Products"],
   ["My Address Book", "/contacts", "My Address Book"],

@@ -154,7 +154,9 @@ test("tiles, tables and map agree; switching the period updates them all and the
     delayed: ["1", "17%"],
     delivered: ["1", "16%"],
   });
-  await expect(page.getByText("IN TRANSIT", { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole("list", { name: "Shipping performance" }).getByText("IN TRANSIT", { exact: true }),
+  ).toBeVisible();
   const recent = tableRows(page, "Most Recent Shipments");
   await expect(recent).toHaveCount(6);
   await expect(recent.first()).toContainText(

@@ -24,6 +24,7 @@ import { productsEntity } from "./features/products/products.entity";
 import { reportAttributesRoutes, reportDataRoutes } from "./features/reports/reports.routes";
 import { screenAfterImport, screenOnContactSave } from "./features/screening/screening.hooks";
 import { screeningRoutes } from "./features/screening/screening.routes";
+import { searchRoutes } from "./features/search/search.routes";
 import { createShipmentRoutes, type TShipmentRouteOptions } from "./features/shipments/shipments.routes";
 import { shippingFormsEntity } from "./features/shipping-forms/shipping-forms.entity";
 import { userRoutes } from "./features/users/users.routes";
@@ -156,6 +157,7 @@ export function createApp(deps: TAppDeps) {
     .route("/health", healthRoutes)
     .route("/dictionary", dictionaryRoutes)
     .route("/home", homeRoutes)
+    .route("/search", searchRoutes)
     .route("/", authRoutes)
     .route("/user", userRoutes)
     .route("/partner-types", partnerTypeRoutes)

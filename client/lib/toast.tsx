@@ -33,8 +33,19 @@ const show =
     void loadSonner().then(({ toast }) => toast[kind](message, data));
   };
 
-/** sonner's toast.success, toast.error and toast.warning (the ones this app uses), loaded on first use. */
-export const toast = { success: show("success"), error: show("error"), warning: show("warning") };
+/**
+ * Closes the toasts shown (all, or one by id); before the first toast there is nothing to close.
+ * Queued after any toast asked for earlier, so the order of calls holds.
+ */
+const dismiss = (id?: string | number) => {
+  if (sonner) void sonner.then(({ toast }) => toast.dismiss(id));
+};
+
+/**
+ * sonner's toast.success, toast.error, toast.warning and toast.dismiss (the ones this app uses),
+ * loaded on first use.
+ */
+export const toast = { success: show("success"), error: show("error"), warning: show("warning"), dismiss };
 
 const RealToaster = lazy(() => loadSonner().then(({ Toaster }) => ({ default: Toaster })));
 

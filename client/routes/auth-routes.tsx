@@ -46,6 +46,8 @@ export function LoginScreen() {
         const { user } = await api.send<{ user: TPublicUser }>("POST", "/login", ZLoginInput.parse(value));
         session.user = user;
         clearSessionExpired();
+        // An earlier attempt's 'Login failed' must not outlive the login that worked.
+        toast.dismiss();
         toast.success("Login successful");
         await router.invalidate();
         await router.navigate({ href: safeNext(next) ?? "/home" });
@@ -109,7 +111,8 @@ export function LoginScreen() {
 }
 
 export function RegisterScreen() {
-  const { api } = registerRoute.useRouteContext();
+  const { api, session } = registerRoute.useRouteContext();
+  const router = useRouter();
   const { registered, error: postedError } = registerRoute.useSearch();
   const [isDone, setIsDone] = useState(registered === 1);
   const form = useForm({
@@ -119,9 +122,24 @@ export function RegisterScreen() {
     validators: { onDynamic: ZRegisterInput },
     onSubmit: async ({ value, formApi }) => {
       try {
-        await api.send("POST", "/register", ZRegisterInput.parse(value));
+        const registration = ZRegisterInput.parse(value);
+        await api.send("POST", "/register", registration);
+        toast.dismiss();
         toast.success("Registration successful");
-        setIsDone(true);
+        // Signed in at once, on to the first-run checklist; if that fails, the card says to log in.
+        try {
+          const { user } = await api.send<{ user: TPublicUser }>("POST", "/login", {
+            email: registration.email,
+            password: registration.password,
+            rememberMe: true,
+          });
+          session.user = user;
+          clearSessionExpired();
+          await router.invalidate();
+          await router.navigate({ href: "/home" });
+        } catch {
+          setIsDone(true);
+        }
       } catch (error) {
         // Spec section 8: the server's messages joined with ';', else 'Registration failed' / 'Operation failed'.
         if (!hasServerMessage(error)) {

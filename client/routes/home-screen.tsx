@@ -3,6 +3,7 @@ import { DEFAULT_PERIOD } from "../../db/contracts/periods";
 import { PageHeader } from "../components/app/screens";
 import { EntityTable } from "../components/kit/entity-table";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
+import { FirstRunChecklist } from "../features/home/first-run-checklist";
 import {
   commonScreen,
   HomeEmptyState,
@@ -18,14 +19,17 @@ export function HomeScreen() {
   const { performance, recent, common, map } = useLoaderData({ from: "/home" });
   const search = homeRoute.useSearch();
   const navigate = useNavigate();
-  const { api } = useRouteContext({ from: "__root__" });
+  const { api, user } = useRouteContext({ from: "__root__" });
   const period = search.period ?? DEFAULT_PERIOD;
 
   if (!performance.has_shipments) {
     return (
       <section>
         <PageHeader title="Dashboard" />
-        <HomeEmptyState />
+        <div className="space-y-6">
+          <FirstRunChecklist api={api} user={user ?? null} hasShipments={false} />
+          <HomeEmptyState />
+        </div>
       </section>
     );
   }
@@ -40,7 +44,7 @@ export function HomeScreen() {
           <PeriodSelector period={period} />
         </CardHeader>
         <CardContent>
-          <PerformanceTiles performance={performance} />
+          <PerformanceTiles performance={performance} period={period} />
         </CardContent>
       </Card>
       <Card>

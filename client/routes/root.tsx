@@ -93,7 +93,8 @@ function Document({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-dvh bg-background text-foreground antialiased">
         {children}
-        <Toaster position="top-right" />
+        {/* Below the 56 px header: a toast never covers the search or the user menu. */}
+        <Toaster position="top-right" offset={{ top: 64 }} mobileOffset={{ top: 64 }} />
         {assets.scripts.map((src) => (
           <script key={src} type="module" src={src} data-asset="script" />
         ))}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { CsvParser, csvCell, toCsv } from "./csv";
+import { CsvParser, csvCell, detectDelimiter, toCsv } from "./csv";
 
 function parse(text: string, chunkSize = text.length || 1) {
   const rows: [string[], number][] = [];
@@ -55,5 +55,27 @@ describe("csvCell / toCsv", () => {
       expect(csvCell(evil).replace(/^"/, "")).toStartWith("'");
     }
     expect(toCsv(["name"], [["=cmd|' /C calc'!A0"]])).toBe("name\r\n'=cmd|' /C calc'!A0\r\n");
+  });
+});
+
+describe("detectDelimiter", () => {
+  test("the separator the header uses most outside quotes; a comma when unsure", () => {
+    expect(detectDelimiter("Company;Partner Type;Tax ID")).toBe(";");
+    expect(detectDelimiter("Company\tPartner Type\tTax ID")).toBe("\t");
+    expect(detectDelimiter("Company,Partner Type,Tax ID")).toBe(",");
+    expect(detectDelimiter('"Name, full";Type;Tax')).toBe(";");
+    expect(detectDelimiter('"a;b;c",d,e')).toBe(",");
+    expect(detectDelimiter("Company")).toBe(",");
+  });
+
+  test("the parser splits on the detected separator and keeps quoted ones", () => {
+    const rows: string[][] = [];
+    const parser = new CsvParser((cells) => rows.push(cells), ";");
+    parser.push('a;"b;c";d,e\r\n1;2;3\r\n');
+    parser.end();
+    expect(rows).toEqual([
+      ["a", "b;c", "d,e"],
+      ["1", "2", "3"],
+    ]);
   });
 });

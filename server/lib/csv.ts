@@ -17,7 +17,11 @@ export class CsvParser {
   private skipLf = false;
   private wasCr = false;
 
-  constructor(private readonly onRecord: (cells: string[], line: number) => void) {}
+  constructor(
+    private readonly onRecord: (cells: string[], line: number) => void,
+    /** The field separator: a comma, or what detectDelimiter found (a semicolon, a tab). */
+    private readonly delimiter: "," | ";" | "\t" = ",",
+  ) {}
 
   /** Parses the next piece of text. */
   push(chunk: string): void {
@@ -64,7 +68,7 @@ export class CsvParser {
       if (ch === '"' && !this.fieldStarted) {
         this.inQuotes = true;
         this.fieldStarted = true;
-      } else if (ch === ",") {
+      } else if (ch === this.delimiter) {
         this.endField();
       } else if (ch === "\n" || ch === "\r") {
         this.endRecord();
@@ -101,6 +105,24 @@ export class CsvParser {
     // Blank lines are skipped, as spreadsheets do.
     if (!(cells.length === 1 && cells[0] === "")) this.onRecord(cells, this.recordLine);
   }
+}
+
+/**
+ * The field separator of a CSV file, judged from its first line (the header): the one of comma,
+ * semicolon and tab that occurs most outside quotes. Excel writes semicolons where the decimal mark
+ * is a comma (German, Swedish, French…), and "Text (tab-delimited)" writes tabs. A tie, or none,
+ * is a comma.
+ */
+export function detectDelimiter(firstLine: string): "," | ";" | "\t" {
+  const counts = { ",": 0, ";": 0, "\t": 0 };
+  let inQuotes = false;
+  for (const ch of firstLine) {
+    if (ch === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && (ch === "," || ch === ";" || ch === "\t")) counts[ch]++;
+  }
+  if (counts[";"] > counts[","] && counts[";"] >= counts["\t"]) return ";";
+  if (counts["\t"] > counts[","] && counts["\t"] > counts[";"]) return "\t";
+  return ",";
 }
 
 /**

@@ -1,3 +1,4 @@
+import { SearchIcon } from "lucide-react";
 import { type ComponentProps, lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import type { TPublicUser } from "../../../db/contracts/auth";
 import { cn } from "../../lib/utils";
@@ -35,6 +36,7 @@ export function AppHeader({
     >
       {menu}
       <span className="min-w-0 flex-1 truncate text-sm font-medium text-muted-foreground">{title}</span>
+      {user && <GlobalSearch />}
       {user && <UserMenu user={user} />}
     </header>
   );
@@ -48,7 +50,9 @@ function initials(user: TPublicUser): string {
 export function UserMenuButton({ user, ...props }: { user: TPublicUser } & ComponentProps<typeof Button>) {
   const fullName = `${user.name} ${user.surname}`.trim();
   return (
-    <Button variant="ghost" className="h-9 gap-2 px-2" aria-label={`Account menu for ${fullName}`} {...props}>
+    // The name comes from the content (no aria-label): the visible name is part of it, as voice
+    // control users say it; on a phone only the initials show and the name is read out.
+    <Button variant="ghost" className="h-9 gap-2 px-2" {...props}>
       {user.image_url ? (
         <img src={user.image_url} alt="" className="size-7 rounded-full object-cover" />
       ) : (
@@ -59,8 +63,57 @@ export function UserMenuButton({ user, ...props }: { user: TPublicUser } & Compo
           {initials(user)}
         </span>
       )}
-      <span className="hidden max-w-40 truncate text-sm sm:inline">{fullName}</span>
+      <span className="sr-only">Account menu for </span>
+      <span className="sr-only max-w-40 truncate text-sm sm:not-sr-only">{fullName}</span>
     </Button>
+  );
+}
+
+const loadSearch = () => import("./search-palette");
+const SearchPalette = lazy(() => loadSearch().then(({ SearchPalette }) => ({ default: SearchPalette })));
+
+/**
+ * The header's search field, and Ctrl/⌘-K from anywhere: it opens the search palette, whose code
+ * loads on the first open (or when the pointer comes near), not with every screen.
+ */
+function GlobalSearch() {
+  const [isOpen, setIsOpen] = useState(false);
+  const [isWanted, setIsWanted] = useState(false);
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") {
+        event.preventDefault();
+        setIsWanted(true);
+        setIsOpen(true);
+      }
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, []);
+  return (
+    <>
+      <Button
+        variant="outline"
+        className="h-9 gap-2 px-2 text-muted-foreground sm:w-56 sm:justify-start sm:px-3"
+        aria-keyshortcuts="Control+K Meta+K"
+        onPointerEnter={() => void loadSearch()}
+        onClick={() => {
+          setIsWanted(true);
+          setIsOpen(true);
+        }}
+      >
+        <SearchIcon aria-hidden />
+        <span className="sr-only sm:not-sr-only">Search</span>
+        <kbd className="ml-auto hidden rounded border px-1 text-xs sm:inline" aria-hidden>
+          Ctrl K
+        </kbd>
+      </Button>
+      {isWanted && (
+        <Suspense fallback={null}>
+          <SearchPalette isOpen={isOpen} onOpenChange={setIsOpen} />
+        </Suspense>
+      )}
+    </>
   );
 }
 

@@ -3,7 +3,7 @@ export type TNavLink = { to: string; label: string };
 
 export const LOGGED_IN_LINKS: TNavLink[] = [
   { to: "/shipments", label: "My Shipments" },
-  { to: "/shipments/create-shipment", label: "Create Int'l Shipment" },
+  { to: "/shipments/create-shipment", label: "Create Int’l Shipment" },
   { to: "/restricted-party-screening", label: "Restricted Party Screening" },
   { to: "/products", label: "My Products" },
   { to: "/contacts", label: "My Address Book" },

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ApiError } from "../../lib/api";
-import { createAutosaver, formatAutosaveTime, type TAutosaveState } from "./autosave";
+import { createAutosaver, formatAutosaveTime, isRetryable, type TAutosaveState } from "./autosave";
 
 // Short delays keep the suite quick; the assertions are about order and counts, never about timing.
 const DELAY = 30;
@@ -8,8 +8,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function harness(save: (extra?: Record<string, unknown>) => Promise<void>) {
   const states: TAutosaveState[] = [];
-  const autosaver = createAutosaver({ save, onState: (s) => states.push(s), delayMs: DELAY, bannerMs: 60 });
-  return { autosaver, states, phases: () => states.map((s) => s.phase) };
+  const autosaver = createAutosaver({
+    save,
+    onState: (s) => states.push(s),
+    delayMs: DELAY,
+    bannerMs: 60,
+    retryMinMs: DELAY,
+    retryMaxMs: DELAY * 2,
+  });
+  // The phases the banner went through (the unsaved marker's own updates repeat a phase).
+  const phases = () => states.map((s) => s.phase).filter((phase, i, all) => i === 0 || phase !== all[i - 1]);
+  return { autosaver, states, phases };
 }
 
 describe("autosave (spec section 4)", () => {
@@ -26,7 +35,7 @@ describe("autosave (spec section 4)", () => {
     expect(calls).toBe(0);
     await sleep(DELAY * 3);
     expect(calls).toBe(1);
-    expect(phases()).toEqual(["saving", "saved"]);
+    expect(phases()).toEqual(["idle", "saving", "saved"]);
     expect(autosaver.hasUnsaved()).toBe(false);
     autosaver.dispose();
   });
@@ -113,6 +122,53 @@ describe("autosave (spec section 4)", () => {
     expect(calls).toBe(1);
     await expect(autosaver.flush()).rejects.toThrow("Changed elsewhere");
     autosaver.dispose();
+  });
+
+  test("offline or a server error: the same change is retried until it is saved, the marker stays", async () => {
+    let calls = 0;
+    let isOnline = false;
+    const { autosaver, states } = harness(async () => {
+      calls += 1;
+      if (!isOnline) throw new ApiError(0, "No response received", null);
+    });
+    autosaver.markChanged();
+    expect(states.at(-1)?.isUnsaved).toBe(true);
+    await sleep(DELAY * 8);
+    // Tried again on its own, more than once, without any new change.
+    expect(calls).toBeGreaterThan(2);
+    expect(states.at(-1)).toMatchObject({ isUnsaved: true, isRetrying: true });
+    expect(autosaver.hasUnsaved()).toBe(true);
+    isOnline = true;
+    autosaver.retryNow();
+    await sleep(DELAY);
+    expect(states.at(-1)).toMatchObject({ phase: "saved", isUnsaved: false, isRetrying: false });
+    expect(autosaver.hasUnsaved()).toBe(false);
+    const settled = calls;
+    await sleep(DELAY * 4);
+    expect(calls).toBe(settled);
+    autosaver.dispose();
+  });
+
+  test("a refused save (422) is not retried with the same values", async () => {
+    let calls = 0;
+    const { autosaver, states } = harness(async () => {
+      calls += 1;
+      throw new ApiError(422, "Bad", { errors: { quantity: ["Too small"] } });
+    });
+    autosaver.markChanged();
+    await sleep(DELAY * 6);
+    expect(calls).toBe(1);
+    expect(states.at(-1)).toMatchObject({ isUnsaved: true, isRetrying: false, failedAttempts: 1 });
+    autosaver.dispose();
+  });
+
+  test("isRetryable: network, timeout, throttling and server errors only", () => {
+    expect(isRetryable(new ApiError(0, "x", null))).toBe(true);
+    expect(isRetryable(new ApiError(503, "x", null))).toBe(true);
+    expect(isRetryable(new ApiError(429, "x", null))).toBe(true);
+    expect(isRetryable(new TypeError("Failed to fetch"))).toBe(true);
+    expect(isRetryable(new ApiError(422, "x", null))).toBe(false);
+    expect(isRetryable(new ApiError(404, "x", null))).toBe(false);
   });
 
   test("an explicit action saves with its extra values even when nothing changed", async () => {

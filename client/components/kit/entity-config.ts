@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { z } from "zod";
 import type { TDictionary, TDictionaryName } from "../../../db/contracts/dictionary";
+import type { TApi } from "../../lib/api";
 import type { TFilterKind } from "../../lib/list-search";
 
 /** A list column: what it shows, and whether the API lets it sort and filter. */
@@ -16,10 +17,24 @@ export type TColumn<T> = {
   className?: string;
   /**
    * Hidden while the table is narrower than 72rem (1,152 px: a 1440 px screen with the sidebar open)
-   * so the columns that matter fit; the print page still has every field.
+   * so the columns that matter fit; the print page still has every field. Same as priority 4.
    */
   isLowPriority?: boolean;
+  /**
+   * Which columns give way as the table narrows: 1 identifies or decides (reference, status,
+   * counterpart, date) and always shows; 2 shows from a 48rem table, 3 from 64rem, 4 from 72rem,
+   * 5 from 90rem. Default 2 (4 with isLowPriority). The column chooser overrides it per user.
+   */
+  priority?: TColumnPriority;
+  /**
+   * Its part in the phone's card (the table becomes one card per row below 36rem): "status" heads
+   * the card, "title" names the row, "detail" lines follow with their headers. Without any, the
+   * first column is the title and the other priority-1 columns are the details.
+   */
+  card?: "status" | "title" | "detail";
 };
+
+export type TColumnPriority = 1 | 2 | 3 | 4 | 5;
 
 /** A form field: the kit renders the input, label and errors from this. */
 export type TFieldConfig = {
@@ -63,6 +78,14 @@ export type TEntityScreen<T extends { id: number }> = {
   saveLabel: string;
   /** Where a newly created record goes after saving (spec: contacts → list, others → edit page). */
   afterCreate: "list" | "edit";
+  /**
+   * Something the user must know about a record just saved (a contact that failed screening): shown
+   * instead of a plain 'Save successful', with a link to the explanation.
+   */
+  savedNotice?: (
+    item: T,
+    api: TApi,
+  ) => Promise<{ title: string; description: string; linkLabel: string; to: string } | null>;
   paths: { list: string; create: string; edit: (id: number) => string; print: (id: number) => string };
   dictionaries: readonly TDictionaryName[];
   columns: TColumn<T>[];

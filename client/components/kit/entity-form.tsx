@@ -64,7 +64,14 @@ export function EntityForm<T extends { id: number }>({
         const saved = item
           ? await api.send<{ item: T }>("PUT", `${screen.endpoint}/${item.id}`, body)
           : await api.send<{ item: T }>("POST", screen.endpoint, body);
-        toast.success("Save successful");
+        const notice = await screen.savedNotice?.(saved.item, api).catch(() => null);
+        if (notice) {
+          toast.warning(notice.title, {
+            description: notice.description,
+            duration: 15_000,
+            action: { label: notice.linkLabel, onClick: () => void navigate({ to: notice.to }) },
+          });
+        } else toast.success("Save successful");
         if (!item && screen.documents && pendingFiles.length) {
           await uploadDocuments(api, screen.documents.endpoint, saved.item.id, pendingFiles);
         }

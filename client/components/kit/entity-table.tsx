@@ -9,7 +9,7 @@ import {
   Trash2Icon,
   XIcon,
 } from "lucide-react";
-import { type KeyboardEvent, type ReactNode, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { TDictionary } from "../../../db/contracts/dictionary";
 import { ApiError, type TApi } from "../../lib/api";
@@ -34,6 +34,7 @@ import { Skeleton } from "../ui/skeleton";
 import { Spinner } from "../ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 import type { TColumn, TEntityScreen } from "./entity-config";
+import { ColumnChooser, columnVisibilityClass, RowCards, useColumnChoice } from "./table-columns";
 
 /** What the table needs of a screen: a read-only list (the dashboard's) needs no form. */
 export type TTableScreen<T extends { id: number }> = Pick<
@@ -93,6 +94,63 @@ export function EntityTable<T extends { id: number }>({
   const currentPage = page.current_page;
   const lastPage = Math.max(1, Math.ceil(page.total / PAGE_SIZE));
 
+  const frame = useRef<HTMLDivElement>(null);
+  const [columnChoice, setColumnChoice] = useColumnChoice(`${screen.endpoint}${label ? `:${label}` : ""}`);
+  const renderCell = (column: TColumn<T>, row: T): ReactNode => {
+    if (column.cell) return column.cell(row, dictionaries);
+    const plain = String((row as Record<string, unknown>)[column.key] ?? "");
+    // Long text is cut to the column and shown whole on hover.
+    return (
+      <span className="block max-w-64 truncate" title={plain.length > 30 ? plain : undefined}>
+        {plain}
+      </span>
+    );
+  };
+
+  /** A column's sort link (or its name) and filter: the table's header, or the cards' bar on a phone. */
+  const headerControls = (column: TColumn<T>): ReactNode => (
+    <>
+      {column.sortable ? (
+        <SearchControl
+          target={nextSort(search, column.key)}
+          onSearch={onSearch}
+          variant="ghost"
+          className="-ml-2 h-8 px-2"
+          ariaLabel={`Sort by ${column.header}`}
+        >
+          {column.header}
+          <SortIcon
+            direction={search.sortProp === column.key ? (search.sortDirection ?? "asc") : undefined}
+          />
+        </SearchControl>
+      ) : (
+        <span>{column.header}</span>
+      )}
+      {column.filter && (
+        <ColumnFilter
+          column={column}
+          dictionaries={dictionaries}
+          value={filters[column.key]}
+          onApply={(value) => setFilter(column.key, value)}
+        />
+      )}
+    </>
+  );
+
+  // What an empty list says.
+  const emptyMessage = hasFilters ? (
+    <span>No {screen.nounPlural} match these filters.</span>
+  ) : (
+    <span>
+      No {screen.nounPlural} yet.{" "}
+      {screen.createLabel && (
+        <Link to={screen.paths.create} className="text-primary underline underline-offset-4">
+          {screen.createLabel}
+        </Link>
+      )}
+    </span>
+  );
+
   const setFilter = (key: string, value: string | undefined) => {
     const next = { ...filters };
     if (value === undefined) delete next[key];
@@ -139,22 +197,64 @@ export function EntityTable<T extends { id: number }>({
             </span>
           )}
         </div>
-        <div className="flex flex-wrap gap-2">{actions}</div>
+        <div className="flex flex-wrap gap-2">
+          <ColumnChooser
+            columns={screen.columns}
+            choice={columnChoice}
+            onChange={setColumnChoice}
+            shownNow={() =>
+              new Set(
+                [...(frame.current?.querySelectorAll<HTMLElement>("th[data-column]") ?? [])]
+                  .filter((th) => th.offsetParent !== null)
+                  .map((th) => th.dataset.column as string),
+              )
+            }
+          />
+          {actions}
+        </div>
       </div>
       {/* A size container: low-priority columns show when the table itself has room (the sidebar
-          takes 256 px of a 1440 px screen), not when the window is wide. */}
-      <div className="@container rounded-lg border bg-card">
+          takes 256 px of a 1440 px screen), not when the window is wide. Below 36rem (a phone) the
+          rows are cards instead. */}
+      <div className="@container rounded-lg border bg-card" ref={frame}>
+        {page.data.length > 0 && screen.columns.some((c) => c.sortable || c.filter) && (
+          // Cards have no header: its sort and filter controls line up above them.
+          <div
+            className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b p-2 text-sm @xl:hidden"
+            data-testid="card-controls"
+          >
+            {screen.columns
+              .filter((c) => c.sortable || c.filter)
+              .map((column) => (
+                <div key={column.key} className="flex items-center gap-0.5">
+                  {headerControls(column)}
+                </div>
+              ))}
+          </div>
+        )}
+        {page.data.length > 0 && (
+          <RowCards
+            rows={page.data}
+            columns={screen.columns}
+            renderCell={renderCell}
+            renderActions={hasActions ? (row) => <RowActions screen={screen} row={row} api={api} /> : null}
+            rowName={(row) => `${screen.noun} ${screen.rowLabel?.(row) || row.id}`}
+          />
+        )}
         <Table
+          containerClassName={page.data.length > 0 ? "hidden @xl:block" : undefined}
           aria-label={label}
           aria-busy={isLoading || undefined}
           className={cn(isLoading && "[&_tbody]:opacity-60")}
         >
-          <TableHeader>
+          {/* An empty list on a phone is its message alone: headers would only push it sideways. */}
+          <TableHeader className={page.data.length === 0 ? "hidden @xl:table-header-group" : undefined}>
             <TableRow>
               {screen.columns.map((column) => (
                 <TableHead
                   key={column.key}
-                  className={cn(column.isLowPriority && "hidden @6xl:table-cell", column.className)}
+                  data-column={column.key}
+                  className={cn(columnVisibilityClass(column, columnChoice), column.className)}
                   aria-sort={
                     search.sortProp === column.key
                       ? search.sortDirection === "desc"
@@ -163,34 +263,7 @@ export function EntityTable<T extends { id: number }>({
                       : undefined
                   }
                 >
-                  <div className="flex items-center gap-1">
-                    {column.sortable ? (
-                      <SearchControl
-                        target={nextSort(search, column.key)}
-                        onSearch={onSearch}
-                        variant="ghost"
-                        className="-ml-2 h-8 px-2"
-                        ariaLabel={`Sort by ${column.header}`}
-                      >
-                        {column.header}
-                        <SortIcon
-                          direction={
-                            search.sortProp === column.key ? (search.sortDirection ?? "asc") : undefined
-                          }
-                        />
-                      </SearchControl>
-                    ) : (
-                      <span>{column.header}</span>
-                    )}
-                    {column.filter && (
-                      <ColumnFilter
-                        column={column}
-                        dictionaries={dictionaries}
-                        value={filters[column.key]}
-                        onApply={(value) => setFilter(column.key, value)}
-                      />
-                    )}
-                  </div>
+                  <div className="flex items-center gap-1">{headerControls(column)} </div>
                 </TableHead>
               ))}
               {hasActions && (
@@ -208,48 +281,22 @@ export function EntityTable<T extends { id: number }>({
               <TableRow>
                 <TableCell
                   colSpan={screen.columns.length + (hasActions ? 1 : 0)}
-                  className="h-32 text-center text-muted-foreground"
+                  className="h-32 text-center whitespace-normal text-muted-foreground"
                 >
-                  {hasFilters ? (
-                    <span>No {screen.nounPlural} match these filters.</span>
-                  ) : (
-                    <span>
-                      No {screen.nounPlural} yet.{" "}
-                      {screen.createLabel && (
-                        <Link to={screen.paths.create} className="text-primary underline underline-offset-4">
-                          {screen.createLabel}
-                        </Link>
-                      )}
-                    </span>
-                  )}
+                  {emptyMessage}
                 </TableCell>
               </TableRow>
             ) : (
               page.data.map((row) => (
                 <TableRow key={row.id} data-row-id={row.id} className="group/row">
-                  {screen.columns.map((column) => {
-                    const plain = column.cell
-                      ? null
-                      : String((row as Record<string, unknown>)[column.key] ?? "");
-                    return (
-                      <TableCell
-                        key={column.key}
-                        className={cn(column.isLowPriority && "hidden @6xl:table-cell", column.className)}
-                      >
-                        {plain === null ? (
-                          column.cell?.(row, dictionaries)
-                        ) : (
-                          // Long text is cut to the column and shown whole on hover.
-                          <span
-                            className="block max-w-64 truncate"
-                            title={plain.length > 30 ? plain : undefined}
-                          >
-                            {plain}
-                          </span>
-                        )}
-                      </TableCell>
-                    );
-                  })}
+                  {screen.columns.map((column) => (
+                    <TableCell
+                      key={column.key}
+                      className={cn(columnVisibilityClass(column, columnChoice), column.className)}
+                    >
+                      {renderCell(column, row)}
+                    </TableCell>
+                  ))}
                   {hasActions && (
                     <TableCell
                       className="sticky right-0 bg-card text-right shadow-[-1px_0_0_var(--color-border)] group-hover/row:bg-muted/50"

@@ -1,3 +1,4 @@
+import { Link } from "@tanstack/react-router";
 import { EyeIcon, LockIcon } from "lucide-react";
 import type { TContact } from "../../../db/contracts/contacts";
 import type { TContactScreeningState } from "../../../db/contracts/review-dates";
@@ -56,6 +57,21 @@ export const contactsScreen: TEntityScreen<TContact & { screening_status?: TCont
   editTitle: "Edit Contact",
   saveLabel: "Save Contact",
   afterCreate: "list",
+  // The record comes back before its screening is stored: ask for the screening itself then.
+  savedNotice: async (item, api) => {
+    const status =
+      item.screening_status === "pending"
+        ? (await api.get<{ item: { status: string } }>(`/screenings/trade?itemId=${item.id}`)).item.status
+        : item.screening_status;
+    return status === "failed"
+      ? {
+          title: "Saved, but it failed restricted-party screening",
+          description: `${item.company} matches a list entry. Do not trade with it until someone has reviewed it.`,
+          linkLabel: "See why",
+          to: `/contacts/edit-contact/${item.id}`,
+        }
+      : null;
+  },
   paths: {
     list: "/contacts",
     create: "/contacts/create-contact",
@@ -64,7 +80,15 @@ export const contactsScreen: TEntityScreen<TContact & { screening_status?: TCont
   },
   dictionaries: ["partner_types", "countries"],
   columns: [
-    { key: "company", header: "Company", sortable: true, filter: "text", className: "font-medium" },
+    {
+      key: "company",
+      header: "Company",
+      priority: 1,
+      card: "title",
+      sortable: true,
+      filter: "text",
+      className: "font-medium",
+    },
     {
       key: "partner_type_id",
       header: "Partner type",
@@ -94,9 +118,25 @@ export const contactsScreen: TEntityScreen<TContact & { screening_status?: TCont
     {
       key: "screening",
       header: "Screening",
+      // A phone's card shows it: the address book never hides a failed screening.
+      priority: 1,
+      card: "status",
       filter: "choice",
       filterOptions: () => SCREENING_FILTER_OPTIONS,
-      cell: (row) => <ContactScreeningBadge state={row.screening_status} />,
+      // A failed badge opens the contact, whose screening card says what matched and why.
+      cell: (row) =>
+        row.screening_status === "failed" ? (
+          <Link
+            to="/contacts/edit-contact/$itemId"
+            params={{ itemId: String(row.id) }}
+            aria-label={`Failed: why ${row.company} failed screening`}
+            className="rounded-md focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+          >
+            <ContactScreeningBadge state={row.screening_status} />
+          </Link>
+        ) : (
+          <ContactScreeningBadge state={row.screening_status} />
+        ),
     },
   ],
   fields: [

@@ -15,6 +15,7 @@ import {
 import { Spinner } from "../../components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
 import { formatNumber } from "../../lib/format";
+import { ImportColumnsButton, ImportColumnsHelp } from "./import-columns-help";
 import { rejectedCsv, truncationNote } from "./import-report";
 
 type TReport = TImportAnswer & TImportReport;
@@ -140,6 +141,7 @@ export function ImportContactsButton() {
         tabIndex={-1}
         onChange={(e) => void onChange(e)}
       />
+      <ImportColumnsButton />
       <Button variant="outline" disabled={isBusy} onClick={() => input.current?.click()}>
         {isBusy ? <Spinner /> : <UploadIcon />}
         {isBusy ? "Importing..." : "Import Contacts"}
@@ -190,7 +192,9 @@ export function ImportContactsButton() {
                       {outcome.report.rejected_rows.map((r) => (
                         <TableRow key={r.line}>
                           <TableCell>{r.line}</TableCell>
-                          <TableCell className="whitespace-normal">{r.errors.join("; ")}</TableCell>
+                          <TableCell className="whitespace-normal">
+                            {r.errors.map((e) => e.replace(/\.$/, "")).join("; ")}
+                          </TableCell>
                         </TableRow>
                       ))}
                     </TableBody>
@@ -212,6 +216,7 @@ export function ImportContactsButton() {
                 <DialogTitle>Import failed</DialogTitle>
                 <DialogDescription>{outcome?.reason}</DialogDescription>
               </DialogHeader>
+              <ImportColumnsHelp />
               <DialogFooter>
                 <Button onClick={() => setOutcome(undefined)}>Close</Button>
               </DialogFooter>

@@ -2,6 +2,7 @@ import { Link } from "@tanstack/react-router";
 import { PackageIcon } from "lucide-react";
 import type { TCommonDestination, TPerformance, TRecentShipment } from "../../../db/contracts/home";
 import { PERIODS, type TPeriod } from "../../../db/contracts/periods";
+import { shipmentStatusOf } from "../../../db/contracts/shipment-status";
 import type { TTableScreen } from "../../components/kit/entity-table";
 import { Button } from "../../components/ui/button";
 import { formatDate } from "../../lib/format";
@@ -38,6 +39,8 @@ export function recentScreen(period: TPeriod): TTableScreen<TRecentShipment> {
       {
         key: "date",
         header: "Date",
+        priority: 1,
+        card: "title",
         sortable: true,
         cell: (row) => (
           <Link
@@ -49,8 +52,31 @@ export function recentScreen(period: TPeriod): TTableScreen<TRecentShipment> {
         ),
       },
       {
+        key: "status_id",
+        header: "Status",
+        priority: 1,
+        card: "status",
+        cell: (row) => {
+          const status = shipmentStatusOf(row.status_id);
+          const tone = STATUS_TONES[status.name];
+          return (
+            <span
+              className={cn(
+                "inline-block rounded-md border px-2 py-0.5 text-xs font-semibold whitespace-nowrap",
+                tone?.tile,
+                tone?.text,
+              )}
+            >
+              {status.label}
+            </span>
+          );
+        },
+      },
+      {
         key: "addressee",
         header: "Addressee",
+        priority: 1,
+        card: "detail",
         sortable: true,
         filter: "text",
         cell: (row) => row.addressee ?? "—",
@@ -58,6 +84,8 @@ export function recentScreen(period: TPeriod): TTableScreen<TRecentShipment> {
       {
         key: "destination",
         header: "Destination",
+        priority: 1,
+        card: "detail",
         sortable: true,
         filter: "text",
         cell: (row) => row.destination ?? "—",
@@ -83,16 +111,19 @@ export function commonScreen(period: TPeriod): TTableScreen<TCommonDestination &
     paths: shipmentPaths,
     rowActions: [],
     columns: [
-      { key: "destination", header: "Destination", className: "font-medium" },
+      { key: "destination", header: "Destination", className: "font-medium", priority: 1 },
       {
         key: "order_number",
-        header: "Order Number",
+        // How many shipments went there: a count, not an order's number.
+        header: "Number of Orders",
+        priority: 1,
         className: "tabular-nums",
         cell: (row) => row.order_number.toLocaleString("en-US"),
       },
       {
         key: "order_percent",
         header: "Order Percent",
+        priority: 1,
         className: "tabular-nums",
         cell: (row) => `${row.order_percent}%`,
       },
@@ -132,31 +163,65 @@ export function PeriodSelector({ period }: { period: TPeriod }) {
   );
 }
 
-/** A tile per status: count and percent in the status colour, label uppercase. */
-export function PerformanceTiles({ performance }: { performance: TPerformance }) {
+/**
+ * The period's days as My Shipments' ship date filter ("from..to", inclusive), the calendar period
+ * containing today (UTC, weeks from Monday) as the dashboard counts it; null for "all".
+ */
+export function periodShipDates(period: TPeriod, today: Date = new Date()): string | null {
+  const y = today.getUTCFullYear();
+  const m = today.getUTCMonth();
+  const d = today.getUTCDate();
+  const day = (date: Date) => date.toISOString().slice(0, 10);
+  if (period === "week") {
+    const monday = d - ((today.getUTCDay() + 6) % 7);
+    return `${day(new Date(Date.UTC(y, m, monday)))}..${day(new Date(Date.UTC(y, m, monday + 6)))}`;
+  }
+  if (period === "month")
+    return `${day(new Date(Date.UTC(y, m, 1)))}..${day(new Date(Date.UTC(y, m + 1, 0)))}`;
+  if (period === "year") return `${y}-01-01..${y}-12-31`;
+  return null;
+}
+
+/**
+ * A tile per status: count and percent in the status colour, label uppercase. Each opens My
+ * Shipments filtered to its status (and the period's ship dates).
+ */
+export function PerformanceTiles({
+  performance,
+  period = "all",
+}: {
+  performance: TPerformance;
+  period?: TPeriod;
+}) {
+  const dates = periodShipDates(period);
   const entries = performance.data[0].shipments;
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5" aria-label="Shipping performance">
       {entries.map((entry) => {
         const tone = STATUS_TONES[entry.status];
         return (
-          <li
-            key={entry.status_id}
-            className={cn("relative overflow-hidden rounded-lg border p-4", tone?.tile)}
-            data-status={entry.status}
-          >
-            <span aria-hidden className={cn("absolute inset-y-0 left-0 w-1", tone?.accent)} />
-            <p className={cn("text-xs font-semibold tracking-wide", tone?.text)}>
-              {statusLabel(entry.status)}
-            </p>
-            <p className="mt-1 flex items-baseline gap-2">
-              <span className="text-2xl font-semibold tabular-nums" data-testid="tile-count">
-                {entry.count.toLocaleString("en-US")}
-              </span>
-              <span className={cn("text-sm tabular-nums", tone?.text)} data-testid="tile-percent">
-                {entry.percentage}%
-              </span>
-            </p>
+          <li key={entry.status_id} data-status={entry.status}>
+            <Link
+              to="/shipments"
+              search={{ filters: { status: entry.status, ...(dates ? { ship_date: dates } : {}) } } as never}
+              className={cn(
+                "relative block overflow-hidden rounded-lg border p-4 transition-shadow hover:shadow-md focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none",
+                tone?.tile,
+              )}
+            >
+              <span aria-hidden className={cn("absolute inset-y-0 left-0 w-1", tone?.accent)} />
+              <p className={cn("text-xs font-semibold tracking-wide", tone?.text)}>
+                {statusLabel(entry.status)}
+              </p>
+              <p className="mt-1 flex items-baseline gap-2">
+                <span className="text-2xl font-semibold tabular-nums" data-testid="tile-count">
+                  {entry.count.toLocaleString("en-US")}
+                </span>
+                <span className={cn("text-sm tabular-nums", tone?.text)} data-testid="tile-percent">
+                  {entry.percentage}%
+                </span>
+              </p>
+            </Link>
           </li>
         );
       })}

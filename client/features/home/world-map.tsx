@@ -125,7 +125,9 @@ function destinationFeatures(destinations: TMapDestination[]): Feature[] {
 export default function WorldMap({ destinations, onSelect }: TWorldMapProps) {
   const container = useRef<HTMLDivElement>(null);
   const map = useRef<OlMap | null>(null);
-  const points = useRef(new VectorSource());
+  // wrapX off: on a map wider than one world, a destination near the antimeridian shows once, not
+  // once per copy of the world.
+  const points = useRef(new VectorSource({ wrapX: false }));
   const selectRef = useRef(onSelect);
   selectRef.current = onSelect;
 
@@ -134,7 +136,7 @@ export default function WorldMap({ destinations, onSelect }: TWorldMapProps) {
     if (!element) return;
     performance.mark("home-map:mount");
     const countries = new VectorSource();
-    const clusters = new Cluster({ distance: 42, minDistance: 8, source: points.current });
+    const clusters = new Cluster({ distance: 42, minDistance: 8, source: points.current, wrapX: false });
     const instance = new OlMap({
       target: element,
       controls: [],

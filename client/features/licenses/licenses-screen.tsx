@@ -42,7 +42,15 @@ export const licensesScreen: TEntityScreen<TLicense> = {
   dictionaries: ["countries", "contacts", "products"],
   documents: { endpoint: "/licenses/documents" },
   columns: [
-    { key: "licence_name", header: "Name", sortable: true, filter: "text", className: "font-medium" },
+    {
+      key: "licence_name",
+      header: "Name",
+      priority: 1,
+      card: "title",
+      sortable: true,
+      filter: "text",
+      className: "font-medium",
+    },
     {
       key: "valid_date",
       header: "Valid date",
@@ -53,6 +61,8 @@ export const licensesScreen: TEntityScreen<TLicense> = {
     {
       key: "expiration_date",
       header: "Expiry date",
+      priority: 1,
+      card: "detail",
       sortable: true,
       cell: (row) => {
         const state = expiryState(row.expiration_date);
@@ -65,12 +75,13 @@ export const licensesScreen: TEntityScreen<TLicense> = {
         );
       },
     },
-    { key: "status", header: "Status", sortable: true, filter: "text" },
+    { key: "status", header: "Status", sortable: true, filter: "text", priority: 1, card: "status" },
     { key: "reference_number_1", header: "Reference 1", sortable: true, filter: "text", isLowPriority: true },
     { key: "reference_number_2", header: "Reference 2", sortable: true, filter: "text", isLowPriority: true },
     {
       key: "country_id",
       header: "Country",
+      priority: 4,
       sortable: true,
       cell: (row, d) => labelOf(d.countries, row.country_id),
     },

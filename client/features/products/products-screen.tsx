@@ -28,6 +28,8 @@ export const productsScreen: TEntityScreen<TProduct> = {
     {
       key: "product_number",
       header: "Product number",
+      priority: 1,
+      card: "title",
       sortable: true,
       filter: "text",
       className: "font-medium",
@@ -35,15 +37,18 @@ export const productsScreen: TEntityScreen<TProduct> = {
     {
       key: "description",
       header: "Description",
+      priority: 1,
+      card: "detail",
       sortable: true,
       filter: "text",
-      className: "max-w-xs truncate",
+      className: "max-w-56 truncate",
     },
-    { key: "US_ECCN", header: "US ECCN", sortable: true, filter: "text" },
+    { key: "US_ECCN", header: "US ECCN", sortable: true, filter: "text", priority: 1, card: "detail" },
     { key: "HTS", header: "HTS", sortable: true, filter: "text", isLowPriority: true },
     {
       key: "country_of_origin_id",
       header: "Country of origin",
+      priority: 3,
       sortable: true,
       cell: (row, d) => labelOf(d.countries, row.country_of_origin_id),
     },
@@ -58,6 +63,8 @@ export const productsScreen: TEntityScreen<TProduct> = {
     {
       key: "unit_value",
       header: "Unit value",
+      priority: 1,
+      card: "detail",
       sortable: true,
       className: "text-right tabular-nums",
       cell: (row) => formatMoney(row.unit_value),

@@ -35,6 +35,7 @@ function headline(
   state: TContactScreeningState | undefined,
   result: TContactScreening | undefined,
   isError: boolean,
+  clearedBy?: string,
 ): string {
   const best = result?.matches[0];
   if (state === "failed") {
@@ -44,7 +45,12 @@ function headline(
   }
   if (state === "review_due")
     return `Review due: whitelisted until ${formatDate(result?.review_date ?? "")}. It still passes; decide again.`;
-  if (state === "passed") return "Screening PASSED: no list entry close enough.";
+  if (state === "passed") {
+    // An override says who cleared it and why; the matches stay listed below as cleared.
+    if (result?.override_of_id)
+      return `Cleared by ${clearedBy ?? "a team member"} on ${formatDate(result.created_at)}: ${result.note ?? ""}`;
+    return "Screening PASSED: no list entry close enough.";
+  }
   if (state === "pending" || isError)
     return "Screening PENDING: not yet screened for the current name and address. Not cleared until it is.";
   return "Loading the screening…";
@@ -89,6 +95,17 @@ export function ScreeningSwitch({
   useEffect(() => {
     void load();
   }, [load]);
+  // Who cleared an override: the workspace's user list names them.
+  const [users, setUsers] = useState<{ id: number; label: string }[]>([]);
+  const overriddenBy = trade?.item.override_of_id ? trade.item.user_id : null;
+  useEffect(() => {
+    if (!overriddenBy) return;
+    api
+      .get<{ data: { users?: { id: number; label: string }[] } }>("/dictionary?dropdown_values[]=users")
+      .then((answer) => setUsers(answer.data.users ?? []))
+      .catch(() => undefined);
+  }, [api, overriddenBy]);
+  const clearedBy = users.find((u) => u.id === overriddenBy)?.label;
 
   const override = async () => {
     if (!trade || !pending) return;
@@ -120,6 +137,7 @@ export function ScreeningSwitch({
     ? contactScreeningState(false, result)
     : initialState;
   const best = result?.matches[0];
+  const isCleared = Boolean(result?.override_of_id) && result?.status === "passed";
   const tone =
     state === "failed"
       ? "border-destructive/60 bg-red-50"
@@ -150,7 +168,7 @@ export function ScreeningSwitch({
           </h2>
         </CardTitle>
         <p className="text-sm font-medium" data-testid="screening-headline">
-          {headline(state, result, isError)}
+          {headline(state, result, isError, clearedBy)}
         </p>
         {trade && (
           <CardDescription>
@@ -175,9 +193,12 @@ export function ScreeningSwitch({
             <div className="flex flex-wrap items-center gap-3">
               <ScreeningStatus status={result.status} />
               <span className="text-sm text-muted-foreground">best score {result.best_score.toFixed(3)}</span>
-              {result.multiple && (
-                <span className="text-sm font-medium text-destructive">Multiple results found!</span>
-              )}
+              {result.multiple &&
+                (isCleared ? (
+                  <span className="text-sm text-muted-foreground">Multiple results found (cleared)</span>
+                ) : (
+                  <span className="text-sm font-medium text-destructive">Multiple results found!</span>
+                ))}
               {result.status === "passed" && <ReviewBadge reviewDate={result.review_date} />}
               {result.status === "failed" && (
                 <Link
@@ -196,18 +217,22 @@ export function ScreeningSwitch({
                 Screening history
               </Link>
             </div>
-            {result.override_of_id && (
+            {result.override_of_id && !isCleared && (
               <p className="text-sm">
                 Manual override: <span className="italic">“{result.note}”</span>
               </p>
             )}
             {result.matches.length > 0 && (
-              <ul className="space-y-1 text-sm" aria-label="Closest list entries">
+              <ul
+                className={cn("space-y-1 text-sm", isCleared && "text-muted-foreground")}
+                aria-label={isCleared ? "List entries cleared by the override" : "Closest list entries"}
+              >
                 {result.matches.slice(0, 3).map((m) => (
                   <li key={`${m.source_list}:${m.source_id}`}>
                     <span className="font-medium">{m.name}</span>
                     {m.matched_name && m.matched_name !== m.name && <span> as “{m.matched_name}”</span>} —{" "}
                     {m.source_list}, score {m.score.toFixed(3)}
+                    {isCleared && <span className="ml-1 rounded border px-1 text-xs">cleared</span>}
                     {m.programs.length > 0 && (
                       <span className="text-muted-foreground"> ({m.programs.join(", ")})</span>
                     )}

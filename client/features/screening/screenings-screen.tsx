@@ -51,6 +51,8 @@ export const screeningsScreen: TEntityScreen<TScreeningRow> = {
     {
       key: "name",
       header: "Entity name",
+      priority: 1,
+      card: "title",
       sortable: true,
       filter: "text",
       className: "font-medium",
@@ -68,12 +70,16 @@ export const screeningsScreen: TEntityScreen<TScreeningRow> = {
     {
       key: "updated_at",
       header: "Date screened",
+      priority: 1,
+      card: "detail",
       sortable: true,
       cell: (row) => <DateTime value={row.updated_at} />,
     },
     {
       key: "status",
       header: "Status",
+      priority: 1,
+      card: "status",
       sortable: true,
       filter: "text",
       cell: (row) => <ScreeningStatus status={row.status} />,

@@ -1,4 +1,4 @@
-import { CheckIcon, SearchIcon, XIcon } from "lucide-react";
+import { BookUserIcon, SearchIcon, XIcon } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import type { TContact } from "../../../db/contracts/contacts";
 import type { TDictionaryOption } from "../../../db/contracts/dictionary";
@@ -114,7 +114,8 @@ export function PartyPicker({
           className="flex items-center gap-2 rounded-md border bg-muted/30 px-3 py-2 text-sm"
           data-party={label}
         >
-          <CheckIcon className="size-4 text-emerald-600" aria-hidden />
+          {/* Neutral: the chip says who was chosen; the screening card below says whether they passed. */}
+          <BookUserIcon className="size-4 text-muted-foreground" aria-hidden />
           <span className="min-w-0 flex-1">
             <span className="font-medium">{chosen.company}</span>
             {(chosen.city || chosen.country) && (

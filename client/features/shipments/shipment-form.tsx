@@ -21,6 +21,7 @@ import { DeleteDocument } from "../../components/kit/documents-panel";
 import type { TFieldConfig } from "../../components/kit/entity-config";
 import { EntityField } from "../../components/kit/entity-fields";
 import { FilePicker } from "../../components/kit/file-picker";
+import { KeptWorkBanner, useKeptWork } from "../../components/kit/kept-work";
 import { LineEditor } from "../../components/kit/line-editor";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -45,6 +46,7 @@ import { ExportControlPanel } from "./export-control-panel";
 import { PaperworkPanel, type TPaperworkValues } from "./paperwork-panel";
 import { PartyPicker, type TPickedParty } from "./party-picker";
 import { DETAIL_FIELDS, MONEY_FIELDS, ShipmentStatus } from "./shipments-screen";
+import { useDiscardUntouchedDraft } from "./untouched-draft";
 
 type TItemLine = { product_id: number | ""; quantity: string };
 type TPackageLine = {
@@ -252,6 +254,22 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
       autosave.markChanged();
     }
   }, [values, autosave.markChanged]);
+  // Unsaved work survives a reload in this browser; a draft left untouched is removed.
+  const kept = useKeptWork({
+    storageKey: `shipment:${item.id}`,
+    snapshot: { values, parties },
+    baseUpdatedAt: item.updated_at,
+    isUnsaved: Boolean(autosave.state.isUnsaved),
+    hasChanged: autosave.hasChanged,
+    differsFromStored: (copy) =>
+      changeKey(copy.values, { current: "" }) !== changeKey(initial, { current: "" }),
+    onRestore: (copy) => {
+      for (const [key, value] of Object.entries(copy.values))
+        form.setFieldValue(key as keyof TValues, value as never);
+      setParties(copy.parties);
+    },
+  });
+  useDiscardUntouchedDraft(api, item, () => !autosave.hasChanged() && documents.length === 0);
 
   const totals = computeShipmentTotals({
     items: values.items.map((i) => ({
@@ -333,6 +351,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
       </PageHeader>
 
       <div className="sticky top-16 z-20 space-y-2">
+        <KeptWorkBanner kept={kept} />
         <AutosaveBanner state={autosave.state} onReload={() => void reload()} />
       </div>
 
@@ -1091,11 +1110,12 @@ function ShipmentDocuments({
             {documents.map((doc) => (
               <li key={doc.id} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm">
                 <FileIcon className="size-4 text-muted-foreground" aria-hidden />
-                <span className="min-w-0 flex-1 truncate">
-                  {doc.original_name}{" "}
-                  <span className="text-muted-foreground">
-                    ({DOCUMENT_TYPE_LABELS[doc.document_type] ?? doc.document_type})
+                {/* The type in full on its own line, the file name under it (wrapping, never cut). */}
+                <span className="min-w-0 flex-1 basis-48">
+                  <span className="block font-medium">
+                    {DOCUMENT_TYPE_LABELS[doc.document_type] ?? doc.document_type}
                   </span>
+                  <span className="block text-xs break-all text-muted-foreground">{doc.original_name}</span>
                 </span>
                 {doc.extension === "pdf" && (
                   <Button asChild variant="ghost" size="sm">

@@ -95,7 +95,8 @@ export function StatusSelect({ row }: { row: TShipmentRow }) {
       aria-label={`Status of shipment ${row.id}`}
       disabled={isBusy}
       value={String(status.id)}
-      className={`font-semibold uppercase ${statusTone[status.name] ?? ""}`}
+      // Wide enough for the longest status ('IN TRANSIT') beside the arrow: never clipped.
+      className={`min-w-36 font-semibold whitespace-nowrap uppercase ${statusTone[status.name] ?? ""}`}
       title={status.name.replace(/\b\w/g, (c) => c.toUpperCase())}
       onChange={(e) => void change(Number(e.target.value))}
     >
@@ -243,11 +244,15 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     "mode_of_transports",
   ],
   // The spec's columns; the status drop-down comes right after the ship date, so the list's one
-  // control stays on screen on a laptop without scrolling the table sideways.
+  // control stays on screen on a laptop without scrolling the table sideways. Reference, date,
+  // status and the importer (counterpart and destination) identify and decide: they always show
+  // and make the phone's card; the others give way as the table narrows.
   columns: [
     {
       key: "user_id",
       header: "User",
+      // Mostly the same person: it gives way first.
+      priority: 5,
       sortable: true,
       filter: "choice",
       filterOptions: (d) => (d.users ?? []).map((u) => ({ value: String(u.id), label: u.label })),
@@ -257,9 +262,11 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     {
       key: "shipper_reference_number",
       header: "Shipper ref.",
+      priority: 1,
+      card: "title",
       sortable: true,
       filter: "text",
-      className: "min-w-36",
+      className: "min-w-36 whitespace-normal",
       cell: (row) => (
         <div className="space-y-0.5">
           <div className="font-medium">{row.shipper_reference_number || "—"}</div>
@@ -273,6 +280,8 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     {
       key: "ship_date",
       header: "Ship date",
+      priority: 1,
+      card: "detail",
       sortable: true,
       filter: "date",
       className: "whitespace-nowrap",
@@ -281,6 +290,8 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     {
       key: "status",
       header: "Status",
+      priority: 1,
+      card: "status",
       sortable: true,
       filter: "choice",
       filterOptions: () => PICKABLE_STATUSES.map((s) => ({ value: s.name, label: s.label })),
@@ -289,6 +300,8 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     {
       key: "importer_of_record_id",
       header: "To (importer)",
+      priority: 1,
+      card: "detail",
       sortable: true,
       filter: "choice",
       filterOptions: (d) => (d.contacts ?? []).map((c) => ({ value: String(c.id), label: c.label })),
@@ -298,6 +311,7 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     {
       key: "exporter_of_record_id",
       header: "From (exporter)",
+      priority: 3,
       sortable: true,
       filter: "choice",
       filterOptions: (d) => (d.contacts ?? []).map((c) => ({ value: String(c.id), label: c.label })),
@@ -307,6 +321,7 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     {
       key: "carrier_id",
       header: "Carrier",
+      priority: 3,
       sortable: true,
       filter: "choice",
       filterOptions: (d) => (d.carriers ?? []).map((c) => ({ value: String(c.id), label: c.label })),
@@ -315,6 +330,7 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     {
       key: "tracking_number_1",
       header: "Tracking 1",
+      priority: 4,
       sortable: true,
       filter: "text",
       className: "max-w-36 whitespace-normal break-all",
@@ -322,6 +338,7 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     {
       key: "tracking_number_2",
       header: "Tracking 2",
+      priority: 5,
       sortable: true,
       filter: "text",
       className: "max-w-36 whitespace-normal break-all",
@@ -329,6 +346,7 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     {
       key: "instructions_notes",
       header: "Notes",
+      priority: 5,
       sortable: true,
       filter: "text",
       className: "max-w-40 truncate",
@@ -336,6 +354,7 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
     {
       key: "documents",
       header: "Shipping docs",
+      priority: 4,
       cell: (row) =>
         row.documents.length === 0 ? (
           <span className="text-muted-foreground">—</span>

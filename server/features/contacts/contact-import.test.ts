@@ -81,6 +81,64 @@ describe("CSV import", () => {
     expect(nordic.user_id).toBe(who.user.id);
   });
 
+  test("Excel's semicolon CSV in Windows-1252: delimiter and encoding detected, blank rows skipped, German country names", async () => {
+    const who = await signUp(ctx);
+    const text = [
+      "Firma;Partner Type;Tax ID;Contact;Phone;Email;Country;Street",
+      "Müller Maschinenbau GmbH;Supplier;DE-1;Jürgen Groß;+49 1;j@mueller.example;Deutschland;Königstraße 5",
+      ";;;;;;;",
+      "",
+      "Société Générale Export;Customer;FR-1;Zoé;+33 1;z@sg.example;Frankreich;",
+      "Österreich Handel;Customer;AT-1;Ana;+43 1;a@oh.example;Österreich;",
+    ].join("\r\n");
+    // Windows-1252: one byte per character, ü = 0xfc, ß = 0xdf, é = 0xe9, Ö = 0xd6.
+    const bytes = new Uint8Array([...text].map((ch) => ch.charCodeAt(0)));
+    const { status, body } = await upload(who, bytes);
+    expect(status).toBe(422);
+    // "Firma" is not a column name: the company column is missing and the message lists what the line reads.
+    expect(body.message).toBe("Import failed");
+    expect(String(body.result)).toContain('it reads "Firma", "Partner Type"');
+    const fixed = new Uint8Array([...text.replace("Firma;", "Company;")].map((ch) => ch.charCodeAt(0)));
+    const again = await upload(who, fixed);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ message: "Import completed", created: 3, rejected: 0, rows: 3 });
+    const rows = await ctx.database.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.workspace_id, who.user.workspace_id));
+    const mueller = rows.find((r) => r.tax_id === "DE-1")!;
+    expect(mueller.company).toBe("Müller Maschinenbau GmbH");
+    expect(mueller.contact_1).toBe("Jürgen Groß");
+    expect(mueller.street).toBe("Königstraße 5");
+    const countryCodes = await ctx.database.client.execute(
+      `select c.tax_id, k.code_iso_2 as code from contacts c join countries k on k.id = c.country_id where c.workspace_id = ${who.user.workspace_id} order by c.tax_id`,
+    );
+    expect(countryCodes.rows.map((r) => `${r.tax_id}:${r.code}`)).toEqual(["AT-1:AT", "DE-1:DE", "FR-1:FR"]);
+  });
+
+  test("a tab-separated UTF-8 file with a byte-order mark; country names in Swedish and French", async () => {
+    const who = await signUp(ctx);
+    const csv = `\uFEFF${HEADER.replaceAll(",", "\t")}\nTab AB\tCustomer\tSE-9\tÅsa\t+46 1\tasa@tab.example\tTyskland\tno\t\nTab SA\tCustomer\tFR-9\tÉlodie\t+33 1\te@tab.example\tAllemagne\tno\t\n`;
+    const { status, body } = await upload(who, csv);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ created: 2, rejected: 0 });
+  });
+
+  test("one message per cell: an unknown partner type is not also 'required'", async () => {
+    const who = await signUp(ctx);
+    const { body } = await upload(who, `${HEADER}\nOdd Co,Distributor,O1,Ed,5,ed@x.example,US,0,\n`);
+    expect(body.rejected_rows).toHaveLength(1);
+    expect(body.rejected_rows[0].errors).toEqual(['Partner Type: unknown partner type "Distributor".']);
+  });
+
+  test("the template file the import dialog offers imports cleanly", async () => {
+    const { importTemplateCsv } = await import("../../../db/contracts/contact-import-columns");
+    const who = await signUp(ctx);
+    const { status, body } = await upload(who, importTemplateCsv());
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ message: "Import completed", created: 1, rejected: 0 });
+  });
+
   test("invalid rows are reported with their line numbers and reasons; valid rows still land", async () => {
     const who = await signUp(ctx);
     const csv = [
@@ -154,7 +212,8 @@ describe("CSV import", () => {
         "The file has no column for: partner type, tax id, contact 1, phone 1",
       ],
       [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe]), "not"],
-      [new Uint8Array([0x43, 0x6f, 0xff, 0xfe, 0x2c, 0x0a]), "not UTF-8"],
+      // UTF-8 up to "é", then a byte UTF-8 cannot read: neither encoding throughout.
+      [new Uint8Array([0x43, 0xc3, 0xa9, 0x2c, 0xff, 0xfe, 0x2c, 0x0a]), "not UTF-8 text throughout"],
       [`${HEADER}\nGood Co,Customer,G1,Al,1,al@g.example,US,0,\n"Unclosed,Customer,G2`, "never closed"],
     ];
     for (const [file, reason] of cases) {

@@ -14,7 +14,7 @@ import {
 } from "../screening/screening.service";
 import type { QueryScreener, TOutcome, TQuery } from "../screening/screening-worker";
 import { RowParseWorker, startParseWorker, type TStartedParseWorker } from "./contact-parse-thread";
-import { RowReader, type TLookups, type TParsedChunk } from "./contact-rows";
+import { foldCountryName, RowReader, type TLookups, type TParsedChunk } from "./contact-rows";
 
 export { parseWorkerStats, startParseWorker, type TStartedParseWorker } from "./contact-parse-thread";
 export {
@@ -630,6 +630,36 @@ async function loadMatches(db: TDb, workspaceId: number, batch: TContactValues[]
   return map;
 }
 
+/** The languages whose country names an import understands ("Deutschland", "Allemagne", "Tyskland"). */
+const COUNTRY_NAME_LANGUAGES = ["en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "nb", "fi", "pl", "cs"];
+const countryNames = new Map<string, string[]>();
+let displayNames: Intl.DisplayNames[] | null = null;
+
+/** A country's names (lower case, and folded) in the common languages, from the runtime's ICU data. */
+function countryNamesOf(code: string): string[] {
+  const known = countryNames.get(code);
+  if (known) return known;
+  const names = new Set<string>();
+  // One formatter per language for all the countries: making one costs about a millisecond.
+  displayNames ??= COUNTRY_NAME_LANGUAGES.map(
+    (language) => new Intl.DisplayNames([language], { type: "region", fallback: "none" }),
+  );
+  for (const display of displayNames) {
+    try {
+      const name = display.of(code);
+      if (name) {
+        names.add(name.toLowerCase());
+        names.add(foldCountryName(name));
+      }
+    } catch {
+      // Not a region code ICU knows (e.g. XK in older data): the reference name still matches.
+    }
+  }
+  const list = [...names];
+  countryNames.set(code, list);
+  return list;
+}
+
 export async function loadLookups(db: TDb, workspaceId: number): Promise<TLookups> {
   const [countryRows, typeRows] = await Promise.all([
     db.select({ id: countries.id, name: countries.name, code: countries.code_iso_2 }).from(countries),
@@ -640,7 +670,10 @@ export async function loadLookups(db: TDb, workspaceId: number): Promise<TLookup
   ]);
   const countryMap = new Map<string, number>();
   for (const c of countryRows) {
+    // The names in the common languages first, so the reference data's own name and code win.
+    for (const name of countryNamesOf(c.code)) countryMap.set(name, c.id);
     countryMap.set(c.name.toLowerCase(), c.id);
+    countryMap.set(foldCountryName(c.name), c.id);
     countryMap.set(c.code.toLowerCase(), c.id);
   }
   // Common names that differ from the ISO short names in the reference data.

@@ -2,53 +2,17 @@
 // row checked with the form's contract. No database here: the CLI's parse worker
 // (contact-parse.worker.ts) runs it on a thread of its own, and a worker of the compiled binary
 // cannot load the database driver.
+
+import {
+  IMPORT_COLUMN_LABELS as COLUMN_LABELS,
+  IMPORT_COLUMNS,
+  REQUIRED_IMPORT_COLUMNS as REQUIRED_COLUMNS,
+} from "../../../db/contracts/contact-import-columns";
 import { type TContactValues, ZContactInput } from "../../../db/contracts/contacts";
-import { CsvParser } from "../../lib/csv";
+import { CsvParser, detectDelimiter } from "../../lib/csv";
 import { toFieldErrors } from "../../lib/validate";
 
-/** Every column the importer understands, with the header names people actually use for it. */
-export const IMPORT_COLUMNS: Record<string, string[]> = {
-  company: ["company", "company name", "name", "organisation", "organization", "business name"],
-  partner_type: ["partner type", "partner_type", "partner type id", "partner_type_id", "type", "partner"],
-  tax_id: ["tax id", "tax_id", "taxid", "vat", "vat number", "vat id", "ein", "tax number", "tin"],
-  street: ["street", "address", "address 1", "address line 1", "street address"],
-  city: ["city", "town"],
-  state_province: ["state province", "state_province", "state", "province", "region", "state/province"],
-  postal_code: ["postal code", "postal_code", "zip", "zip code", "postcode", "post code"],
-  country: ["country", "country code", "country name", "country_id", "iso country", "country iso"],
-  contact_1: ["contact 1", "contact_1", "contact", "contact name", "contact person"],
-  phone_1: ["phone 1", "phone_1", "phone", "telephone", "tel"],
-  email_1: ["email 1", "email_1", "email", "e-mail", "e mail", "mail"],
-  contact_2: ["contact 2", "contact_2", "second contact"],
-  phone_2: ["phone 2", "phone_2", "second phone"],
-  email_2: ["email 2", "email_2", "e-mail 2", "second email"],
-  is_sensitive: ["is sensitive", "is_sensitive", "sensitive"],
-  sensitive_note: ["sensitive note", "sensitive_note"],
-  is_restricted: ["is restricted", "is_restricted", "restricted"],
-  restricted_note: ["restricted note", "restricted_note"],
-};
-
-/** How a column is named in messages when the file has no header for it (e.g. a note required by a flag). */
-const COLUMN_LABELS: Record<string, string> = {
-  company: "Company",
-  partner_type: "Partner type",
-  tax_id: "Tax ID",
-  street: "Street",
-  city: "City",
-  state_province: "State / Province",
-  postal_code: "Postal code",
-  country: "Country",
-  contact_1: "Contact 1",
-  phone_1: "Phone 1",
-  email_1: "E-mail 1",
-  contact_2: "Contact 2",
-  phone_2: "Phone 2",
-  email_2: "E-mail 2",
-  is_sensitive: "Sensitive",
-  sensitive_note: "Sensitive note",
-  is_restricted: "Restricted",
-  restricted_note: "Restricted note",
-};
+export { IMPORT_COLUMNS };
 
 /** The importer's column for a contract field (the two looked-up ones differ). */
 const IMPORT_FIELD_OF: Record<string, string> = { partner_type_id: "partner_type", country_id: "country" };
@@ -62,9 +26,6 @@ export function columnMessage(headers: ReadonlyMap<string, string>, field: strin
   const name = headers.get(column) ?? COLUMN_LABELS[column] ?? field;
   return `${name}: ${message}`;
 }
-
-/** Columns a file must have: the contract's required fields. */
-const REQUIRED_COLUMNS = ["company", "partner_type", "tax_id", "contact_1", "phone_1", "email_1"];
 
 /** The file cannot be imported at all (as opposed to single rows being rejected). */
 export class ImportFileError extends Error {}
@@ -92,7 +53,10 @@ export class RowReader {
   private columns: (string | undefined)[] | null = null;
   /** Each field's header as the file writes it, for the rejected rows' reasons. */
   private readonly headers = new Map<string, string>();
-  private readonly parser = new CsvParser((cells, line) => this.record(cells, line));
+  /** Made once the first line is in: its separator decides the parser's. */
+  private parser: CsvParser | null = null;
+  /** The start of the file while its first line is incomplete. */
+  private head = "";
 
   constructor(
     private readonly lookups: TLookups,
@@ -106,15 +70,35 @@ export class RowReader {
   push(chunk: string): void {
     if (chunk.includes("\u0000"))
       throw new ImportFileError("The file is not a CSV text file (it holds binary data).");
+    let text = chunk;
+    if (!this.parser) {
+      this.head += chunk;
+      const lineEnd = this.head.search(/[\r\n]/);
+      if (lineEnd < 0 && this.head.length < 65_536) return;
+      this.parser = this.startParser(this.head.slice(0, lineEnd < 0 ? undefined : lineEnd));
+      text = this.head;
+      this.head = "";
+    }
     try {
-      this.parser.push(chunk);
+      this.parser.push(text);
     } catch (error) {
       if (error instanceof ImportFileError) throw error;
       throw new ImportFileError(String((error as Error).message));
     }
   }
 
+  /** Comma, semicolon or tab, as the header line uses them. */
+  private startParser(firstLine: string): CsvParser {
+    return new CsvParser((cells, line) => this.record(cells, line), detectDelimiter(firstLine));
+  }
+
   end(): void {
+    if (!this.parser) {
+      this.parser = this.startParser(this.head);
+      const text = this.head;
+      this.head = "";
+      this.push(text);
+    }
     try {
       this.parser.end();
     } catch (error) {
@@ -125,6 +109,8 @@ export class RowReader {
   }
 
   private record(cells: string[], line: number): void {
+    // A row of empty cells (";;;;" as spreadsheets save a blank line) is no row at all.
+    if (cells.every((cell) => cell.trim() === "")) return;
     const { columns, headers } = this;
     if (!columns) {
       this.columns = mapHeader(cells);
@@ -143,9 +129,13 @@ export class RowReader {
     const parsed = ZContactInput.safeParse(input);
     if (!parsed.success || errors.length) {
       const fieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
+      // A cell already explained (an unknown partner type) is not also 'required': one message each.
+      const explained = new Set(errors.map(([f]) => f));
       this.on.onReject(line, [
         ...errors.map(([f, m]) => columnMessage(headers, f, m)),
-        ...Object.entries(fieldErrors).map(([f, m]) => columnMessage(headers, f, m.join(" "))),
+        ...Object.entries(fieldErrors)
+          .filter(([f]) => !explained.has(IMPORT_FIELD_OF[f] ?? f))
+          .map(([f, m]) => columnMessage(headers, f, m.join(" "))),
       ]);
       return;
     }
@@ -176,8 +166,9 @@ function mapHeader(cells: string[]): (string | undefined)[] {
   const missing = REQUIRED_COLUMNS.filter((field) => !columns.includes(field));
   if (missing.length) {
     const names = missing.map((f) => IMPORT_COLUMNS[f][0]).join(", ");
+    const found = cells.map((c) => `"${c.trim()}"`).join(", ");
     throw new ImportFileError(
-      `The file has no column for: ${names}. The first line must name the columns (see the list in docs/importing-contacts.md).`,
+      `The file has no column for: ${names}. The first line must name the columns; it reads ${found}. The import dialog lists the names it accepts and offers a template file.`,
     );
   }
   return columns;
@@ -210,7 +201,8 @@ function toInput(
   }
   const country = (raw.country ?? "").trim();
   if (country) {
-    input.country_id = lookups.countries.get(country.toLowerCase());
+    input.country_id =
+      lookups.countries.get(country.toLowerCase()) ?? lookups.countries.get(foldCountryName(country));
     if (input.country_id === undefined) errors.push(["country", `unknown country "${country}".`]);
   }
   for (const field of ["is_sensitive", "is_restricted"] as const) {
@@ -223,21 +215,75 @@ function toInput(
   return { input, errors };
 }
 
+/** A country name compared without case, accents or punctuation: "Österreich" = "osterreich". */
+export function foldCountryName(name: string): string {
+  return name
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+}
+
 /** Bytes already in memory as the stream the importer reads, in slices of a megabyte. */
 export async function* byteSlices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += 1024 * 1024) yield bytes.subarray(at, at + 1024 * 1024);
 }
 
-/** Decodes bytes as UTF-8 text chunks, refusing what is not text. */
-
+/**
+ * Decodes a CSV file's bytes as text chunks: UTF-8 (with or without a byte-order mark), or
+ * Windows-1252 when the bytes are not UTF-8 (Excel's "CSV" on Windows in Western Europe and the
+ * Americas). A file that switches from valid UTF-8 to bytes UTF-8 cannot read is refused.
+ */
 export async function* decodeUtf8(stream: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let decoder = new TextDecoder("utf-8", { fatal: true });
+  let isLegacy = false;
+  // Until a byte over 0x7f decodes as UTF-8, everything read is ASCII: the same in Windows-1252,
+  // so switching then loses nothing.
+  let sawUtf8 = false;
+  const mixed = () =>
+    new ImportFileError("The file is not UTF-8 text throughout (it mixes encodings); save it as CSV UTF-8.");
+  for await (const bytes of stream) {
+    if (isLegacy) {
+      yield decoder.decode(bytes, { stream: true });
+      continue;
+    }
+    let text: string;
+    try {
+      text = decoder.decode(bytes, { stream: true });
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      if (sawUtf8 || hasUtf8Sequence(bytes)) throw mixed();
+      isLegacy = true;
+      decoder = new TextDecoder("windows-1252");
+      text = decoder.decode(bytes, { stream: true });
+    }
+    if (!isLegacy && !sawUtf8) sawUtf8 = hasHighByte(bytes);
+    yield text;
+  }
   try {
-    for await (const bytes of stream) yield decoder.decode(bytes, { stream: true });
     yield decoder.decode();
   } catch (error) {
-    if (error instanceof TypeError)
-      throw new ImportFileError("The file is not UTF-8 text; save it as CSV UTF-8.");
+    if (error instanceof TypeError) throw mixed();
     throw error;
   }
+}
+
+/**
+ * Whether the bytes hold a well-formed UTF-8 sequence of two or three bytes: Windows-1252 text
+ * almost never does (it would read as "Ã©"), so a file that has one and then bad bytes mixes encodings.
+ */
+function hasUtf8Sequence(bytes: Uint8Array): boolean {
+  const isTail = (b: number | undefined) => b !== undefined && b >= 0x80 && b <= 0xbf;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b >= 0xc2 && b <= 0xdf && isTail(bytes[i + 1])) return true;
+    if (b >= 0xe0 && b <= 0xef && isTail(bytes[i + 1]) && isTail(bytes[i + 2])) return true;
+  }
+  return false;
+}
+
+function hasHighByte(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) return true;
+  return false;
 }

@@ -60,6 +60,9 @@ describe("seed-demo", () => {
     expect(dates.every((d) => d >= "2024-11-21" && d <= "2026-11-22")).toBe(true);
     expect(dates.some((d) => d < "2025-06-01")).toBe(true);
     expect(shipments.filter((s) => s.shipping_status_id === 1).every((s) => s.ship_date === null)).toBe(true);
+    // 'Last Updated' is never in the future, whenever on `today` the data is seeded or read.
+    expect(shipments.every((s) => String(s.updated_at) < "2026-11-22")).toBe(true);
+    expect(shipments.every((s) => String(s.created_at) <= String(s.updated_at))).toBe(true);
     for (const shipment of shipments) {
       const lines = items.filter((i) => i.shipment_id === shipment.id);
       const pieces = packages.filter((p) => p.shipment_id === shipment.id);

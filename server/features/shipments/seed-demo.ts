@@ -535,11 +535,14 @@ export async function seedDemo(db: TDb, client: Client, options: TSeedDemoOption
         const isShipped = status >= SHIPMENT_STATUS.IN_TRANSIT;
         const carrier = r.int(1, 14);
         const reference = `PO-${String(100_000 + n).padStart(6, "0")}`;
-        const stamp = stampOf(shipDay - r.int(0, 3), r.int(8 * 3600, 18 * 3600));
-        const updated = stampOf(
-          Math.min(today, shipDay + (isShipped ? r.int(0, 20) : 0)),
+        // Stamps end the day before `today`: seeded in the morning (or read west of UTC), a time later
+        // on `today` would show as 'Last Updated' in the future.
+        const stamp = stampOf(Math.min(today - 1, shipDay - r.int(0, 3)), r.int(8 * 3600, 18 * 3600));
+        const laterStamp = stampOf(
+          Math.min(today - 1, shipDay + (isShipped ? r.int(0, 20) : 0)),
           r.int(8 * 3600, 18 * 3600),
         );
+        const updated = [stamp, laterStamp].sort()[1];
         shipmentRows.push([
           id,
           workspace.id,
