@@ -113,6 +113,46 @@ describe("commercial invoice", () => {
     expect(packing).toContain("ul. Łódzka 5 北京路");
   });
 
+  test("every script the address book takes is printed and reads back in logical order", async () => {
+    const names = {
+      arabic: "شركة الخليج للتجارة",
+      arabicStreet: "شارع الملك فهد",
+      hebrew: "חברת הסחר בע״מ",
+      devanagari: "भारत निर्यात प्राइवेट लिमिटेड",
+      bengali: "বাংলা ট্রেডিং লিমিটেড",
+      thai: "บริษัท ไทยเทรด จำกัด",
+      khmer: "ក្រុមហ៊ុន ខ្មែរ",
+      georgian: "თბილისი",
+      armenian: "Երևան",
+      korean: "한국무역 주식회사",
+      japanese: "東京貿易株式会社",
+      chinese: "北京进出口有限公司",
+    };
+    const model = paperModel({
+      exporter: paperParty({ company: names.arabic, street: names.arabicStreet, city: "الرياض" }),
+      importer: paperParty({ company: names.hebrew, street: names.devanagari, contact: names.bengali }),
+      consignee: paperParty({
+        company: names.thai,
+        street: names.khmer,
+        city: names.georgian,
+        state_province: names.armenian,
+        contact: names.korean,
+        phone: names.japanese,
+        email: names.chinese,
+      }),
+      lines: [paperLine(1, { name: names.arabic, description: names.devanagari })],
+    });
+    const bytes = await renderPaperwork("commercial_invoice", model);
+    const pdf = await readPdfText(bytes);
+    // A cell may wrap (CJK between any two characters): compared without line breaks.
+    const text = pdf.text.replace(/\n/g, "");
+    for (const name of Object.values(names)) expect(text).toContain(name);
+    // Exporter cell, item line and the page header (drawn outside any table).
+    expect(pdf.text.split(names.arabic).length - 1).toBe(3);
+    // A line mixing Arabic with Latin: the Arabic word keeps its place as typed.
+    expect(pdf.text).toContain("الرياض, CA, 90802");
+  }, 30_000);
+
   test("the consignee reads 'same as importer' when it is the importer", async () => {
     const pdf = await readPdfText(
       await renderPaperwork("commercial_invoice", paperModel({ consignee: null })),

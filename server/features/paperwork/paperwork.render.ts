@@ -11,6 +11,7 @@ import {
   type TPaperSize,
   type TPaperworkType,
 } from "../../../db/contracts/paperwork";
+import { parsedFontToken } from "./font-cache";
 import { FontRuns, fontCellHooks } from "./font-runs";
 import { loadCjkFont, loadLatinFonts, type TFontData } from "./fonts";
 import {
@@ -24,6 +25,8 @@ import {
   volumeMicroCubicInches,
 } from "./format";
 import { installJsPdfSpeedups } from "./jspdf-speedups";
+import { loadAllScriptFonts } from "./script-fonts";
+import { Shaper } from "./shaped-text";
 
 installJsPdfSpeedups();
 
@@ -165,9 +168,14 @@ export function computeTotals(model: TPaperworkModel): TPaperTotals {
 const CJK =
   /[\u2E80-\u2FFF\u3000-\u30FF\u3100-\u31FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]/;
 
+/** Every text of the model in one string (for deciding which fonts a document needs). */
+function modelText(model: TPaperworkModel): string {
+  return JSON.stringify({ ...model, signature: { ...model.signature, image: null } });
+}
+
 /** True when any text in the model needs the CJK font. */
 export function modelNeedsCjk(model: TPaperworkModel): boolean {
-  return CJK.test(JSON.stringify({ ...model, signature: { ...model.signature, image: null } }));
+  return CJK.test(modelText(model));
 }
 
 const MARGIN = 36;
@@ -181,6 +189,9 @@ type TCtx = {
   width: number;
   /** With the CJK font: the hooks that give each cell the font(s) its text needs. */
   cells: ReturnType<typeof fontCellHooks> | null;
+  /** With text in scripts jsPDF cannot shape (Arabic, Hebrew, Indic, …): their layout. */
+  shaper: Shaper | null;
+  shapedCells: ReturnType<Shaper["cellHooks"]> | null;
 };
 
 const FONT_PAIR = { primary: FONT, fallback: CJK_FONT };
@@ -193,7 +204,9 @@ function registerFont(doc: jsPDF, font: TFontData, family: string, style: string
 /** Renders one document of the given type to PDF bytes. */
 export async function renderPaperwork(type: TPaperworkType, model: TPaperworkModel): Promise<Uint8Array> {
   const fonts = await loadLatinFonts();
-  const hasCjk = modelNeedsCjk(model);
+  const text = modelText(model);
+  const hasCjk = CJK.test(text);
+  const chain = Shaper.needs(text) ? await loadAllScriptFonts() : null;
   const cjkFont = hasCjk ? await loadCjkFont() : null;
   const doc = new jsPDF({
     unit: "pt",
@@ -209,6 +222,17 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
     // No bold CJK face ships: bold CJK cells use the regular face rather than dropping glyphs.
     doc.addFont(cjkFont.file, CJK_FONT, "bold", undefined, "Identity-H");
   }
+  if (chain) {
+    // The script fonts the shaped text is written in (invisibly, for search and copy).
+    for (const family of Shaper.familiesOf(chain, text)) {
+      if (family === FONT || (family === CJK_FONT && cjkFont)) continue;
+      const font = chain.find((f) => f.family === family);
+      if (!font) continue;
+      const file = `${family}-Regular.ttf`;
+      doc.addFileToVFS(file, parsedFontToken(file, font.ttf));
+      doc.addFont(file, family, "normal", undefined, "Identity-H");
+    }
+  }
   // autotable asks for the font list on every cell it styles, and jsPDF rebuilds it from its font map
   // each time; no font is added after this point, so the list is built once.
   const fontList = doc.getFontList();
@@ -221,7 +245,13 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
     hasCjk,
     width: doc.internal.pageSize.getWidth(),
     cells: hasCjk ? fontCellHooks(doc, FONT_PAIR) : null,
+    shaper: null,
+    shapedCells: null,
   };
+  if (chain) {
+    ctx.shaper = new Shaper(doc, chain);
+    ctx.shapedCells = ctx.shaper.cellHooks();
+  }
   const totals = computeTotals(model);
 
   if (type === "proforma_invoice") {
@@ -254,7 +284,7 @@ function nextY(ctx: TCtx, gap = 10): number {
 function table(ctx: TCtx, options: UserOptions) {
   // jsPDF has no glyph fallback: with CJK text in the document, every cell gets the font(s) it needs
   // (font-runs.ts), before the table's own hooks run.
-  const { cells } = ctx;
+  const { cells, shapedCells } = ctx;
   const own = {
     didParseCell: options.didParseCell,
     willDrawCell: options.willDrawCell,
@@ -269,14 +299,16 @@ function table(ctx: TCtx, options: UserOptions) {
     footStyles: { font: FONT, fontStyle: "bold", fillColor: [255, 255, 255], textColor: 20 },
     ...options,
     didParseCell: (data: CellHookData) => {
-      cells?.didParseCell(data);
+      if (!shapedCells?.didParseCell(data)) cells?.didParseCell(data);
       own.didParseCell?.(data);
     },
     willDrawCell: (data: CellHookData) => {
+      shapedCells?.willDrawCell(data);
       cells?.willDrawCell(data);
       return own.willDrawCell?.(data);
     },
     didDrawCell: (data: CellHookData) => {
+      shapedCells?.didDrawCell(data);
       cells?.didDrawCell(data);
       own.didDrawCell?.(data);
     },
@@ -634,7 +666,9 @@ function drawPageHeaders(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel
     doc.setFontSize(18);
     doc.text(DOCUMENT_TITLES[type], MARGIN, 48);
     doc.setFontSize(9);
-    if (ctx.hasCjk) {
+    if (ctx.shaper && Shaper.needs(exporterName)) {
+      ctx.shaper.drawLines(ctx.shaper.wrap([exporterName], ctx.width / 2, 9), MARGIN, 66, 9);
+    } else if (ctx.hasCjk) {
       // The exporter's name may mix CJK with letters the CJK font lacks: drawn as runs.
       const runs = new FontRuns(doc, FONT_PAIR, "normal");
       runs.drawLines(runs.wrap([exporterName], ctx.width / 2, 9), MARGIN, 66, 9);

@@ -41,6 +41,7 @@ import type { TLogger } from "../../lib/logger";
 import { newStorageKey, type TStorage } from "../../lib/storage";
 import type { TPaperParty, TPaperworkModel } from "./paperwork.render";
 import { renderInPool } from "./render-pool";
+import { findUnrenderable } from "./text-coverage";
 
 export type TPaperworkDeps = { db: TDb; storage: TStorage; logger: TLogger };
 
@@ -543,6 +544,15 @@ export async function generatePaperwork(
   }
   const invoiceNumber = s.shipper_reference_number || s.invoice_number;
   const base = await buildModel(deps, input.workspaceId, loaded, licences);
+  const unrenderable = await findUnrenderable({ ...base, number: invoiceNumber });
+  if (unrenderable) {
+    const { field, label, char, codepoint } = unrenderable;
+    const message = `${label} holds the character "${char}" (${codepoint}), which no font of the paperwork can print. Replace it and generate again.`;
+    throw new AppError("VALIDATION", message, {
+      errors: { [field]: [message] },
+      body: { status: { error: true, errorMessage: message } },
+    });
+  }
 
   // Render everything first, store afterwards: a failure while drawing leaves nothing behind.
   const rendered: { type: TPaperworkType; bytes: Uint8Array; name: string }[] = [];

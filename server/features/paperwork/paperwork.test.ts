@@ -306,6 +306,41 @@ describe("generation", () => {
     expect((await generate(who, shipment.id, [])).status).toBe(422);
   });
 
+  test("a character no font has refuses generation with 422 naming the field and the character", async () => {
+    const { shipment, importer } = await readyShipment(who);
+    await ctx.database.db
+      .update(contacts)
+      .set({ company: "Müller \u{1F600} Handels GmbH" })
+      .where(eq(contacts.id, importer.id));
+    const filesBefore = storedFiles().length;
+    const { status, body } = await generate(who, shipment.id, ["commercial_invoice"]);
+    expect(status).toBe(422);
+    expect(Object.keys(body.errors ?? {})).toEqual(["importer.company"]);
+    expect(body.message).toContain("Importer of record: company");
+    expect(body.message).toContain("U+1F600");
+    expect(await documentsOf(shipment.id)).toEqual([]);
+    expect(storedFiles().length).toBe(filesBefore);
+  });
+
+  test("Arabic, Hebrew and Devanagari parties are generated and read back in logical order", async () => {
+    const { shipment, importer, consignee } = await readyShipment(who);
+    await ctx.database.db
+      .update(contacts)
+      .set({ company: "شركة الخليج للتجارة", city: "דובאי" })
+      .where(eq(contacts.id, importer.id));
+    await ctx.database.db
+      .update(contacts)
+      .set({ company: "भारत निर्यात प्राइवेट लिमिटेड" })
+      .where(eq(contacts.id, consignee.id));
+    const { status, body } = await generate(who, shipment.id, ["commercial_invoice"]);
+    expect(status).toBe(201);
+    const res = await call(ctx, who.auth, "GET", `/api/paperwork/documents/${body.documents[0].id}/download`);
+    const pdf = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(pdf.text).toContain("شركة الخليج للتجارة");
+    expect(pdf.text).toContain("דובאי");
+    expect(pdf.text).toContain("भारत निर्यात प्राइवेट लिमिटेड");
+  }, 30_000);
+
   test("a missing licence is a warning, not a block, and the audit log records it", async () => {
     const owner = await signUp(ctx);
     const exporter = await createContact(owner, { company: "Acme Export Inc.", country_id: USA });

@@ -1,0 +1,5 @@
+// Font files imported with `with { type: "file" }` resolve to a path (server only).
+declare module "*.woff" {
+  const path: string;
+  export default path;
+}
