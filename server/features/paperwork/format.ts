@@ -64,10 +64,16 @@ export function formatVolume(microCubicInches: bigint): string {
   return `${groupThousands(scaledToDecimal(Number(milliM3), 3))} m³ (${groupThousands(scaledToDecimal(Number(hundredthsFt3), 2))} ft³)`;
 }
 
-/** YYYY-MM-DD → MM/DD/YYYY (the product's display format); anything else as is. */
+const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+
+/**
+ * YYYY-MM-DD → 10-DEC-2026. Documents travel abroad, where '12/10/2026' reads as 12 October: the
+ * month is spelled out. (Screens keep the product's MM/DD/YYYY.)
+ */
 export function formatDate(iso: string | null | undefined): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso ?? "");
-  return match ? `${match[2]}/${match[3]}/${match[1]}` : "";
+  const month = match ? MONTHS[Number(match[2]) - 1] : undefined;
+  return match && month ? `${match[3]}-${month}-${match[1]}` : "";
 }
 
 /** Sums decimal strings exactly at a scale. */

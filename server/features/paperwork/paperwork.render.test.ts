@@ -72,7 +72,7 @@ describe("commercial invoice", () => {
     }
     expect(pdf.pages[0]).toContain("COMMERCIAL INVOICE");
     expect(pdf.pages[0]).toContain("Invoice No. INV-2026-0042");
-    expect(pdf.pages[0]).toContain("Date 11/20/2026");
+    expect(pdf.pages[0]).toContain("Date 20-NOV-2026");
     expect(pdf.pages[0]).toContain("Page 1 of 1");
   });
 
@@ -206,7 +206,7 @@ describe("commercial invoice", () => {
     expect(pdf.text.match(/Licence:/g)?.length).toBe(1);
     // references
     for (const v of [
-      "11/21/2026",
+      "21-NOV-2026",
       "DHL Express",
       "Air",
       "HAWB 123-45678901",
@@ -308,7 +308,7 @@ describe("commercial invoice", () => {
     pdf.pages.forEach((page, i) => {
       expect(page).toContain("COMMERCIAL INVOICE");
       expect(page).toContain("Invoice No. INV-2026-0042");
-      expect(page).toContain("Date 11/20/2026");
+      expect(page).toContain("Date 20-NOV-2026");
       expect(page).toContain(`Page ${i + 1} of ${pdf.pageCount}`);
     });
     // Every page that carries item lines starts them under a repeated header row.
@@ -326,6 +326,72 @@ describe("commercial invoice", () => {
     expect(lineWith(last, "Total invoice value")).toContain("USD 3,636.30");
     expect(pdf.pages.slice(0, -1).join("\n")).not.toContain("Total invoice value");
     expect(pdf.sizes[0]).toEqual([612, 792]);
+  });
+
+  test("multi-page invoices carry page subtotals, carried and brought forward, and keep each line whole", async () => {
+    const model = paperModel({}, 120);
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    const itemPages = pdf.pages.filter((p) => /P-\d{4}/.test(p));
+    let carried = 0;
+    const usd = (cents: number) => (cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2 });
+    itemPages.forEach((page, i) => {
+      const count = (page.match(/P-\d{4}/g) ?? []).length;
+      // Every line of this fixture is USD 30.30.
+      expect(lineWith(page, "Page subtotal")).toContain(`Page subtotal USD ${usd(count * 3030)}`);
+      if (i > 0) expect(lineWith(page, "Brought forward")).toContain(`Brought forward USD ${usd(carried)}`);
+      carried += count * 3030;
+      if (i < itemPages.length - 1) {
+        expect(lineWith(page, "Carried forward")).toContain(`Carried forward USD ${usd(carried)}`);
+      } else expect(page).not.toContain("Carried forward");
+      // A line's two description rows never part across the break.
+      for (const number of page.match(/Widget \d+ —/g) ?? []) {
+        const n = number.match(/\d+/)?.[0];
+        expect(page).toContain(`widget, model ${n}`);
+      }
+    });
+  });
+
+  test("the signature stays on the page of its declaration for every line count from 1 to 40", async () => {
+    for (let lines = 1; lines <= 40; lines++) {
+      const pdf = await readPdfText(await renderPaperwork("commercial_invoice", paperModel({}, lines)));
+      const declaration = pdf.pages.findIndex((p) => p.includes("It is hereby certified"));
+      const signature = pdf.pages.findIndex((p) => p.includes("Authorized signature"));
+      expect({ lines, declaration }).toEqual({ lines, declaration: signature });
+      expect(pdf.pages[signature]).toContain("Jane Doe, Export Manager");
+    }
+  }, 60_000);
+
+  test("figures never break inside themselves; e-mail addresses break after @ or a dot", async () => {
+    const model = paperModel({
+      exporter: paperParty({
+        email: "international.export.department.orders@extraordinarily-long-domain-name.example.com",
+      }),
+      lines: [
+        paperLine(1, {
+          quantity: 99_999_999,
+          unit_value: "9.99",
+          extended_value: "999999990.01",
+          unit_net_weight: "825.000",
+        }),
+      ],
+    });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    // Each figure comes back whole on one text line (a break would put a newline inside it).
+    for (const figure of [
+      "99999999",
+      "9.99",
+      "999,999,990.01",
+      "82,499,999,175.000 kg",
+      "(181,881,364,483.71 lb)",
+    ]) {
+      expect(pdf.text.split("\n").some((line) => line.includes(figure))).toBe(true);
+    }
+    const lines = pdf.text.split("\n");
+    const emailLines = lines.filter((l) => /international|extraordinarily|example\.com/.test(l));
+    expect(emailLines.join("")).toContain(
+      "international.export.department.orders@extraordinarily-long-domain-name.example.com",
+    );
+    for (const line of emailLines.slice(0, -1)) expect(line).toMatch(/[@.-]$/);
   });
 
   test("A4 when the workspace prints on A4, with the signature image", async () => {
@@ -350,7 +416,7 @@ describe("proforma invoice", () => {
     const pdf = await readPdfText(await renderPaperwork("proforma_invoice", model));
     expect(pdf.pages[0]).toContain("PROFORMA INVOICE");
     expect(pdf.pages[0]).toContain("Proforma No. PF-2026-0007");
-    expect(lineWith(pdf.text, "Valid until")).toContain("12/21/2026");
+    expect(lineWith(pdf.text, "Valid until")).toContain("21-DEC-2026");
     expect(collapse(pdf.text)).toContain("not a demand for payment");
     expect(pdf.text).not.toContain("It is hereby certified");
     expect(lineWith(pdf.text, "Total invoice value")).toContain("USD 30.60");

@@ -3,6 +3,7 @@
 // model and read the PDF back field by field.
 import { jsPDF } from "jspdf";
 import { autoTable, type CellHookData, type RowInput, type UserOptions } from "jspdf-autotable";
+import { decimalToScaled, scaledToDecimal } from "../../../db/contracts/decimal";
 import {
   aesLegend,
   DESTINATION_CONTROL_STATEMENT,
@@ -11,6 +12,7 @@ import {
   type TPaperSize,
   type TPaperworkType,
 } from "../../../db/contracts/paperwork";
+import { keepFigureWhole, wrapAtSensiblePoints } from "./cell-wrap";
 import { parsedFontToken } from "./font-cache";
 import { FontRuns, fontCellHooks } from "./font-runs";
 import { loadCjkFont, loadLatinFonts, type TFontData } from "./fonts";
@@ -269,7 +271,7 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
   } else {
     drawItems(ctx, model);
     drawInvoiceTotals(ctx, model, totals);
-    drawLegends(ctx, type, model);
+    drawLegends(ctx, model);
   }
   drawSignature(ctx, type, model);
   drawPageHeaders(ctx, type, model);
@@ -340,6 +342,9 @@ function drawParties(ctx: TCtx, model: TPaperworkModel) {
   table(ctx, {
     head: [["Exporter / Seller", "Importer of Record / Buyer", "Ultimate Consignee"]],
     body: [[partyLines(model.exporter), partyLines(model.importer), partyLines(model.consignee)]],
+    didParseCell: (data) => {
+      if (data.section === "body") wrapAtSensiblePoints(ctx.doc, data);
+    },
     styles: { font: FONT, fontSize: 8.5, cellPadding: 4, textColor: 20, lineWidth: 0.5, lineColor: 200 },
     headStyles: {
       font: FONT,
@@ -349,7 +354,12 @@ function drawParties(ctx: TCtx, model: TPaperworkModel) {
       lineWidth: 0.5,
       lineColor: 200,
     },
-    columnStyles: { 0: { cellWidth: "auto" }, 1: { cellWidth: "auto" }, 2: { cellWidth: "auto" } },
+    // Three equal columns: one long e-mail address no longer squeezes the other parties.
+    columnStyles: {
+      0: { cellWidth: (ctx.width - 2 * MARGIN) / 3 },
+      1: { cellWidth: (ctx.width - 2 * MARGIN) / 3 },
+      2: { cellWidth: (ctx.width - 2 * MARGIN) / 3 },
+    },
   });
 }
 
@@ -399,8 +409,12 @@ function lineDescription(line: TPaperLine): string {
   return line.license_number ? `${text}\nLicence: ${line.license_number}` : text;
 }
 
+/** Page subtotals of a multi-page item table: extended values per page and where its rows end. */
+type TPageSums = Map<number, { sum: number; bottom: number }>;
+
 function drawItems(ctx: TCtx, model: TPaperworkModel) {
   const currency = model.currency;
+  const sums: TPageSums = new Map();
   table(ctx, {
     head: [
       [
@@ -429,6 +443,20 @@ function drawItems(ctx: TCtx, model: TPaperworkModel) {
       formatWeight(multiplyDecimal(line.unit_net_weight, line.quantity, 3)),
     ]),
     showHead: "everyPage",
+    // A line's rows stay on one page; the bottom margin leaves room for the page subtotal.
+    rowPageBreak: "avoid",
+    margin: { top: HEADER_TOP, left: MARGIN, right: MARGIN, bottom: 56 },
+    didParseCell: (data) => {
+      if (data.section === "body" && data.column.index >= 6) keepFigureWhole(ctx.doc, data);
+    },
+    didDrawCell: (data) => {
+      if (data.section !== "body" || data.column.index !== 8) return;
+      const page = ctx.doc.getCurrentPageInfo().pageNumber;
+      const entry = sums.get(page) ?? { sum: 0, bottom: 0 };
+      entry.sum += decimalToScaled(model.lines[data.row.index]?.extended_value || "0", 2);
+      entry.bottom = Math.max(entry.bottom, data.cell.y + data.cell.height);
+      sums.set(page, entry);
+    },
     styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
     headStyles: {
       font: FONT,
@@ -444,16 +472,64 @@ function drawItems(ctx: TCtx, model: TPaperworkModel) {
       3: { cellWidth: 54 },
       4: { cellWidth: 40 },
       5: { cellWidth: 50 },
-      6: { cellWidth: 28, halign: "right" },
+      6: { cellWidth: 36, halign: "right" },
       7: { cellWidth: 52, halign: "right" },
       8: { cellWidth: 58, halign: "right" },
       9: { cellWidth: 80, halign: "right" },
     },
   });
+  drawCarriedForward(ctx, currency, sums);
+  if (sums.size > 1) {
+    // What follows starts below the last page's subtotal line.
+    const last = (ctx.doc as unknown as { lastAutoTable?: { finalY: number } }).lastAutoTable;
+    if (last) last.finalY += 14;
+  }
+}
+
+/**
+ * Under the last line of each page but the last: the page's subtotal and the running total carried
+ * forward; at the top of each following page: the total brought forward.
+ */
+function drawCarriedForward(ctx: TCtx, currency: string, sums: TPageSums) {
+  const pages = [...sums.keys()].sort((a, b) => a - b);
+  if (pages.length < 2) return;
+  const { doc } = ctx;
+  const current = doc.getCurrentPageInfo().pageNumber;
+  const right = ctx.width - MARGIN;
+  let running = 0;
+  doc.setFont(FONT, "bold");
+  doc.setFontSize(8);
+  doc.setTextColor(20);
+  for (const [i, page] of pages.entries()) {
+    const { sum, bottom } = sums.get(page) ?? { sum: 0, bottom: 0 };
+    if (i === pages.length - 1) {
+      doc.setPage(page);
+      doc.text(`Page subtotal ${formatMoney(scaledToDecimal(sum, 2), currency)}`, right, bottom + 12, {
+        align: "right",
+      });
+      break;
+    }
+    running += sum;
+    const carried = formatMoney(scaledToDecimal(running, 2), currency);
+    doc.setPage(page);
+    doc.text(
+      `Page subtotal ${formatMoney(scaledToDecimal(sum, 2), currency)}    Carried forward ${carried}`,
+      right,
+      bottom + 12,
+      { align: "right" },
+    );
+    doc.setPage(pages[i + 1]);
+    doc.text(`Brought forward ${carried}`, right, 100, { align: "right" });
+  }
+  doc.setPage(current);
+  doc.setFont(FONT, "normal");
 }
 
 function totalsTable(ctx: TCtx, rows: [string, string][]) {
   table(ctx, {
+    didParseCell: (data) => {
+      if (data.column.index === 1) keepFigureWhole(ctx.doc, data);
+    },
     body: rows.map(([label, value], i) => [
       { content: label, styles: { fontStyle: i === rows.length - 1 ? "bold" : "normal" } },
       { content: value, styles: { halign: "right", fontStyle: i === rows.length - 1 ? "bold" : "normal" } },
@@ -481,7 +557,7 @@ function drawInvoiceTotals(ctx: TCtx, model: TPaperworkModel, totals: TPaperTota
   ]);
 }
 
-function drawLegends(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) {
+function drawLegends(ctx: TCtx, model: TPaperworkModel) {
   const rows: RowInput[] = [];
   const legend = aesLegend(model.aes_citation);
   if (legend) rows.push([{ content: legend, styles: { fontStyle: "bold", fontSize: 9 } }]);
@@ -493,8 +569,6 @@ function drawLegends(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) {
     statement = statement ? `${DESTINATION_CONTROL_STATEMENT}\n${statement}` : DESTINATION_CONTROL_STATEMENT;
   }
   if (statement) rows.push([{ content: statement }]);
-  if (type === "proforma_invoice") rows.push([{ content: PROFORMA_NOTICE, styles: { fontStyle: "bold" } }]);
-  if (type === "commercial_invoice") rows.push([{ content: ACTUAL_PRICE_DECLARATION }]);
   if (rows.length) block(ctx, rows, { styles: { font: FONT, fontSize: 8.5, cellPadding: 3, textColor: 20 } });
 }
 
@@ -521,6 +595,10 @@ function drawPackages(ctx: TCtx, model: TPaperworkModel) {
       formatVolume(volumeMicroCubicInches(p.quantity, p.length, p.width, p.height)),
     ]),
     showHead: "everyPage",
+    rowPageBreak: "avoid",
+    didParseCell: (data) => {
+      if (data.section === "body" && [2, 3, 4, 6].includes(data.column.index)) keepFigureWhole(ctx.doc, data);
+    },
     styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
     headStyles: {
       font: FONT,
@@ -566,6 +644,10 @@ function drawContents(ctx: TCtx, model: TPaperworkModel) {
       formatWeight(multiplyDecimal(line.unit_net_weight, line.quantity, 3)),
     ]),
     showHead: "everyPage",
+    rowPageBreak: "avoid",
+    didParseCell: (data) => {
+      if (data.section === "body" && data.column.index >= 6) keepFigureWhole(ctx.doc, data);
+    },
     styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
     headStyles: {
       font: FONT,
@@ -625,18 +707,27 @@ function drawSignature(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) 
     `Date: ${formatDate(model.date)}`,
   ].filter(Boolean);
   const label = type === "packing_list" ? "Prepared by" : "Authorized signature";
+  // The declaration the signature certifies is drawn in the same block, which moves to the next page
+  // as a whole when it does not fit: a signature never stands on a page without its declaration.
+  const declaration: RowInput[] =
+    type === "commercial_invoice"
+      ? [[{ content: ACTUAL_PRICE_DECLARATION, styles: { fontSize: 8.5 } }]]
+      : type === "proforma_invoice"
+        ? [[{ content: PROFORMA_NOTICE, styles: { fontStyle: "bold", fontSize: 8.5 } }]]
+        : [];
+  const imageRow = declaration.length + 1;
   block(
     ctx,
     [
+      ...declaration,
       [{ content: label, styles: { fontStyle: "bold" } }],
       [{ content: "", styles: { minCellHeight: Math.max(imageHeight, 28) + 4 } }],
       [{ content: lines.join("\n") }],
     ],
     {
-      tableWidth: 240,
       pageBreak: "avoid",
       didDrawCell: (data) => {
-        if (data.section !== "body" || data.row.index !== 1) return;
+        if (data.section !== "body" || data.row.index !== imageRow) return;
         if (props && sig.image) {
           doc.addImage(sig.image, props.fileType, data.cell.x + 3, data.cell.y + 2, imageWidth, imageHeight);
         }
@@ -653,6 +744,40 @@ function drawSignature(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) 
   );
 }
 
+/**
+ * The exporter's name under the title, in at most two lines above the header rule: a long name is
+ * set smaller, and one still too long ends with '…' (the parties block below prints it whole).
+ */
+function drawHeaderName(ctx: TCtx, name: string) {
+  const { doc } = ctx;
+  const width = ctx.width / 2;
+  const shaper = ctx.shaper && Shaper.needs(name) ? ctx.shaper : null;
+  const runs = !shaper && ctx.hasCjk ? new FontRuns(doc, FONT_PAIR, "normal") : null;
+  const wrap = (size: number): string[] => {
+    if (shaper) return shaper.wrap([name], width, size);
+    if (runs) return runs.wrap([name], width, size);
+    doc.setFont(FONT, "normal");
+    doc.setFontSize(size);
+    return doc.splitTextToSize(name, width) as string[];
+  };
+  let size = 9;
+  let lines = wrap(size);
+  for (const smaller of [8, 7]) {
+    if (lines.length <= 2) break;
+    size = smaller;
+    lines = wrap(size);
+  }
+  if (lines.length > 2) lines = [lines[0], `${lines[1].replace(/.$/u, "").trimEnd()}…`];
+  if (shaper) shaper.drawLines(lines, MARGIN, 64, size);
+  else if (runs) runs.drawLines(lines, MARGIN, 64, size);
+  else {
+    doc.setFont(FONT, "normal");
+    doc.setFontSize(size);
+    doc.text(lines, MARGIN, 64);
+  }
+  doc.setFontSize(9);
+}
+
 function drawPageHeaders(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) {
   const { doc } = ctx;
   const pages = doc.getNumberOfPages();
@@ -665,17 +790,7 @@ function drawPageHeaders(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel
     doc.setFont(FONT, "bold");
     doc.setFontSize(18);
     doc.text(DOCUMENT_TITLES[type], MARGIN, 48);
-    doc.setFontSize(9);
-    if (ctx.shaper && Shaper.needs(exporterName)) {
-      ctx.shaper.drawLines(ctx.shaper.wrap([exporterName], ctx.width / 2, 9), MARGIN, 66, 9);
-    } else if (ctx.hasCjk) {
-      // The exporter's name may mix CJK with letters the CJK font lacks: drawn as runs.
-      const runs = new FontRuns(doc, FONT_PAIR, "normal");
-      runs.drawLines(runs.wrap([exporterName], ctx.width / 2, 9), MARGIN, 66, 9);
-    } else {
-      doc.setFont(FONT, "normal");
-      doc.text(exporterName, MARGIN, 66, { maxWidth: ctx.width / 2 });
-    }
+    drawHeaderName(ctx, exporterName);
     doc.setFont(FONT, "normal");
     const right = ctx.width - MARGIN;
     doc.text(`${numberLabel} ${model.number}`, right, 40, { align: "right" });
