@@ -82,13 +82,26 @@ const quantity = () =>
       .max(1_000_000_000, "Must be at most 1,000,000,000."),
   );
 
-/** A weight (kg) or dimension (inches): at least 0.01, at most 2 decimals, as an exact string. */
+const WEIGHT = "Enter a weight of at least 0.01 kg with at most 3 decimals.";
+
+/** A dimension (inches): at least 0.01, at most 2 decimals, as an exact string. */
 const measure = () =>
   z
     .union([z.string(), z.number()], { error: (i) => (i.input == null ? REQUIRED : MEASURE) })
     .transform((v) => (typeof v === "number" ? String(v) : v.trim().replace(/,/g, "")))
     .refine((v) => v !== "", REQUIRED)
     .refine((v) => /^\d{1,9}(\.\d{1,2})?$/.test(v) && decimalToScaled(v, 2) >= 1, MEASURE);
+
+/**
+ * A package weight (kg): at least 0.01, up to 3 decimals — the grams it is stored in, and what GET
+ * answers ('12.500'), so a shipment read from the API can be written back unchanged.
+ */
+const weight = () =>
+  z
+    .union([z.string(), z.number()], { error: (i) => (i.input == null ? REQUIRED : WEIGHT) })
+    .transform((v) => (typeof v === "number" ? String(v) : v.trim().replace(/,/g, "")))
+    .refine((v) => v !== "", REQUIRED)
+    .refine((v) => /^\d{1,9}(\.\d{1,3})?$/.test(v) && decimalToScaled(v, 3) >= 10, WEIGHT);
 
 /** A ship date as YYYY-MM-DD that exists; "" and null mean none (drafts may have no date). */
 const optionalDate = () =>
@@ -114,8 +127,8 @@ export const ZShipmentPackageInput = z.object({
   id: optionalId().optional(),
   package_id: requiredId(),
   quantity: quantity(),
-  net_weight: measure(),
-  gross_weight: measure(),
+  net_weight: weight(),
+  gross_weight: weight(),
   length: measure(),
   width: measure(),
   height: measure(),

@@ -516,7 +516,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                       label={`Package ${n} net weight (kg)`}
                       visibleLabel="Net (kg)"
                       min={0.01}
-                      step={0.01}
+                      step={0.001}
                       disabled={isOff}
                     />
                     <LineInput
@@ -525,7 +525,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                       label={`Package ${n} gross weight (kg)`}
                       visibleLabel="Gross (kg)"
                       min={0.01}
-                      step={0.01}
+                      step={0.001}
                       disabled={isOff}
                     />
                     <LineInput

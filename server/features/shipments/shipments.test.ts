@@ -176,6 +176,44 @@ describe("PUT: the whole shipment", () => {
     expect(await get(draft.id)).toEqual(item);
   });
 
+  test("what GET answers, PUT takes back unchanged (package weights in grams: '12.500', '0.125')", async () => {
+    const draft = await newDraft();
+    const first = await put(
+      draft.id,
+      fullBody(draft, {
+        packages: [
+          {
+            package_id: 1,
+            quantity: 1,
+            net_weight: "0.125",
+            gross_weight: "12.5",
+            length: 1,
+            width: 1,
+            height: 1,
+          },
+        ],
+      }),
+    );
+    expect(first.status).toBe(200);
+    const stored = await get(draft.id);
+    expect(stored.packages[0]).toMatchObject({ net_weight: "0.125", gross_weight: "12.500" });
+    const again = await put(draft.id, { ...stored } as unknown as Record<string, unknown>);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as TSaved).item.packages[0]).toMatchObject({
+      net_weight: "0.125",
+      gross_weight: "12.500",
+    });
+    // A fourth decimal is still refused, naming the field.
+    const latest = await get(draft.id);
+    const bad = await put(draft.id, {
+      ...latest,
+      packages: [{ ...latest.packages[0], net_weight: "1.0005" }],
+    } as unknown as Record<string, unknown>);
+    expect(bad.status).toBe(422);
+    const { errors } = (await bad.json()) as { errors: Record<string, string[]> };
+    expect(errors["packages.0.net_weight"]?.[0]).toContain("at most 3 decimals");
+  });
+
   test("totals are exact to the cent on awkward values (0.1 + 0.2, 999,999.99 × 1,000)", async () => {
     const draft = await newDraft();
     const res = await put(
