@@ -449,16 +449,20 @@ describe("packing list", () => {
     });
     const pdf = await readPdfText(await renderPaperwork("packing_list", model));
     expect(pdf.pages[0]).toContain("PACKING LIST");
-    const box = rowText(pdf.text, "Box", "Pallet");
-    for (const v of [
-      " 2 ",
-      "1.125 kg (2.48 lb)",
-      "1.500 kg (3.31 lb)",
-      "12.00 × 10.00 × 8.00 in (30.48 × 25.40 × 20.32 cm)",
-      "0.031 m³ (1.11 ft³)",
-    ]) {
-      expect(box).toContain(v);
+    // Each physical package is its own numbered row: the line of 2 boxes is packages 1 and 2.
+    for (const n of [1, 2]) {
+      const box = lineWith(pdf.text, `${n} of 3`);
+      for (const v of [
+        "Box",
+        "1.125 kg (2.48 lb)",
+        "1.500 kg (3.31 lb)",
+        "12.00 × 10.00 × 8.00 in (30.48 × 25.40 × 20.32 cm)",
+        "0.016 m³ (0.56 ft³)",
+      ]) {
+        expect(box).toContain(v);
+      }
     }
+    expect(lineWith(pdf.text, "3 of 3")).toContain("Pallet");
     const pallet = rowText(pdf.text, "Pallet", "Product no.");
     for (const v of [
       "100.000 kg (220.46 lb)",

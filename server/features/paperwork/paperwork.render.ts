@@ -572,32 +572,40 @@ function drawLegends(ctx: TCtx, model: TPaperworkModel) {
   if (rows.length) block(ctx, rows, { styles: { font: FONT, fontSize: 8.5, cellPadding: 3, textColor: 20 } });
 }
 
+/** One row per physical package, numbered 1…n across the shipment (a line of 3 boxes is 3 rows). */
 function drawPackages(ctx: TCtx, model: TPaperworkModel) {
+  const total = model.packages.reduce((n, p) => n + p.quantity, 0);
+  const body: RowInput[] = [];
+  let number = 0;
+  for (const p of model.packages) {
+    for (let k = 0; k < p.quantity; k++) {
+      number += 1;
+      body.push([
+        `${number} of ${total}`,
+        p.type,
+        formatWeight(p.net_weight),
+        formatWeight(p.gross_weight),
+        formatDimensions(p.length, p.width, p.height),
+        formatVolume(volumeMicroCubicInches(1, p.length, p.width, p.height)),
+      ]);
+    }
+  }
   table(ctx, {
     head: [
       [
-        "#",
+        "Package no.",
         "Package type",
-        { content: "Qty", styles: { halign: "right" } },
-        { content: "Net weight (each)", styles: { halign: "right" } },
-        { content: "Gross weight (each)", styles: { halign: "right" } },
-        "Dimensions (each)",
+        { content: "Net weight", styles: { halign: "right" } },
+        { content: "Gross weight", styles: { halign: "right" } },
+        "Dimensions",
         { content: "Volume", styles: { halign: "right" } },
       ],
     ],
-    body: model.packages.map((p, i) => [
-      String(i + 1),
-      p.type,
-      String(p.quantity),
-      formatWeight(p.net_weight),
-      formatWeight(p.gross_weight),
-      formatDimensions(p.length, p.width, p.height),
-      formatVolume(volumeMicroCubicInches(p.quantity, p.length, p.width, p.height)),
-    ]),
+    body,
     showHead: "everyPage",
     rowPageBreak: "avoid",
     didParseCell: (data) => {
-      if (data.section === "body" && [2, 3, 4, 6].includes(data.column.index)) keepFigureWhole(ctx.doc, data);
+      if (data.section === "body" && data.column.index !== 1) keepFigureWhole(ctx.doc, data);
     },
     styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
     headStyles: {
@@ -609,12 +617,11 @@ function drawPackages(ctx: TCtx, model: TPaperworkModel) {
       lineColor: 210,
     },
     columnStyles: {
-      0: { cellWidth: 18 },
-      2: { cellWidth: 30, halign: "right" },
+      0: { cellWidth: 50 },
+      2: { cellWidth: 80, halign: "right" },
       3: { cellWidth: 80, halign: "right" },
-      4: { cellWidth: 80, halign: "right" },
-      5: { cellWidth: 150 },
-      6: { halign: "right" },
+      4: { cellWidth: 192 },
+      5: { cellWidth: 80, halign: "right" },
     },
   });
 }

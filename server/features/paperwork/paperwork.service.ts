@@ -475,6 +475,8 @@ export type TGenerated = {
     original_name: string;
     sha256: string;
     size: number;
+    /** The shipment's earlier documents of this type that this one replaced. */
+    replaced_document_ids?: number[];
   }[];
   warnings: string[];
 };
@@ -576,7 +578,33 @@ export async function generatePaperwork(
         size: doc.bytes.length,
       });
     }
+    const replacedKeys: string[] = [];
     await db.transaction(async (tx) => {
+      // Regenerating replaces the shipment's previous document of each type (the audit log keeps
+      // the earlier generation's entry and hash) instead of piling up copies.
+      const previous = await tx
+        .select({ id: documents.id, type: documents.document_type, key: documents.storage_key })
+        .from(documents)
+        .where(
+          and(
+            eq(documents.workspace_id, input.workspaceId),
+            eq(documents.shipment_id, s.id),
+            inArray(documents.document_type, types),
+          ),
+        );
+      if (previous.length) {
+        await tx.delete(documents).where(
+          inArray(
+            documents.id,
+            previous.map((p) => p.id),
+          ),
+        );
+        for (const p of previous) if (p.key) replacedKeys.push(p.key);
+      }
+      for (const doc of out) {
+        const ids = previous.filter((p) => p.type === doc.document_type).map((p) => p.id);
+        if (ids.length) doc.replaced_document_ids = ids;
+      }
       for (const [i, doc] of out.entries()) {
         const [row] = await tx
           .insert(documents)
@@ -604,10 +632,13 @@ export async function generatePaperwork(
           original_name: d.original_name,
           sha256: d.sha256,
           size: d.size,
+          ...(d.replaced_document_ids ? { replaced_document_ids: d.replaced_document_ids } : {}),
         })),
         warnings,
       });
     });
+    // The replaced files go once no row points at them any more.
+    for (const key of replacedKeys) await deps.storage.delete(key).catch(() => {});
     deps.logger.info("paperwork generated", {
       shipment: s.id,
       types: types.map((t) => PAPERWORK_LABELS[t]).join(", "),

@@ -306,6 +306,35 @@ describe("generation", () => {
     expect((await generate(who, shipment.id, [])).status).toBe(422);
   });
 
+  test("regenerating replaces the previous document of that type; the audit log keeps both", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner);
+    const first = await generate(owner, shipment.id, ["commercial_invoice", "packing_list"]);
+    expect(first.status).toBe(201);
+    const filesAfterFirst = storedFiles().length;
+    const second = await generate(owner, shipment.id, ["commercial_invoice"]);
+    expect(second.status).toBe(201);
+    const oldInvoice = first.body.documents.find((d) => d.document_type === "commercial_invoice")!;
+    const packing = first.body.documents.find((d) => d.document_type === "packing_list")!;
+    const rows = await documentsOf(shipment.id);
+    expect(rows.map((r) => r.document_type).sort()).toEqual(["commercial_invoice", "packing_list"]);
+    expect(rows.map((r) => r.id)).not.toContain(oldInvoice.id);
+    expect(rows.map((r) => r.id)).toContain(packing.id);
+    // The replaced file is gone from storage; the new one took its place.
+    expect(storedFiles().length).toBe(filesAfterFirst);
+    const audit = await ctx.database.db
+      .select()
+      .from(paperwork_audit_log)
+      .where(eq(paperwork_audit_log.shipment_id, shipment.id));
+    expect(audit.length).toBe(2);
+    const entries = audit.flatMap((a) => a.documents);
+    expect(entries.find((d) => d.document_id === oldInvoice.id)?.sha256).toBe(oldInvoice.sha256);
+    const newer = entries.find((d) => d.document_id === second.body.documents[0].id);
+    expect(newer?.replaced_document_ids).toEqual([oldInvoice.id]);
+    const gone = await call(ctx, owner.auth, "GET", `/api/paperwork/documents/${oldInvoice.id}/download`);
+    expect(gone.status).toBe(404);
+  });
+
   test("a character no font has refuses generation with 422 naming the field and the character", async () => {
     const { shipment, importer } = await readyShipment(who);
     await ctx.database.db
