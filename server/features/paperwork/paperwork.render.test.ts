@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { DESTINATION_CONTROL_STATEMENT } from "../../../db/contracts/paperwork";
 import { formatDimensions, formatMoney, formatVolume, formatWeight, volumeMicroCubicInches } from "./format";
-import { ACTUAL_PRICE_DECLARATION, renderPaperwork } from "./paperwork.render";
+import {
+  ACTUAL_PRICE_DECLARATION,
+  CHAMBER_CERTIFICATION,
+  ORIGIN_DECLARATION,
+  renderPaperwork,
+} from "./paperwork.render";
 import { readPdfText } from "./pdf-text";
 import { paperLine, paperModel, paperParty } from "./test-model";
 
@@ -485,5 +490,40 @@ describe("packing list", () => {
     for (const price of ["USD", "10.10", "30.30", "Unit value", "Total value", "Freight", "Insurance"]) {
       expect(pdf.text).not.toContain(price);
     }
+  });
+});
+
+describe("certificate of origin", () => {
+  test("names exporter, consignee, route, goods with HS code and origin, the declaration and the chamber's box", async () => {
+    const model = paperModel({
+      consignee: paperParty({ company: "Zakład Łódź Sp. z o.o.", city: "Łódź", country: "Poland" }),
+      lines: [
+        paperLine(1, { name: "Spectrum analyser", origin: "Germany", hts: "9030.40.0000" }),
+        paperLine(2, { name: "Probe", origin: "United States", hts: "9030.90.8400" }),
+      ],
+    });
+    const pdf = await readPdfText(await renderPaperwork("certificate_of_origin", model));
+    const text = collapse(pdf.text);
+    expect(pdf.pages[0]).toContain("CERTIFICATE OF ORIGIN");
+    expect(text).toContain("1. Exporter (name, address, country)");
+    expect(text).toContain("Acme Export Inc. 100 Harbor Blvd Long Beach, CA, 90802 United States");
+    expect(text).toContain("Zakład Łódź Sp. z o.o.");
+    expect(lineWith(pdf.text, "3. Means of transport")).toContain(
+      "Air · DHL Express · Los Angeles, CA to Warsaw Chopin (WAW)",
+    );
+    expect(lineWith(pdf.text, "4. Country of destination")).toContain("Poland");
+    expect(lineWith(pdf.text, "5. Country of origin")).toContain("Germany, United States");
+    expect(lineWith(pdf.text, "Spectrum analyser")).toContain("9030.40.0000");
+    expect(lineWith(pdf.text, "Spectrum analyser")).toContain("Germany");
+    expect(lineWith(pdf.text, "Probe")).toContain("United States");
+    expect(lineWith(pdf.text, "Invoice")).toContain("INV-2026-0042, 20-NOV-2026");
+    expect(text).toContain(ORIGIN_DECLARATION);
+    expect(text).toContain(CHAMBER_CERTIFICATION);
+    expect(text).toContain("Chamber of commerce: stamp, place, date and signature");
+    // Signed by the exporter, on the page of the declaration.
+    const declaration = pdf.pages.findIndex((p) => collapse(p).includes(ORIGIN_DECLARATION));
+    expect(pdf.pages[declaration]).toContain("Jane Doe, Export Manager");
+    // No prices on a certificate of origin.
+    expect(text).not.toContain("USD");
   });
 });

@@ -115,7 +115,14 @@ export const DOCUMENT_TITLES: Record<TPaperworkType, string> = {
   commercial_invoice: "COMMERCIAL INVOICE",
   proforma_invoice: "PROFORMA INVOICE",
   packing_list: "PACKING LIST",
+  certificate_of_origin: "CERTIFICATE OF ORIGIN",
 };
+
+export const ORIGIN_DECLARATION =
+  "The undersigned, as exporter, hereby declares that the above details and statements are correct and that the goods described above originate in the country shown against each item.";
+
+export const CHAMBER_CERTIFICATION =
+  "It is hereby certified, on the basis of the control carried out, that the declaration of the exporter is correct.";
 
 export const ACTUAL_PRICE_DECLARATION =
   "It is hereby certified that this invoice shows the actual price of the goods described, that no other invoice has been or will be issued, and that all particulars are true and correct.";
@@ -260,6 +267,11 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
     block(ctx, [
       [{ content: "PROFORMA — NOT A DEMAND FOR PAYMENT", styles: { fontStyle: "bold", fontSize: 10 } }],
     ]);
+  }
+  if (type === "certificate_of_origin") {
+    drawCertificateOfOrigin(ctx, model, totals);
+    drawPageHeaders(ctx, type, model);
+    return new Uint8Array(doc.output("arraybuffer"));
   }
   drawParties(ctx, model);
   drawReferences(ctx, type, model);
@@ -721,7 +733,12 @@ function drawSignature(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) 
       ? [[{ content: ACTUAL_PRICE_DECLARATION, styles: { fontSize: 8.5 } }]]
       : type === "proforma_invoice"
         ? [[{ content: PROFORMA_NOTICE, styles: { fontStyle: "bold", fontSize: 8.5 } }]]
-        : [];
+        : type === "certificate_of_origin"
+          ? [
+              [{ content: "Declaration by the exporter", styles: { fontStyle: "bold", fontSize: 8.5 } }],
+              [{ content: ORIGIN_DECLARATION, styles: { fontSize: 8.5 } }],
+            ]
+          : [];
   const imageRow = declaration.length + 1;
   block(
     ctx,
@@ -783,6 +800,107 @@ function drawHeaderName(ctx: TCtx, name: string) {
     doc.text(lines, MARGIN, 64);
   }
   doc.setFontSize(9);
+}
+
+/** A party as the certificate names it: name, address and country. */
+function originParty(party: TPaperParty): string {
+  const place = [party.city, party.state_province, party.postal_code].filter(Boolean).join(", ");
+  return [party.company, party.street, place, party.country].filter(Boolean).join("\n");
+}
+
+/**
+ * The generic certificate of origin a chamber of commerce stamps: exporter, consignee, transport and
+ * route, the goods with their HS code and country of origin, packages and weights, the exporter's
+ * signed declaration, and an empty box for the chamber's certification.
+ */
+function drawCertificateOfOrigin(ctx: TCtx, model: TPaperworkModel, totals: TPaperTotals) {
+  const consignee = model.consignee ?? model.importer;
+  const boxed = { lineWidth: 0.5, lineColor: 200 };
+  table(ctx, {
+    head: [["1. Exporter (name, address, country)", "2. Consignee (name, address, country)"]],
+    body: [[originParty(model.exporter), originParty(consignee)]],
+    styles: { font: FONT, fontSize: 8.5, cellPadding: 4, textColor: 20, ...boxed },
+    headStyles: { font: FONT, fontStyle: "bold", fillColor: [234, 238, 244], textColor: 20, ...boxed },
+    columnStyles: { 0: { cellWidth: (ctx.width - 2 * MARGIN) / 2 } },
+  });
+  const route = [model.port_of_export, model.port_of_import].filter(Boolean).join(" to ");
+  const transport = [model.mode_of_transport, model.carrier, route].filter(Boolean).join(" · ");
+  const origins = [...new Set(model.lines.map((l) => l.origin).filter(Boolean))].join(", ");
+  const pairs: [string, string][] = [
+    ["3. Means of transport and route", transport],
+    ["Ship date", formatDate(model.ship_date)],
+    ["4. Country of destination", consignee.country],
+    ["5. Country of origin", origins],
+    ["Invoice", `${model.number}, ${formatDate(model.date)}`],
+    ["Packages", `${totals.packages}`],
+  ];
+  table(ctx, {
+    body: pairs.map(([label, value]) => [{ content: label, styles: { fontStyle: "bold" } }, value || "—"]),
+    styles: { font: FONT, fontSize: 8, cellPadding: 2.5, textColor: 20 },
+    columnStyles: { 0: { cellWidth: 150 } },
+  });
+  table(ctx, {
+    head: [
+      [
+        "#",
+        "Description of goods",
+        "HS code",
+        { content: "Quantity", styles: { halign: "right" } },
+        "Country of origin",
+        { content: "Net weight", styles: { halign: "right" } },
+      ],
+    ],
+    body: model.lines.map((line, i) => [
+      String(i + 1),
+      lineDescription({ ...line, license_number: null }),
+      line.hts,
+      String(line.quantity),
+      line.origin,
+      formatWeight(multiplyDecimal(line.unit_net_weight, line.quantity, 3)),
+    ]),
+    showHead: "everyPage",
+    rowPageBreak: "avoid",
+    didParseCell: (data) => {
+      if (data.section === "body" && [3, 5].includes(data.column.index)) keepFigureWhole(ctx.doc, data);
+    },
+    styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
+    headStyles: {
+      font: FONT,
+      fontStyle: "bold",
+      fillColor: [234, 238, 244],
+      textColor: 20,
+      lineWidth: 0.25,
+      lineColor: 210,
+    },
+    columnStyles: {
+      0: { cellWidth: 18 },
+      2: { cellWidth: 64 },
+      3: { cellWidth: 50, halign: "right" },
+      4: { cellWidth: 80 },
+      5: { cellWidth: 90, halign: "right" },
+    },
+  });
+  totalsTable(ctx, [
+    ["Total packages", String(totals.packages)],
+    ["Total net weight", formatWeight(totals.net_weight)],
+    ["Total gross weight", model.packages.length > 0 ? formatWeight(totals.gross_weight) : "—"],
+  ]);
+  drawMarks(ctx, model);
+  drawSignature(ctx, "certificate_of_origin", model);
+  block(
+    ctx,
+    [
+      [{ content: "Certification", styles: { fontStyle: "bold" } }],
+      [{ content: CHAMBER_CERTIFICATION }],
+      [
+        {
+          content: "Chamber of commerce: stamp, place, date and signature",
+          styles: { minCellHeight: 96, textColor: 110, ...boxed },
+        },
+      ],
+    ],
+    { pageBreak: "avoid", styles: { font: FONT, fontSize: 8.5, cellPadding: 4, textColor: 20 } },
+  );
 }
 
 function drawPageHeaders(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) {

@@ -461,6 +461,7 @@ const FILE_BASES: Record<TPaperworkType, string> = {
   commercial_invoice: "commercial-invoice",
   proforma_invoice: "proforma-invoice",
   packing_list: "packing-list",
+  certificate_of_origin: "certificate-of-origin",
 };
 
 /** A file name part without anything a file system or header would choke on. */

@@ -335,6 +335,28 @@ describe("generation", () => {
     expect(gone.status).toBe(404);
   });
 
+  test("the certificate of origin is generated from the shipment", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner);
+    const { status, body } = await generate(owner, shipment.id, ["certificate_of_origin"]);
+    expect(status).toBe(201);
+    expect(body.documents[0]).toMatchObject({
+      document_type: "certificate_of_origin",
+      original_name: "certificate-of-origin-SREF-1001.pdf",
+    });
+    const res = await call(
+      ctx,
+      owner.auth,
+      "GET",
+      `/api/paperwork/documents/${body.documents[0].id}/download`,
+    );
+    const pdf = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(pdf.text).toContain("CERTIFICATE OF ORIGIN");
+    expect(pdf.text).toContain("Acme Export Inc.");
+    expect(pdf.text).toContain("Zakład Łódź Sp. z o.o.");
+    expect(pdf.text).toContain("8544.42.9090");
+  }, 30_000);
+
   test("a character no font has refuses generation with 422 naming the field and the character", async () => {
     const { shipment, importer } = await readyShipment(who);
     await ctx.database.db
