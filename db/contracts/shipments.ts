@@ -69,6 +69,28 @@ export const STALE_MESSAGE =
 // Input (PUT body)
 
 const WHOLE_QUANTITY = "Enter a whole number of at least 1.";
+
+/** Reasons for export as commercial invoices state them (the 'other' case says so in the notes). */
+export const REASONS_FOR_EXPORT = [
+  "sale",
+  "sample",
+  "repair_and_return",
+  "return",
+  "gift",
+  "temporary_export",
+  "personal_effects",
+  "other",
+] as const;
+export const REASON_FOR_EXPORT_LABELS: Record<(typeof REASONS_FOR_EXPORT)[number], string> = {
+  sale: "Sale",
+  sample: "Sample (no commercial value)",
+  repair_and_return: "Repair and return",
+  return: "Return of goods",
+  gift: "Gift",
+  temporary_export: "Temporary export",
+  personal_effects: "Personal effects",
+  other: "Other",
+};
 const MEASURE = "Enter a number of at least 0.01 with at most 2 decimals.";
 
 /** A line quantity: a whole number ≥ 1 (JSON number or its text). */
@@ -181,6 +203,13 @@ export const ZShipmentInput = z
     aes_citation: ZAesCitation.optional(),
     /** Proforma 'Valid until' (YYYY-MM-DD); null or "" means ship date + 30 days; left out, unchanged. */
     proforma_valid_until: optionalDate().optional(),
+    /** Invoice date (YYYY-MM-DD); null or "" means the day of generation; left out, unchanged. */
+    invoice_date: optionalDate().optional(),
+    reason_for_export: z
+      .enum(["", ...REASONS_FOR_EXPORT], { error: `Choose from ${REASONS_FOR_EXPORT.join(", ")}.` })
+      .optional(),
+    incoterm_place: optionalText(128).optional(),
+    marks_and_numbers: optionalText(1000).optional(),
     generate_documents: z
       .array(
         z.enum(GENERATED_DOCUMENT_TYPES, { error: `Choose from ${GENERATED_DOCUMENT_TYPES.join(", ")}.` }),
@@ -433,6 +462,10 @@ export type TShipmentFields = {
   /** Paperwork (issue 10). */
   aes_citation: string;
   proforma_valid_until: string | null;
+  invoice_date: string | null;
+  reason_for_export: string;
+  incoterm_place: string;
+  marks_and_numbers: string;
   /** The invoice's series number when there is no shipper reference (set at first generation). */
   invoice_number: string;
   proforma_number: string;

@@ -64,6 +64,15 @@ export const shipments = sqliteTable(
     invoice_number: text().notNull().default(""),
     /** The proforma's own series number, given at its first generation. */
     proforma_number: text().notNull().default(""),
+    // What authorities and carriers ask for on the invoice.
+    /** The invoice date the user sets (YYYY-MM-DD); null: the day the documents are generated. */
+    invoice_date: text(),
+    /** Why the goods travel: sale, sample, repair and return, gift, … ("" not stated). */
+    reason_for_export: text().notNull().default(""),
+    /** The Incoterm's named place; "" falls back to the port the term names (export or import). */
+    incoterm_place: text().notNull().default(""),
+    /** Marks and numbers as the user wrote them; "" prints the generated marks. */
+    marks_and_numbers: text().notNull().default(""),
     created_at: createdAt(),
     updated_at: updatedAt(),
     /**

@@ -82,6 +82,10 @@ const TEXT_KEYS = [
   "aes_citation",
   "proforma_valid_until",
   "preview_statement_text",
+  "invoice_date",
+  "reason_for_export",
+  "incoterm_place",
+  "marks_and_numbers",
 ] as const;
 const ID_KEYS = [
   "exporter_of_record_id",
@@ -620,6 +624,10 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
             aes_citation: values.aes_citation,
             proforma_valid_until: values.proforma_valid_until,
             preview_statement_text: values.preview_statement_text,
+            invoice_date: values.invoice_date,
+            reason_for_export: values.reason_for_export,
+            incoterm_place: values.incoterm_place,
+            marks_and_numbers: values.marks_and_numbers,
           }}
           onChange={setPaperworkValue}
         />

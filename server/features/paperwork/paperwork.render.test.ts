@@ -111,8 +111,8 @@ describe("commercial invoice", () => {
     const squash = (value: string) => value.replace(/\s+/g, "");
     expect(squash(text)).toContain(squash(`Ελληνικά 北京 Москва widget — Précis ${mixed} ź Ł`));
     expect(squash(text)).toContain(squash(`Widget — ${Array(6).fill(mixed).join(" ")} 8471.30.0100`));
-    // Every ά: exporter (parties and page header), consignee, line 1 twice, line 2 six times.
-    expect(text.split("ά").length - 1).toBe(2 + 1 + 2 + 6);
+    // Every ά: exporter (parties, and the header of each page), consignee, line 1 twice, line 2 six times.
+    expect(text.split("ά").length - 1).toBe(1 + pdf.pageCount + 1 + 2 + 6);
     const packing = collapse((await readPdfText(await renderPaperwork("packing_list", model))).text);
     expect(squash(packing)).toContain(squash(`Ελληνικά 北京 Москва widget — Précis ${mixed} ź Ł`));
     expect(packing).toContain("ul. Łódzka 5 北京路");

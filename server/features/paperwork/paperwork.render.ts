@@ -91,6 +91,11 @@ export type TPaperworkModel = {
   tracking_numbers: string[];
   port_of_export: string;
   port_of_import: string;
+  /** Stated explicitly: the exporter's country and the ultimate consignee's (or importer's). */
+  country_of_export: string;
+  country_of_destination: string;
+  /** The reason for export as printed ("Sale", "Repair and return", …), "" when not stated. */
+  reason_for_export: string;
   incoterm: string;
   incoterm_place: string;
   currency: string;
@@ -283,6 +288,8 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
   } else {
     drawItems(ctx, model);
     drawInvoiceTotals(ctx, model, totals);
+    // The same marks as the packing list: carriers and customs match cartons to the invoice by them.
+    drawMarks(ctx, model);
     drawLegends(ctx, model);
   }
   drawSignature(ctx, type, model);
@@ -383,12 +390,15 @@ function drawReferences(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel)
     ["BOL / HAWB / tracking", model.bol_hawb_tracking],
     ["Port of export", model.port_of_export],
     ["Port of import", model.port_of_import],
+    ["Country of export", model.country_of_export],
+    ["Country of ultimate destination", model.country_of_destination],
   ];
   if (type !== "packing_list") {
     pairs.push(
       ["Incoterms® 2020", [model.incoterm, model.incoterm_place].filter(Boolean).join(" ")],
       ["Currency", model.currency],
       ["Payment terms", model.payment_terms],
+      ["Reason for export", model.reason_for_export],
     );
   }
   pairs.push(
@@ -412,7 +422,7 @@ function drawReferences(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel)
   table(ctx, {
     body,
     styles: { font: FONT, fontSize: 8, cellPadding: 2.5, textColor: 20 },
-    columnStyles: { 0: { cellWidth: 100 }, 2: { cellWidth: 100 } },
+    columnStyles: { 0: { cellWidth: 140 }, 2: { cellWidth: 140 } },
   });
 }
 

@@ -15,6 +15,7 @@ import {
   type TPaperSize,
   type TPaperworkType,
 } from "../../../db/contracts/paperwork";
+import { REASON_FOR_EXPORT_LABELS } from "../../../db/contracts/shipments";
 import {
   carriers,
   contact_screening_results,
@@ -341,8 +342,12 @@ function toParty(row: (TContactRow & { country_name: string }) | undefined): TPa
   };
 }
 
-/** E/F terms are named at the place of shipment, C/D terms at the destination (Incoterms® 2020). */
+/**
+ * The Incoterm's named place: the user's, else the port the term points at — E/F terms are named at
+ * the place of shipment, C/D terms at the destination (Incoterms® 2020).
+ */
 function incotermPlace(code: string, shipment: TShipmentRow): string {
+  if (shipment.incoterm_place.trim()) return shipment.incoterm_place.trim();
   if (/^(EXW|FCA|FAS|FOB)$/.test(code)) return shipment.port_of_export;
   return shipment.port_of_import;
 }
@@ -399,8 +404,9 @@ async function buildModel(
   const destination = (consignee ?? importer)?.country_name ?? "";
   const pieces = loaded.packageLines.reduce((n, p) => n + p.quantity, 0);
   const reference = s.shipper_reference_number || s.invoice_number;
+  const reason = s.reason_for_export as keyof typeof REASON_FOR_EXPORT_LABELS;
   return {
-    date: today(),
+    date: s.invoice_date ?? today(),
     page_size: loaded.paperSize,
     exporter: toParty(loaded.parties.exporter_of_record_id),
     importer: toParty(importer),
@@ -412,6 +418,9 @@ async function buildModel(
     tracking_numbers: [s.tracking_number_1, s.tracking_number_2],
     port_of_export: s.port_of_export,
     port_of_import: s.port_of_import,
+    country_of_export: loaded.parties.exporter_of_record_id?.country_name ?? "",
+    country_of_destination: destination,
+    reason_for_export: REASON_FOR_EXPORT_LABELS[reason] ?? "",
     incoterm: incoterm?.code ?? "",
     incoterm_place: incoterm ? incotermPlace(incoterm.code, s) : "",
     currency: currency?.code ?? "",
@@ -445,14 +454,16 @@ async function buildModel(
     statement: s.preview_statement_text,
     aes_citation: s.aes_citation,
     valid_until: s.proforma_valid_until ?? defaultProformaValidUntil(s.ship_date),
-    marks: [
-      (consignee ?? importer)?.company ?? "",
-      destination ? destination.toUpperCase() : "",
-      reference,
-      pieces > 0 ? `PACKAGES 1-${pieces}` : "",
-    ]
-      .filter(Boolean)
-      .join(" / "),
+    marks:
+      s.marks_and_numbers.trim() ||
+      [
+        (consignee ?? importer)?.company ?? "",
+        destination ? destination.toUpperCase() : "",
+        reference,
+        pieces > 0 ? `PACKAGES 1-${pieces}` : "",
+      ]
+        .filter(Boolean)
+        .join(" / "),
     signature: { image: signature, name: s.user_name, title: s.user_title },
   };
 }

@@ -335,6 +335,30 @@ describe("generation", () => {
     expect(gone.status).toBe(404);
   });
 
+  test("the invoice states its date, reason for export, countries, named place and the user's marks", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner, {
+      invoice_date: "2026-12-10",
+      reason_for_export: "sample",
+      incoterm_place: "Łódź, ul. Fabryczna 3",
+      marks_and_numbers: "ZAKŁAD / ŁÓDŹ / 1-2",
+    });
+    const { status, body } = await generate(owner, shipment.id, ["commercial_invoice", "packing_list"]);
+    expect(status).toBe(201);
+    for (const doc of body.documents) {
+      const res = await call(ctx, owner.auth, "GET", `/api/paperwork/documents/${doc.id}/download`);
+      const pdf = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+      expect(pdf.text).toContain("Date 10-DEC-2026");
+      expect(pdf.text).toContain("Country of export   United States");
+      expect(pdf.text).toContain("Country of ultimate destination   Poland");
+      expect(pdf.text).toContain("ZAKŁAD / ŁÓDŹ / 1-2");
+      if (doc.document_type === "commercial_invoice") {
+        expect(pdf.text).toContain("DAP Łódź, ul. Fabryczna 3");
+        expect(pdf.text).toContain("Reason for export   Sample (no commercial value)");
+      }
+    }
+  }, 30_000);
+
   test("the certificate of origin is generated from the shipment", async () => {
     const owner = await signUp(ctx);
     const { shipment } = await readyShipment(owner);

@@ -140,6 +140,10 @@ export function blankShipment(auth: TAuth) {
     preview_statement_text: "",
     aes_citation: "",
     proforma_valid_until: null,
+    invoice_date: null,
+    reason_for_export: "",
+    incoterm_place: "",
+    marks_and_numbers: "",
     invoice_number: "",
     proforma_number: "",
     generate_documents: [],
@@ -368,6 +372,7 @@ export async function saveAsTemplate(db: TDb, auth: TAuth, id: number, name: str
       // Paperwork identifies one shipment: a template carries no filing citation or document numbers.
       aes_citation: _aes,
       proforma_valid_until: _validUntil,
+      invoice_date: _invoiceDate,
       invoice_number: _invoiceNumber,
       proforma_number: _proformaNumber,
       ...copied

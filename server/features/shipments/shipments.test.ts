@@ -214,6 +214,42 @@ describe("PUT: the whole shipment", () => {
     expect(errors["packages.0.net_weight"]?.[0]).toContain("at most 3 decimals");
   });
 
+  test("invoice date, reason for export, Incoterm named place and marks are saved and answered", async () => {
+    const draft = await newDraft();
+    expect(draft).toMatchObject({
+      invoice_date: null,
+      reason_for_export: "",
+      incoterm_place: "",
+      marks_and_numbers: "",
+    });
+    const res = await put(
+      draft.id,
+      fullBody(draft, {
+        invoice_date: "2026-12-10",
+        reason_for_export: "repair_and_return",
+        incoterm_place: "Rotterdam, Europoort terminal",
+        marks_and_numbers: "RMT / ROTTERDAM / 1-3",
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(await get(draft.id)).toMatchObject({
+      invoice_date: "2026-12-10",
+      reason_for_export: "repair_and_return",
+      incoterm_place: "Rotterdam, Europoort terminal",
+      marks_and_numbers: "RMT / ROTTERDAM / 1-3",
+    });
+    const latest = await get(draft.id);
+    const bad = await put(draft.id, {
+      ...latest,
+      reason_for_export: "smuggling",
+      invoice_date: "2026-13-40",
+    } as unknown as Record<string, unknown>);
+    expect(bad.status).toBe(422);
+    const { errors } = (await bad.json()) as { errors: Record<string, string[]> };
+    expect(errors.reason_for_export?.[0]).toContain("repair_and_return");
+    expect(errors.invoice_date?.[0]).toContain("YYYY-MM-DD");
+  });
+
   test("totals are exact to the cent on awkward values (0.1 + 0.2, 999,999.99 × 1,000)", async () => {
     const draft = await newDraft();
     const res = await put(
