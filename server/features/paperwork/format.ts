@@ -28,7 +28,10 @@ export function formatWeight(kg: string): string {
   const grams = BigInt(decimalToScaled(kg || "0", 3));
   // lb × 100 = grams / 453.59237 × 100 = grams × 10^7 / 45359237
   const hundredthsLb = divRound(grams * 10_000_000n, 45_359_237n);
-  return `${groupThousands(scaledToDecimal(Number(grams), 3))} kg (${groupThousands(scaledToDecimal(Number(hundredthsLb), 2))} lb)`;
+  // A gram or two is less than a hundredth of a pound: '0.00 lb' would read as weightless.
+  const lb =
+    grams > 0n && hundredthsLb === 0n ? "< 0.01" : groupThousands(scaledToDecimal(Number(hundredthsLb), 2));
+  return `${groupThousands(scaledToDecimal(Number(grams), 3))} kg (${lb} lb)`;
 }
 
 /** inches (2 decimals) → centimetres (2 decimals); 1 in is exactly 2.54 cm. */

@@ -43,6 +43,9 @@ describe("format", () => {
     expect(formatWeight("1")).toBe("1.000 kg (2.20 lb)");
     expect(formatWeight("0.45359237".slice(0, 5))).toBe("0.453 kg (1.00 lb)");
     expect(formatWeight("1234.5")).toBe("1,234.500 kg (2,721.61 lb)");
+    expect(formatWeight("0.002")).toBe("0.002 kg (< 0.01 lb)");
+    expect(formatWeight("0.003")).toBe("0.003 kg (0.01 lb)");
+    expect(formatWeight("0")).toBe("0.000 kg (0.00 lb)");
   });
   test("dimensions in inches and centimetres, volume in m³ and ft³", () => {
     expect(formatDimensions("12", "10.5", "1")).toBe("12.00 × 10.50 × 1.00 in (30.48 × 26.67 × 2.54 cm)");

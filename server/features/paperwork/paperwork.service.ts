@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
-import { decimalToScaled } from "../../../db/contracts/decimal";
+import { decimalToScaled, scaledToDecimal } from "../../../db/contracts/decimal";
 import {
   adviseAes,
   DESTINATION_CONTROL_STATEMENT,
@@ -285,6 +285,24 @@ function missingFields(loaded: TLoaded, types: TPaperworkType[]): Record<string,
   return errors;
 }
 
+/** The lines' net weight and the packages' net weight should be the same goods weighed twice. */
+function netWeightWarnings(loaded: TLoaded): string[] {
+  if (loaded.items.length === 0 || loaded.packageLines.length === 0) return [];
+  const lines = loaded.items.reduce(
+    (g, i) => g + decimalToScaled(i.product.net_weight || "0", 3) * i.quantity,
+    0,
+  );
+  const packed = loaded.packageLines.reduce(
+    (g, p) => g + decimalToScaled(p.net_weight || "0", 3) * p.quantity,
+    0,
+  );
+  if (lines === packed) return [];
+  const kg = (grams: number) => `${scaledToDecimal(grams, 3)} kg`;
+  return [
+    `The items' net weight (${kg(lines)}) and the packages' net weight (${kg(packed)}) disagree: the documents print the packages' figure. Check the products' weights or the packing.`,
+  ];
+}
+
 function statementNeedsDcs(loaded: TLoaded): boolean {
   return loaded.items.some((i) => isControlledEccn(i.product.US_ECCN));
 }
@@ -307,9 +325,12 @@ export async function paperworkReadiness(
     parties,
     blocked: parties.some((p) => !p.cleared),
     licences,
-    warnings: licences
-      .filter((l) => l.needs_license && !l.license)
-      .map((l) => `${l.product_number}: ${l.message}`),
+    warnings: [
+      ...licences
+        .filter((l) => l.needs_license && !l.license)
+        .map((l) => `${l.product_number}: ${l.message}`),
+      ...netWeightWarnings(loaded),
+    ],
     aes: adviseAes(
       loaded.items.map((i) => ({
         hts: i.product.HTS,

@@ -9,6 +9,7 @@ import {
   contacts,
   documents,
   paperwork_audit_log,
+  products,
   shipment_items,
   shipment_packages,
   shipments,
@@ -358,6 +359,29 @@ describe("generation", () => {
       }
     }
   }, 30_000);
+
+  test("the readiness warns when the items' and the packages' net weights disagree", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner);
+    const readiness = async () =>
+      (await (await call(ctx, owner.auth, "GET", `/api/paperwork/shipments/${shipment.id}`)).json()) as {
+        warnings: string[];
+      };
+    const before = await readiness();
+    const warning = before.warnings.find((w) => w.includes("net weight"));
+    expect(warning).toContain("(2.250 kg) disagree");
+    // Packages that weigh what the lines weigh: no warning.
+    const [{ total }] = await ctx.database.db
+      .select({ total: sql<number>`sum(${products.net_weight} * ${shipment_items.quantity})` })
+      .from(shipment_items)
+      .innerJoin(products, eq(products.id, shipment_items.product_id))
+      .where(eq(shipment_items.shipment_id, shipment.id));
+    await ctx.database.db
+      .update(shipment_packages)
+      .set({ quantity: 1, net_weight: sql`${total}` })
+      .where(eq(shipment_packages.shipment_id, shipment.id));
+    expect((await readiness()).warnings.some((w) => w.includes("net weight"))).toBe(false);
+  });
 
   test("the certificate of origin is generated from the shipment", async () => {
     const owner = await signUp(ctx);
