@@ -3,3 +3,8 @@ declare module "*.woff" {
   const path: string;
   export default path;
 }
+
+declare module "*.wasm" {
+  const path: string;
+  export default path;
+}

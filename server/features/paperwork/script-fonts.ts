@@ -37,6 +37,7 @@ import georgianRegular from "@fontsource/noto-sans-georgian/files/noto-sans-geor
 import hebrewRegular from "@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-400-normal.woff" with {
   type: "file",
 };
+import harfbuzzWasm from "harfbuzzjs/dist/harfbuzz.wasm" with { type: "file" };
 
 /** A font of the chain: its jsPDF family name, where it comes from, and the characters it covers. */
 export type TScriptFontSpec = { family: string; path: string; format: "ttf" | "woff" };
@@ -118,9 +119,17 @@ export type TScriptFont = {
 let hbModule: Promise<THb> | null = null;
 const loaded = new Map<string, Promise<TScriptFont>>();
 
-/** HarfBuzz (WASM), instantiated once per process on first use. */
+/**
+ * HarfBuzz (WASM), instantiated once per process on first use. From source, the package starts
+ * itself (a top-level await that finds its .wasm beside it); in the executable, whose bundle cannot
+ * hold a top-level await, the build exports a `ready` that takes the embedded .wasm instead.
+ */
 export function harfbuzz(): Promise<THb> {
-  hbModule ??= import("harfbuzzjs");
+  hbModule ??= import("harfbuzzjs").then(async (hb) => {
+    const ready = (hb as unknown as { ready?: (module: { wasmBinary: Uint8Array }) => Promise<void> }).ready;
+    if (ready) await ready({ wasmBinary: new Uint8Array(await Bun.file(harfbuzzWasm).arrayBuffer()) });
+    return hb;
+  });
   return hbModule;
 }
 
