@@ -138,15 +138,16 @@ export function EntityField({
       />
     );
   } else if (config.kind === "money") {
+    const code = config.currency && config.currency !== "USD" ? config.currency : null;
     input = (
       <div className="relative">
         <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-muted-foreground">
-          $
+          {code ?? "$"}
         </span>
         <Input
           {...common}
           inputMode="decimal"
-          className="pl-7"
+          className={code ? "pl-12" : "pl-7"}
           value={withSeparators(String(value ?? ""))}
           onChange={(e) => field.handleChange(e.target.value.replace(/[,\s$]/g, ""))}
           onKeyDown={(e) => {

@@ -292,6 +292,10 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
 
   const reload = () => router.invalidate();
 
+  // Amounts show the shipment's currency: the dictionary labels currencies as 'EUR - Euro'.
+  const currencyLabel = (dictionaries.currencies ?? []).find((c) => c.id === values.currency_id)?.label ?? "";
+  const currency = /^[A-Z]{3}\b/.exec(currencyLabel)?.[0] ?? "USD";
+  const money = (value: string | number | null | undefined) => formatMoney(value, currency);
   const field = (config: TFieldConfig) => (
     <form.Field key={config.name} name={config.name as keyof TValues}>
       {(f) => (
@@ -451,7 +455,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                         className="block h-9 py-2 text-sm tabular-nums"
                         aria-label={`Item ${i + 1} extended value`}
                       >
-                        {line.product_id === "" ? "—" : formatMoney(totals.extended_values[i])}
+                        {line.product_id === "" ? "—" : money(totals.extended_values[i])}
                       </output>
                     </div>
                   </>
@@ -463,7 +467,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
         <p className="mt-3 text-sm">
           Total value:{" "}
           <strong className="tabular-nums" data-testid="total-value">
-            {formatMoney(totals.total_value)}
+            {money(totals.total_value)}
           </strong>
         </p>
       </Step>
@@ -679,16 +683,18 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
           </CardTitle>
         </CardHeader>
         <CardContent className="space-y-5">
-          <div className="grid gap-5 sm:grid-cols-2">{MONEY_FIELDS.map(field)}</div>
+          <div className="grid gap-5 sm:grid-cols-2">
+            {MONEY_FIELDS.map((config) => field({ ...config, currency }))}
+          </div>
           <dl className="grid gap-2 rounded-md border bg-muted/30 p-4 text-sm sm:grid-cols-3">
             <div>
               <dt className="text-muted-foreground">Total value</dt>
-              <dd className="text-lg font-semibold tabular-nums">{formatMoney(totals.total_value)}</dd>
+              <dd className="text-lg font-semibold tabular-nums">{money(totals.total_value)}</dd>
             </div>
             <div>
               <dt className="text-muted-foreground">Total invoice value</dt>
               <dd className="text-lg font-semibold tabular-nums" data-testid="total-invoice-value">
-                {formatMoney(totals.total_invoice_value)}
+                {money(totals.total_invoice_value)}
               </dd>
             </div>
             <div>
