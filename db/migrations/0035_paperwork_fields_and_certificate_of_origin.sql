@@ -35,6 +35,9 @@ CREATE INDEX `documents_wiki_idx` ON `documents` (`wiki_id`);--> statement-break
 CREATE INDEX `documents_msdocument_idx` ON `documents` (`msdocument_id`);--> statement-breakpoint
 CREATE INDEX `documents_shipment_idx` ON `documents` (`shipment_id`);--> statement-breakpoint
 CREATE INDEX `documents_workspace_idx` ON `documents` (`workspace_id`);--> statement-breakpoint
+ALTER TABLE `contacts` ADD `tax_id_type` text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE `contacts` ADD `other_id_type` text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE `contacts` ADD `other_id` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `shipments` ADD `invoice_date` text;--> statement-breakpoint
 ALTER TABLE `shipments` ADD `reason_for_export` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `shipments` ADD `incoterm_place` text DEFAULT '' NOT NULL;--> statement-breakpoint

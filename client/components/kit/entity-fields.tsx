@@ -112,7 +112,23 @@ export function EntityField({
   }
 
   let input: React.ReactNode;
-  if (config.kind === "select") {
+  if (config.kind === "select" && config.choices) {
+    // A fixed list of text values (no dictionary behind it).
+    input = (
+      <NativeSelect
+        {...common}
+        wrapperClassName="w-full"
+        value={String(value ?? "")}
+        onChange={(e) => field.handleChange(e.target.value)}
+      >
+        {config.choices.map((o) => (
+          <NativeSelectOption key={o.value} value={o.value}>
+            {o.label}
+          </NativeSelectOption>
+        ))}
+      </NativeSelect>
+    );
+  } else if (config.kind === "select") {
     const options = config.dictionary ? (dictionaries[config.dictionary] ?? []) : [];
     input = (
       <NativeSelect

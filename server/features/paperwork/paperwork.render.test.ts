@@ -161,6 +161,29 @@ describe("commercial invoice", () => {
     expect(pdf.text).toContain("الرياض, CA, 90802");
   }, 30_000);
 
+  test("party identifiers print with their labels", async () => {
+    const model = paperModel({
+      importer: paperParty({
+        company: "Hanseatic Machinery GmbH",
+        tax_id: "DE811234567",
+        tax_id_label: "VAT",
+        other_id_label: "EORI",
+        other_id: "DE123456789012345",
+      }),
+      consignee: paperParty({
+        company: "上海机械有限公司",
+        tax_id: "91310000MA1FL8XY2K",
+        tax_id_label: "USCI",
+      }),
+    });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    expect(pdf.text).toContain("VAT: DE811234567");
+    expect(pdf.text).toContain("EORI: DE123456789012345");
+    expect(pdf.text).toContain("USCI: 91310000MA1FL8XY2K");
+    // The exporter has no label: 'Tax ID'.
+    expect(pdf.text).toContain("Tax ID: 12-3456789");
+  });
+
   test("the consignee reads 'same as importer' when it is the importer", async () => {
     const pdf = await readPdfText(
       await renderPaperwork("commercial_invoice", paperModel({ consignee: null })),

@@ -40,6 +40,11 @@ export type TPaperParty = {
   postal_code: string;
   country: string;
   tax_id: string;
+  /** How tax_id is labelled ("EORI", "VAT", …); "" prints 'Tax ID'. */
+  tax_id_label: string;
+  /** A second labelled identifier (e.g. the EORI beside a VAT number); "" when none. */
+  other_id_label: string;
+  other_id: string;
   contact: string;
   phone: string;
   email: string;
@@ -349,7 +354,8 @@ function partyLines(party: TPaperParty | null): string {
     party.street,
     place,
     party.country,
-    party.tax_id ? `Tax ID: ${party.tax_id}` : "",
+    party.tax_id ? `${party.tax_id_label || "Tax ID"}: ${party.tax_id}` : "",
+    party.other_id ? `${party.other_id_label || "ID"}: ${party.other_id}` : "",
     [party.contact, party.phone].filter(Boolean).join(" · "),
     party.email,
   ]

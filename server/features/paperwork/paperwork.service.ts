@@ -15,6 +15,7 @@ import {
   type TPaperSize,
   type TPaperworkType,
 } from "../../../db/contracts/paperwork";
+import { PARTY_ID_LABELS, type TPartyIdType } from "../../../db/contracts/party-ids";
 import { REASON_FOR_EXPORT_LABELS } from "../../../db/contracts/shipments";
 import {
   carriers,
@@ -348,6 +349,9 @@ export async function paperworkReadiness(
   };
 }
 
+const idLabel = (type: string | undefined) =>
+  type && type in PARTY_ID_LABELS ? PARTY_ID_LABELS[type as TPartyIdType] : "";
+
 function toParty(row: (TContactRow & { country_name: string }) | undefined): TPaperParty {
   return {
     company: row?.company ?? "",
@@ -357,6 +361,9 @@ function toParty(row: (TContactRow & { country_name: string }) | undefined): TPa
     postal_code: row?.postal_code ?? "",
     country: row?.country_name ?? "",
     tax_id: row?.tax_id ?? "",
+    tax_id_label: idLabel(row?.tax_id_type),
+    other_id_label: idLabel(row?.other_id_type),
+    other_id: row?.other_id ?? "",
     contact: row?.contact_1 ?? "",
     phone: row?.phone_1 ?? "",
     email: row?.email_1 ?? "",
