@@ -169,6 +169,8 @@ export const ZShipmentInput = z
     exporter_of_record_id: optionalId(),
     importer_of_record_id: optionalId(),
     ultimate_consignee_id: optionalId(),
+    /** Left out: the stored notify party stays. */
+    notify_party_id: optionalId().optional(),
     freight: decimal(2, { min: 0 }),
     insurance: decimal(2, { min: 0 }),
     ship_date: optionalDate(),
@@ -435,6 +437,7 @@ export type TShipmentFields = {
   exporter_of_record_id: number | null;
   importer_of_record_id: number | null;
   ultimate_consignee_id: number | null;
+  notify_party_id: number | null;
   freight: string;
   insurance: string;
   total_value: string;
@@ -483,6 +486,7 @@ export type TShipmentRow = TShipmentFields & {
   exporter_of_record: TShipmentParty | null;
   importer_of_record: TShipmentParty | null;
   ultimate_consignee: TShipmentParty | null;
+  notify_party: TShipmentParty | null;
   documents: TShipmentDocument[];
 };
 

@@ -38,7 +38,9 @@ CREATE INDEX `documents_workspace_idx` ON `documents` (`workspace_id`);--> state
 ALTER TABLE `contacts` ADD `tax_id_type` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `contacts` ADD `other_id_type` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `contacts` ADD `other_id` text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE `shipments` ADD `notify_party_id` integer REFERENCES contacts(id);--> statement-breakpoint
 ALTER TABLE `shipments` ADD `invoice_date` text;--> statement-breakpoint
 ALTER TABLE `shipments` ADD `reason_for_export` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `shipments` ADD `incoterm_place` text DEFAULT '' NOT NULL;--> statement-breakpoint
-ALTER TABLE `shipments` ADD `marks_and_numbers` text DEFAULT '' NOT NULL;
+ALTER TABLE `shipments` ADD `marks_and_numbers` text DEFAULT '' NOT NULL;--> statement-breakpoint
+CREATE INDEX `shipments_notify_party_idx` ON `shipments` (`notify_party_id`);

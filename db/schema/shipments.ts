@@ -26,6 +26,8 @@ export const shipments = sqliteTable(
     exporter_of_record_id: integer().references(() => contacts.id, { onDelete: "set null" }),
     importer_of_record_id: integer().references(() => contacts.id, { onDelete: "set null" }),
     ultimate_consignee_id: integer().references(() => contacts.id, { onDelete: "set null" }),
+    /** Whom the carrier notifies on arrival (often the customs broker); printed on the documents. */
+    notify_party_id: integer().references(() => contacts.id, { onDelete: "set null" }),
     freight: money("freight").notNull().default(sql`0`),
     insurance: money("insurance").notNull().default(sql`0`),
     total_value: money("total_value").notNull().default(sql`0`),
@@ -147,6 +149,7 @@ export const shipments = sqliteTable(
     index("shipments_exporter_idx").on(t.exporter_of_record_id),
     index("shipments_importer_idx").on(t.importer_of_record_id),
     index("shipments_consignee_idx").on(t.ultimate_consignee_id),
+    index("shipments_notify_party_idx").on(t.notify_party_id),
     index("shipments_incoterm_idx").on(t.incoterm_id),
     index("shipments_carrier_idx").on(t.carrier_id),
     index("shipments_payment_terms_idx").on(t.payment_terms_id),

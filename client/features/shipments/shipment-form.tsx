@@ -56,11 +56,17 @@ type TPackageLine = {
   height: string;
 };
 
-type TPartyKey = "exporter_of_record_id" | "importer_of_record_id" | "ultimate_consignee_id";
+type TPartyKey =
+  | "exporter_of_record_id"
+  | "importer_of_record_id"
+  | "ultimate_consignee_id"
+  | "notify_party_id";
 const PARTIES: { key: TPartyKey; embedded: keyof TShipment; label: string }[] = [
   { key: "exporter_of_record_id", embedded: "exporter_of_record", label: "Exporter of record" },
   { key: "importer_of_record_id", embedded: "importer_of_record", label: "Importer of record" },
   { key: "ultimate_consignee_id", embedded: "ultimate_consignee", label: "Ultimate consignee" },
+  // Printed on the documents for the carrier (often the customs broker); not part of the screening gate.
+  { key: "notify_party_id", embedded: "notify_party", label: "Notify party" },
 ];
 
 const TEXT_KEYS = [
@@ -91,6 +97,7 @@ const ID_KEYS = [
   "exporter_of_record_id",
   "importer_of_record_id",
   "ultimate_consignee_id",
+  "notify_party_id",
   "incoterm_id",
   "carrier_id",
   "payment_terms_id",

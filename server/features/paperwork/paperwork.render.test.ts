@@ -161,6 +161,25 @@ describe("commercial invoice", () => {
     expect(pdf.text).toContain("الرياض, CA, 90802");
   }, 30_000);
 
+  test("a notify party is printed under the parties; without one there is no such block", async () => {
+    const model = paperModel({
+      notify_party: paperParty({
+        company: "Rotterdam Customs Brokers B.V.",
+        city: "Rotterdam",
+        country: "Netherlands",
+        email: "entries@rcb.example",
+      }),
+    });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    expect(pdf.text).toContain("Notify Party");
+    expect(collapse(pdf.text)).toContain(
+      "Rotterdam Customs Brokers B.V. · 100 Harbor Blvd · Rotterdam, CA, 90802",
+    );
+    expect(pdf.text).toContain("entries@rcb.example");
+    const without = await readPdfText(await renderPaperwork("commercial_invoice", paperModel()));
+    expect(without.text).not.toContain("Notify Party");
+  });
+
   test("party identifiers print with their labels", async () => {
     const model = paperModel({
       importer: paperParty({

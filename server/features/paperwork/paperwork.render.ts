@@ -89,6 +89,8 @@ export type TPaperworkModel = {
   importer: TPaperParty;
   /** null: the ultimate consignee is the importer of record. */
   consignee: TPaperParty | null;
+  /** Whom the carrier notifies on arrival; null when none is named. */
+  notify_party: TPaperParty | null;
   ship_date: string;
   carrier: string;
   mode_of_transport: string;
@@ -284,6 +286,7 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
     return new Uint8Array(doc.output("arraybuffer"));
   }
   drawParties(ctx, model);
+  drawNotifyParty(ctx, model);
   drawReferences(ctx, type, model);
   if (type === "packing_list") {
     drawPackages(ctx, model);
@@ -384,6 +387,20 @@ function drawParties(ctx: TCtx, model: TPaperworkModel) {
       0: { cellWidth: (ctx.width - 2 * MARGIN) / 3 },
       1: { cellWidth: (ctx.width - 2 * MARGIN) / 3 },
       2: { cellWidth: (ctx.width - 2 * MARGIN) / 3 },
+    },
+  });
+}
+
+function drawNotifyParty(ctx: TCtx, model: TPaperworkModel) {
+  if (!model.notify_party) return;
+  const boxed = { lineWidth: 0.5, lineColor: 200 };
+  table(ctx, {
+    head: [["Notify Party"]],
+    body: [[partyLines(model.notify_party).split("\n").join(" · ")]],
+    styles: { font: FONT, fontSize: 8.5, cellPadding: 4, textColor: 20, ...boxed },
+    headStyles: { font: FONT, fontStyle: "bold", fillColor: [234, 238, 244], textColor: 20, ...boxed },
+    didParseCell: (data) => {
+      if (data.section === "body") wrapAtSensiblePoints(ctx.doc, data);
     },
   });
 }

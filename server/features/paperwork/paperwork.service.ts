@@ -106,6 +106,7 @@ type TLoaded = {
     origin: string;
   }[];
   packageLines: (typeof shipment_packages.$inferSelect & { package_name: string })[];
+  notifyParty: (TContactRow & { country_name: string }) | null;
   countryOf: Map<number, { name: string; code: string }>;
   paperSize: TPaperSize;
 };
@@ -136,6 +137,12 @@ async function loadShipment(db: TDb, workspaceId: number, shipmentId: number): P
     const row = partyRows.find((r) => r.id === shipment[field]);
     if (row) parties[field] = { ...row, country_name: countryOf.get(row.country_id ?? 0)?.name ?? "" };
   }
+  const [notify] = shipment.notify_party_id
+    ? await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.workspace_id, workspaceId), eq(contacts.id, shipment.notify_party_id)))
+    : [];
   const itemRows = await db
     .select({ item: shipment_items, product: products })
     .from(shipment_items)
@@ -159,6 +166,9 @@ async function loadShipment(db: TDb, workspaceId: number, shipmentId: number): P
       origin: countryOf.get(product.country_of_origin_id ?? 0)?.name ?? "",
     })),
     packageLines: packageRows.map(({ line, name }) => ({ ...line, package_name: name })),
+    notifyParty: notify
+      ? { ...notify, country_name: countryOf.get(notify.country_id ?? 0)?.name ?? "" }
+      : null,
     countryOf,
     paperSize: workspace?.paper_size === "a4" ? "a4" : "letter",
   };
@@ -439,6 +449,7 @@ async function buildModel(
     exporter: toParty(loaded.parties.exporter_of_record_id),
     importer: toParty(importer),
     consignee: sameAsImporter ? null : toParty(consignee),
+    notify_party: loaded.notifyParty ? toParty(loaded.notifyParty) : null,
     ship_date: s.ship_date ?? "",
     carrier: carrier?.name ?? "",
     mode_of_transport: mode?.name ?? "",

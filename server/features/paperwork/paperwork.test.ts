@@ -336,7 +336,7 @@ describe("generation", () => {
     expect(gone.status).toBe(404);
   });
 
-  test("the invoice states its date, reason for export, countries, named place and the user's marks", async () => {
+  test("the invoice states its date, reason for export, countries, named place, notify party and the user's marks", async () => {
     const owner = await signUp(ctx);
     const { shipment } = await readyShipment(owner, {
       invoice_date: "2026-12-10",
@@ -344,6 +344,14 @@ describe("generation", () => {
       incoterm_place: "Łódź, ul. Fabryczna 3",
       marks_and_numbers: "ZAKŁAD / ŁÓDŹ / 1-2",
     });
+    const broker = await createContact(owner, {
+      company: "Rotterdam Customs Brokers B.V.",
+      country_id: POLAND,
+    });
+    await ctx.database.db
+      .update(shipments)
+      .set({ notify_party_id: broker.id })
+      .where(eq(shipments.id, shipment.id));
     const { status, body } = await generate(owner, shipment.id, ["commercial_invoice", "packing_list"]);
     expect(status).toBe(201);
     for (const doc of body.documents) {
@@ -353,6 +361,8 @@ describe("generation", () => {
       expect(pdf.text).toContain("Country of export   United States");
       expect(pdf.text).toContain("Country of ultimate destination   Poland");
       expect(pdf.text).toContain("ZAKŁAD / ŁÓDŹ / 1-2");
+      expect(pdf.text).toContain("Notify Party");
+      expect(pdf.text).toContain("Rotterdam Customs Brokers B.V.");
       if (doc.document_type === "commercial_invoice") {
         expect(pdf.text).toContain("DAP Łódź, ul. Fabryczna 3");
         expect(pdf.text).toContain("Reason for export   Sample (no commercial value)");

@@ -51,6 +51,7 @@ export function paperModel(overrides: Partial<TPaperworkModel> = {}, lineCount =
       tax_id: "PL5260250274",
     }),
     consignee: null,
+    notify_party: null,
     ship_date: "2026-11-21",
     carrier: "DHL Express",
     mode_of_transport: "Air",

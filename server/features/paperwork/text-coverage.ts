@@ -7,10 +7,14 @@ import { FONT_CHAIN, loadAllScriptFonts, loadScriptFont } from "./script-fonts";
 
 export type TUnrenderable = { field: string; label: string; char: string; codepoint: string };
 
-const PARTIES: [keyof Pick<TPaperworkModel, "exporter" | "importer" | "consignee">, string][] = [
+const PARTIES: [
+  keyof Pick<TPaperworkModel, "exporter" | "importer" | "consignee" | "notify_party">,
+  string,
+][] = [
   ["exporter", "Exporter"],
   ["importer", "Importer of record"],
   ["consignee", "Ultimate consignee"],
+  ["notify_party", "Notify party"],
 ];
 
 const PARTY_FIELDS: Record<keyof TPaperParty, string> = {

@@ -214,6 +214,25 @@ describe("PUT: the whole shipment", () => {
     expect(errors["packages.0.net_weight"]?.[0]).toContain("at most 3 decimals");
   });
 
+  test("a notify party from the address book is saved and embedded; another workspace's contact is refused", async () => {
+    const draft = await newDraft();
+    expect(draft).toMatchObject({ notify_party_id: null, notify_party: null });
+    const res = await put(draft.id, fullBody(draft, { notify_party_id: consignee }));
+    expect(res.status).toBe(200);
+    const stored = await get(draft.id);
+    expect(stored.notify_party_id).toBe(consignee);
+    expect(stored.notify_party).toMatchObject({ id: consignee, company: "Delft University Lab" });
+    const theirs = await created(stranger, "/api/contacts", buildContact({ company: "Not Yours Ltd" }));
+    const bad = await put(draft.id, { ...stored, notify_party_id: theirs } as unknown as Record<
+      string,
+      unknown
+    >);
+    expect(bad.status).toBe(422);
+    const { errors } = (await bad.json()) as { errors: Record<string, string[]> };
+    expect(errors.notify_party_id?.[0]).toContain("notify party from your address book");
+    expect((await get(draft.id)).notify_party_id).toBe(consignee);
+  });
+
   test("invoice date, reason for export, Incoterm named place and marks are saved and answered", async () => {
     const draft = await newDraft();
     expect(draft).toMatchObject({
