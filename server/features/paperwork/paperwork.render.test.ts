@@ -306,7 +306,8 @@ describe("commercial invoice", () => {
     expect(lineWith(pdf.text, "Insurance")).toContain("USD 0.20");
     expect(lineWith(pdf.text, "Total invoice value")).toContain("USD 999,999,990.60");
     expect(lineWith(pdf.text, "Total packages")).toContain("4");
-    expect(lineWith(pdf.text, "Total pieces")).toContain("1002");
+    expect(lineWith(pdf.text, "Total packages (pieces)")).toContain("4");
+    expect(lineWith(pdf.text, "Total quantity (units)")).toContain("1002");
     // 3 × 0.1 + 0.2 = 0.5 kg net; 3 × 0.2 + 0.3 = 0.9 kg gross (not 0.8999999…)
     expect(lineWith(pdf.text, "Total net weight")).toContain("0.500 kg (1.10 lb)");
     expect(lineWith(pdf.text, "Total gross weight")).toContain("0.900 kg (1.98 lb)");
@@ -523,7 +524,9 @@ describe("packing list", () => {
       expect(pallet).toContain(v);
     }
     expect(lineWith(pdf.text, "Total packages")).toContain("3");
-    expect(lineWith(pdf.text, "Total pieces")).toContain("6");
+    expect(lineWith(pdf.text, "Total quantity (units)")).toContain("6");
+    // One meaning of 'pieces' everywhere: the form's total pieces are the packages.
+    expect(pdf.text).not.toMatch(/Total pieces/);
     // 2 × 1.125 + 100 = 102.25 kg net; 2 × 1.5 + 120.5 = 123.5 kg gross
     expect(lineWith(pdf.text, "Total net weight")).toContain("102.250 kg (225.42 lb)");
     expect(lineWith(pdf.text, "Total gross weight")).toContain("123.500 kg (272.27 lb)");

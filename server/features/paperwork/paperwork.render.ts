@@ -153,7 +153,10 @@ export type TPaperTotals = {
   volume: bigint;
 };
 
-/** Sums lines and packages exactly (money ×100, kg ×1000); the same rule the shipment form shows. */
+/**
+ * Sums lines and packages exactly (money ×100, kg ×1000); the same rule the shipment form shows.
+ * 'Pieces' means what it means on the form: packages. The lines' quantities are 'units'.
+ */
 export function computeTotals(model: TPaperworkModel): TPaperTotals {
   const totalValue = sumDecimals(
     model.lines.map((l) => l.extended_value),
@@ -591,8 +594,8 @@ function totalsTable(ctx: TCtx, rows: [string, string][]) {
 function drawInvoiceTotals(ctx: TCtx, model: TPaperworkModel, totals: TPaperTotals) {
   const currency = model.currency;
   totalsTable(ctx, [
-    ["Total packages", String(totals.packages)],
-    ["Total pieces", String(totals.pieces)],
+    ["Total packages (pieces)", String(totals.packages)],
+    ["Total quantity (units)", String(totals.pieces)],
     ["Total net weight", formatWeight(totals.net_weight)],
     ["Total gross weight", model.packages.length > 0 ? formatWeight(totals.gross_weight) : "—"],
     ["Total value", formatMoney(totals.total_value, currency)],
@@ -723,8 +726,8 @@ function drawContents(ctx: TCtx, model: TPaperworkModel) {
 
 function drawPackingTotals(ctx: TCtx, totals: TPaperTotals) {
   totalsTable(ctx, [
-    ["Total packages", String(totals.packages)],
-    ["Total pieces", String(totals.pieces)],
+    ["Total packages (pieces)", String(totals.packages)],
+    ["Total quantity (units)", String(totals.pieces)],
     ["Total net weight", formatWeight(totals.net_weight)],
     ["Total gross weight", formatWeight(totals.gross_weight)],
     ["Total volume", formatVolume(totals.volume)],
@@ -914,7 +917,7 @@ function drawCertificateOfOrigin(ctx: TCtx, model: TPaperworkModel, totals: TPap
     },
   });
   totalsTable(ctx, [
-    ["Total packages", String(totals.packages)],
+    ["Total packages (pieces)", String(totals.packages)],
     ["Total net weight", formatWeight(totals.net_weight)],
     ["Total gross weight", model.packages.length > 0 ? formatWeight(totals.gross_weight) : "—"],
   ]);
