@@ -13,6 +13,7 @@ import { createContactRoutes } from "./features/contacts/contacts.routes";
 import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
 import { createDocumentRoutes } from "./features/documents/documents.routes";
 import { DOCUMENT_OWNERS } from "./features/documents/documents.service";
+import { exporterProfileRoutes } from "./features/exporter-profile/exporter-profile.routes";
 import { healthRoutes } from "./features/health/health.routes";
 import { homeRoutes } from "./features/home/home.routes";
 import { licensesEntity } from "./features/licenses/licenses.entity";
@@ -155,6 +156,7 @@ export function createApp(deps: TAppDeps) {
     )
     .route("/screenings", screeningRoutes)
     .route("/paperwork", paperworkRoutes)
+    .route("/exporter-profile", exporterProfileRoutes)
     .route("/products", createEntityRoutes(productsEntity))
     .route("/licenses", createEntityRoutes(licensesEntity))
     .route("/wikis", createEntityRoutes(wikisEntity))

@@ -2,6 +2,7 @@ export * from "./auth";
 export * from "./catalogue";
 export * from "./contacts";
 export * from "./documents";
+export * from "./exporter-profile";
 export * from "./list-versions";
 export * from "./paperwork";
 export * from "./reference";

@@ -6,6 +6,7 @@ import { createdAt, dimension, money, updatedAt, weight } from "./columns";
 import { contacts } from "./contacts";
 import {
   carriers,
+  countries,
   currencies,
   incoterms,
   modes_of_transport,
@@ -30,6 +31,11 @@ export const shipments = sqliteTable(
     notify_party_id: integer().references(() => contacts.id, { onDelete: "set null" }),
     freight: money("freight").notNull().default(sql`0`),
     insurance: money("insurance").notNull().default(sql`0`),
+    /** A discount taken off the invoice total (≥ 0, checked by the API's contract). */
+    discount: money("discount").notNull().default(sql`0`),
+    /** Other charges added to the invoice total (packing, handling, …), with the label printed. */
+    other_charges: money("other_charges").notNull().default(sql`0`),
+    other_charges_label: text().notNull().default(""),
     total_value: money("total_value").notNull().default(sql`0`),
     total_invoice_value: money("total_invoice_value").notNull().default(sql`0`),
     ship_date: text(),
@@ -177,6 +183,12 @@ export const shipment_items = sqliteTable(
       .references(() => products.id, { onDelete: "restrict" }),
     quantity: integer().notNull().default(1),
     extended_value: money("extended_value").notNull().default(sql`0`),
+    /** Unit of measure of the quantity (PCS, KG, M, …; the contract's list). */
+    unit_of_measure: text().notNull().default("PCS"),
+    /** The actual unit price of this sale; null: the product's catalogue price. */
+    unit_price: money("unit_price"),
+    /** Where this line's goods originate; null: the product's country of origin. */
+    origin_country_id: integer().references(() => countries.id, { onDelete: "restrict" }),
   },
   (t) => [
     uniqueIndex("shipment_items_product_unique").on(t.shipment_id, t.product_id),
