@@ -139,10 +139,72 @@ const optionalDate = () =>
       return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
     }, "Enter a date as YYYY-MM-DD.");
 
+/** Units of measure a line's quantity may be counted in (the codes customs forms use). */
+export const UNITS_OF_MEASURE = [
+  "PCS",
+  "SET",
+  "PR",
+  "DOZ",
+  "GR",
+  "KG",
+  "G",
+  "LB",
+  "T",
+  "M",
+  "M2",
+  "M3",
+  "L",
+  "CTN",
+  "ROL",
+] as const;
+export type TUnitOfMeasure = (typeof UNITS_OF_MEASURE)[number];
+
+/** What each unit of measure stands for, for the form's list. */
+export const UNIT_OF_MEASURE_LABELS: Record<TUnitOfMeasure, string> = {
+  PCS: "Pieces",
+  SET: "Sets",
+  PR: "Pairs",
+  DOZ: "Dozens",
+  GR: "Gross (144)",
+  KG: "Kilograms",
+  G: "Grams",
+  LB: "Pounds",
+  T: "Metric tons",
+  M: "Metres",
+  M2: "Square metres",
+  M3: "Cubic metres",
+  L: "Litres",
+  CTN: "Cartons",
+  ROL: "Rolls",
+};
+
+/** A line's own unit price: "" or null means the product's catalogue price. */
+const optionalUnitPrice = () =>
+  z.preprocess((v) => (v === "" || v === undefined ? null : v), decimal(2, { min: 0 }).nullable());
+
 export const ZShipmentItemInput = z.object({
   id: optionalId().optional(),
   product_id: requiredId(),
   quantity: quantity(),
+  unit_of_measure: z
+    .preprocess(
+      (v) =>
+        v === null || v === undefined || v === ""
+          ? "PCS"
+          : typeof v === "string"
+            ? v.trim().toUpperCase()
+            : v,
+      z.enum(UNITS_OF_MEASURE, { error: `Choose a unit of measure: ${UNITS_OF_MEASURE.join(", ")}.` }),
+    )
+    .default("PCS"),
+  /** The actual unit price of this sale; left out, null or "": the catalogue price. */
+  unit_price: optionalUnitPrice()
+    .optional()
+    .transform((v) => v ?? null),
+  /** Where this line's goods originate; null: the product's country of origin. */
+  origin_country_id: optionalId()
+    .optional()
+    .transform((v) => v ?? null),
 });
 
 export const ZShipmentPackageInput = z.object({
@@ -173,6 +235,11 @@ export const ZShipmentInput = z
     notify_party_id: optionalId().optional(),
     freight: decimal(2, { min: 0 }),
     insurance: decimal(2, { min: 0 }),
+    /** A discount off the invoice total; left out, the stored one stays. */
+    discount: decimal(2, { min: 0 }).optional(),
+    /** Other charges added to the invoice total, and what they are; left out, the stored ones stay. */
+    other_charges: decimal(2, { min: 0 }).optional(),
+    other_charges_label: optionalText(64).optional(),
     ship_date: optionalDate(),
     consignee_reference_number: optionalText(64),
     shipper_reference_number: optionalText(64),
@@ -321,6 +388,10 @@ export type TTotalsInput = {
   packages: { quantity: number | string | null | undefined }[];
   freight?: string | number | null;
   insurance?: string | number | null;
+  /** Added to the invoice total (packing, handling, …). */
+  other_charges?: string | number | null;
+  /** Taken off the invoice total. */
+  discount?: string | number | null;
 };
 
 export type TTotals = {
@@ -338,7 +409,8 @@ const wholeOrZero = (value: number | string | null | undefined): bigint => {
 
 /**
  * extended_value = unit value × quantity; total_value = Σ extended values (2 decimals);
- * total_invoice_value = total_value + freight + insurance; total_pieces = Σ package quantities.
+ * total_invoice_value = total_value + freight + insurance + other charges − discount (negative when the
+ * discount is larger: the server refuses that); total_pieces = Σ package quantities.
  * A line still being typed (no unit value, bad quantity) counts as 0 instead of throwing.
  */
 export function computeShipmentTotals(input: TTotalsInput): TTotals {
@@ -364,7 +436,13 @@ export function computeShipmentTotals(input: TTotalsInput): TTotals {
   return {
     extended_values,
     total_value: centsToDecimal(total),
-    total_invoice_value: centsToDecimal(total + extra(input.freight) + extra(input.insurance)),
+    total_invoice_value: centsToDecimal(
+      total +
+        extra(input.freight) +
+        extra(input.insurance) +
+        extra(input.other_charges) -
+        extra(input.discount),
+    ),
     total_pieces: Number(pieces),
   };
 }
@@ -390,8 +468,13 @@ export type TShipmentItem = {
   quantity: number;
   /** Money, computed by the server. */
   extended_value: string;
-  /** The product's current unit value, for the live totals. */
+  /** The product's current unit value (the catalogue price), for the live totals. */
   unit_value: string;
+  unit_of_measure: TUnitOfMeasure;
+  /** This sale's unit price; null: the catalogue price (unit_value). */
+  unit_price: string | null;
+  /** This line's country of origin; null: the product's. */
+  origin_country_id: number | null;
   product: {
     id: number;
     name: string;
@@ -440,6 +523,9 @@ export type TShipmentFields = {
   notify_party_id: number | null;
   freight: string;
   insurance: string;
+  discount: string;
+  other_charges: string;
+  other_charges_label: string;
   total_value: string;
   total_invoice_value: string;
   ship_date: string | null;

@@ -4,7 +4,7 @@ import { ArrowLeftIcon, DownloadIcon, EyeIcon, FileIcon, FileStackIcon } from "l
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { TPublicUser } from "../../../db/contracts/auth";
-import type { TDictionary, TDictionaryOption } from "../../../db/contracts/dictionary";
+import type { TDictionary } from "../../../db/contracts/dictionary";
 import {
   computeShipmentTotals,
   DOCUMENT_TYPE_LABELS,
@@ -14,6 +14,8 @@ import {
   type TShipment,
   type TShipmentDocument,
   type TShipmentParty,
+  UNIT_OF_MEASURE_LABELS,
+  UNITS_OF_MEASURE,
 } from "../../../db/contracts/shipments";
 import { PageHeader } from "../../components/app/screens";
 import { AutosaveBanner, useAutosave } from "../../components/kit/autosave";
@@ -45,7 +47,20 @@ import { PaperworkPanel, type TPaperworkValues } from "./paperwork-panel";
 import { PartyPicker, type TPickedParty } from "./party-picker";
 import { DETAIL_FIELDS, MONEY_FIELDS, ShipmentStatus } from "./shipments-screen";
 
-type TItemLine = { product_id: number | ""; quantity: string };
+type TItemLine = {
+  product_id: number | "";
+  quantity: string;
+  unit_of_measure: string;
+  /** This sale's unit price; "" is the catalogue price. */
+  unit_price: string;
+  /** "" is the product's country of origin. */
+  origin_country_id: number | "";
+};
+
+const UOM_OPTIONS = UNITS_OF_MEASURE.map((code) => ({
+  id: code,
+  label: `${code} — ${UNIT_OF_MEASURE_LABELS[code]}`,
+}));
 type TPackageLine = {
   package_id: number | "";
   quantity: string;
@@ -84,6 +99,9 @@ const TEXT_KEYS = [
   "tracking_number_2",
   "freight",
   "insurance",
+  "discount",
+  "other_charges",
+  "other_charges_label",
   // Paperwork (issue 10): saved with the form like every other field.
   "aes_citation",
   "proforma_valid_until",
@@ -122,6 +140,9 @@ function toValues(source: TShipment): TValues {
   values.items = (source.items as TShipment["items"]).map((i) => ({
     product_id: i.product_id,
     quantity: String(i.quantity),
+    unit_of_measure: i.unit_of_measure ?? "PCS",
+    unit_price: i.unit_price ?? "",
+    origin_country_id: i.origin_country_id ?? "",
   }));
   values.packages = (source.packages as TShipment["packages"]).map((p) => ({
     package_id: p.package_id,
@@ -223,6 +244,9 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
           id: ref.itemIds.get(i.product_id as number),
           product_id: i.product_id,
           quantity: i.quantity,
+          unit_of_measure: i.unit_of_measure || "PCS",
+          unit_price: i.unit_price === "" ? null : i.unit_price,
+          origin_country_id: i.origin_country_id === "" ? null : i.origin_country_id,
         })),
       packages: values.packages
         .filter((p) => p.package_id !== "")
@@ -265,12 +289,14 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
 
   const totals = computeShipmentTotals({
     items: values.items.map((i) => ({
-      unit_value: prices[String(i.product_id)] ?? "0",
+      unit_value: i.unit_price?.trim() ? i.unit_price : (prices[String(i.product_id)] ?? "0"),
       quantity: i.quantity,
     })),
     packages: values.packages,
     freight: values.freight,
     insurance: values.insurance,
+    other_charges: values.other_charges,
+    discount: values.discount,
   });
 
   const setPaperworkValue = useCallback(
@@ -317,6 +343,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
   );
 
   const products = dictionaries.products ?? [];
+  const countryOptions = dictionaries.countries ?? [];
   const packageTypes = dictionaries.packages ?? [];
   const usedPackages = new Set(values.packages.map((p) => p.package_id));
   const generatedTypes = new Set(
@@ -429,7 +456,15 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
               rowLabel={(_, i) => `item ${i + 1}`}
               addLabel="Add Item"
               canAdd={values.items.length < products.length}
-              onAdd={() => lines.pushValue({ product_id: "", quantity: "1" } as never)}
+              onAdd={() =>
+                lines.pushValue({
+                  product_id: "",
+                  quantity: "1",
+                  unit_of_measure: "PCS",
+                  unit_price: "",
+                  origin_country_id: "",
+                } as never)
+              }
               onRemove={(i) => lines.removeValue(i)}
               emptyText={
                 products.length
@@ -455,6 +490,31 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                       visibleLabel="Quantity"
                       min={1}
                       step={1}
+                    />
+                    <LineSelect
+                      form={form}
+                      name={`items[${i}].unit_of_measure`}
+                      label={`Item ${i + 1} unit of measure`}
+                      visibleLabel="Unit"
+                      options={UOM_OPTIONS}
+                      textValues
+                    />
+                    <LineInput
+                      form={form}
+                      name={`items[${i}].unit_price`}
+                      label={`Item ${i + 1} unit price`}
+                      visibleLabel="Unit price"
+                      min={0}
+                      step={0.01}
+                      placeholder={line.product_id === "" ? "" : (prices[String(line.product_id)] ?? "")}
+                    />
+                    <LineSelect
+                      form={form}
+                      name={`items[${i}].origin_country_id`}
+                      label={`Item ${i + 1} country of origin`}
+                      visibleLabel="Origin"
+                      options={countryOptions}
+                      emptyLabel="Product's origin"
                     />
                     <div className="space-y-2 xl:col-span-3">
                       <span className="block text-sm font-medium">Extended value</span>
@@ -752,13 +812,18 @@ function LineSelect({
   visibleLabel,
   options,
   className,
+  textValues,
+  emptyLabel = "Choose…",
 }: {
   form: unknown;
   name: string;
   label: string;
   visibleLabel: string;
-  options: TDictionaryOption[];
+  options: { id: number | string; label: string }[];
   className?: string;
+  /** The options' ids are codes, kept as text (not turned into numbers). */
+  textValues?: boolean;
+  emptyLabel?: string;
 }) {
   const Field = (form as TFormLike).Field;
   return (
@@ -773,9 +838,11 @@ function LineSelect({
             id={name}
             wrapperClassName="w-full"
             value={f.state.value === "" ? "" : String(f.state.value)}
-            onChange={(e) => f.handleChange(e.target.value === "" ? "" : Number(e.target.value))}
+            onChange={(e) =>
+              f.handleChange(e.target.value === "" || textValues ? e.target.value : Number(e.target.value))
+            }
           >
-            <NativeSelectOption value="">Choose…</NativeSelectOption>
+            {textValues ? null : <NativeSelectOption value="">{emptyLabel}</NativeSelectOption>}
             {options.map((o) => (
               <NativeSelectOption key={o.id} value={String(o.id)}>
                 {o.label}
@@ -797,6 +864,7 @@ function LineInput({
   min,
   step,
   disabled,
+  placeholder,
 }: {
   form: unknown;
   name: string;
@@ -805,6 +873,7 @@ function LineInput({
   min: number;
   step: number;
   disabled?: boolean;
+  placeholder?: string;
 }) {
   const Field = (form as TFormLike).Field;
   return (
@@ -822,6 +891,7 @@ function LineInput({
             min={min}
             step={step}
             disabled={disabled}
+            placeholder={placeholder}
             value={String(f.state.value ?? "")}
             onChange={(e) => f.handleChange(e.target.value)}
           />

@@ -17,6 +17,7 @@ import {
 import {
   carriers,
   contacts,
+  countries,
   currencies,
   documents,
   incoterms,
@@ -123,6 +124,9 @@ export function blankShipment(auth: TAuth) {
     notify_party_id: null,
     freight: "0.00",
     insurance: "0.00",
+    discount: "0.00",
+    other_charges: "0.00",
+    other_charges_label: "",
     total_value: "0.00",
     total_invoice_value: "0.00",
     ship_date: null,
@@ -170,7 +174,12 @@ export type TGenerateDocuments = (shipment: TShipment, types: TGeneratedDocument
 async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmentValues) {
   const productIds = [...new Set((values.items ?? []).map((line) => line.product_id))];
   const packageIds = [...new Set((values.packages ?? []).map((line) => line.package_id))];
-  const [productRows, packageRows] = await Promise.all([
+  const originIds = [
+    ...new Set(
+      (values.items ?? []).flatMap((line) => (line.origin_country_id ? [line.origin_country_id] : [])),
+    ),
+  ];
+  const [productRows, packageRows, originRows] = await Promise.all([
     productIds.length
       ? db
           .select({ id: products.id, unit_value: products.unit_value })
@@ -180,7 +189,11 @@ async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmen
     packageIds.length
       ? db.select({ id: packages.id }).from(packages).where(inArray(packages.id, packageIds))
       : [],
+    originIds.length
+      ? db.select({ id: countries.id }).from(countries).where(inArray(countries.id, originIds))
+      : [],
   ]);
+  const countryExists = new Set(originRows.map((r) => r.id));
   const unitValue = new Map(productRows.map((r) => [r.id, r.unit_value]));
   const packageExists = new Set(packageRows.map((r) => r.id));
   const errors: TFieldErrors = {};
@@ -188,6 +201,11 @@ async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmen
     if (!unitValue.has(line.product_id)) {
       errors[`items.${index}.product_id`] = [
         `Line ${index + 1}: choose a product from your catalogue (product ${line.product_id} does not exist).`,
+      ];
+    }
+    if (line.origin_country_id && !countryExists.has(line.origin_country_id)) {
+      errors[`items.${index}.origin_country_id`] = [
+        `Line ${index + 1}: choose the country of origin from the list (country ${line.origin_country_id} does not exist).`,
       ];
     }
   });
@@ -201,20 +219,30 @@ async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmen
   return { unitValue, errors };
 }
 
-/** The stored item lines with their product's current unit value (a PUT that leaves `items` out keeps them). */
+/**
+ * The stored item lines with the price they are sold at: their own unit price, else their product's
+ * current catalogue price (a PUT that leaves `items` out keeps them).
+ */
 async function storedItems(tx: TDbOrTx, shipmentId: number) {
-  return tx
+  const rows = await tx
     .select({
       id: shipment_items.id,
       product_id: shipment_items.product_id,
       quantity: shipment_items.quantity,
-      unit_value: products.unit_value,
+      unit_of_measure: shipment_items.unit_of_measure,
+      unit_price: shipment_items.unit_price,
+      origin_country_id: shipment_items.origin_country_id,
+      catalogue: products.unit_value,
     })
     .from(shipment_items)
     .innerJoin(products, eq(products.id, shipment_items.product_id))
     .where(eq(shipment_items.shipment_id, shipmentId))
     .orderBy(asc(shipment_items.id));
+  return rows.map(({ catalogue, ...r }) => ({ ...r, unit_value: r.unit_price ?? catalogue }));
 }
+
+const DISCOUNT_TOO_LARGE =
+  "The discount cannot be more than the goods' value plus freight, insurance and other charges.";
 
 async function storedPackages(tx: TDbOrTx, shipmentId: number) {
   return tx
@@ -283,15 +311,23 @@ export async function updateShipment(
       const row = await shipmentRow(tx, workspaceId, id);
       assertFresh(row, values.updated_at);
       const items = values.items
-        ? values.items.map((line) => ({ ...line, unit_value: lines.unitValue.get(line.product_id) ?? "0" }))
+        ? values.items.map((line) => ({
+            ...line,
+            unit_value: line.unit_price ?? lines.unitValue.get(line.product_id) ?? "0",
+          }))
         : await storedItems(tx, id);
       const packageLines = values.packages ?? (await storedPackages(tx, id));
+      const discount = values.discount ?? row.discount;
+      const otherCharges = values.other_charges ?? row.other_charges;
       const totals = computeShipmentTotals({
         items,
         packages: packageLines,
         freight: values.freight,
         insurance: values.insurance,
+        other_charges: otherCharges,
+        discount,
       });
+      if (totals.total_invoice_value.startsWith("-")) throw saveFailed({ discount: [DISCOUNT_TOO_LARGE] });
       if (!isDecimal(totals.total_invoice_value, 2)) {
         throw saveFailed({ total_value: [TOTAL_TOO_LARGE] });
       }
@@ -316,6 +352,9 @@ export async function updateShipment(
           product_id: line.product_id,
           quantity: Number(line.quantity),
           extended_value: totals.extended_values[index],
+          unit_of_measure: line.unit_of_measure,
+          unit_price: line.unit_price,
+          origin_country_id: line.origin_country_id,
         })),
       );
       if (values.packages) {
@@ -437,7 +476,10 @@ export async function removeLine(
       packages: packageLines,
       freight: row.freight,
       insurance: row.insurance,
+      other_charges: row.other_charges,
+      discount: row.discount,
     });
+    if (totals.total_invoice_value.startsWith("-")) throw saveFailed({ discount: [DISCOUNT_TOO_LARGE] });
     for (const [index, line] of items.entries()) {
       await tx
         .update(shipment_items)
