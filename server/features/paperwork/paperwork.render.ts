@@ -59,6 +59,9 @@ export type TPaperLine = {
   eccn: string;
   origin: string;
   quantity: number;
+  /** What the quantity counts (PCS, KG, …); left out reads PCS. */
+  unit_of_measure?: string;
+  /** The unit price of this sale (the catalogue price unless the line sets its own). */
   unit_value: string;
   /** Server-computed unit_value × quantity. */
   extended_value: string;
@@ -86,6 +89,8 @@ export type TPaperworkModel = {
   date: string;
   page_size: TPaperSize;
   exporter: TPaperParty;
+  /** The exporter profile's letterhead line, printed under the exporter's name in the header; "" none. */
+  letterhead?: string;
   importer: TPaperParty;
   /** null: the ultimate consignee is the importer of record. */
   consignee: TPaperParty | null;
@@ -113,6 +118,11 @@ export type TPaperworkModel = {
   packages: TPaperPackage[];
   freight: string;
   insurance: string;
+  /** Added to the invoice total ("0.00" or left out: none), and what they are for. */
+  other_charges?: string;
+  other_charges_label?: string;
+  /** Taken off the invoice total ("0.00" or left out: none). */
+  discount?: string;
   /** preview_statement_text: the statement block as the user left it. */
   statement: string;
   /** The shipment's AES/EEI citation (ITN or exemption legend), or "". */
@@ -172,7 +182,13 @@ export function computeTotals(model: TPaperworkModel): TPaperTotals {
   );
   return {
     total_value: totalValue,
-    total_invoice_value: sumDecimals([totalValue, model.freight, model.insurance], 2),
+    total_invoice_value: scaledToDecimal(
+      decimalToScaled(
+        sumDecimals([totalValue, model.freight, model.insurance, model.other_charges || "0"], 2),
+        2,
+      ) - decimalToScaled(model.discount || "0", 2),
+      2,
+    ),
     packages: model.packages.reduce((n, p) => n + p.quantity, 0),
     pieces: model.lines.reduce((n, l) => n + l.quantity, 0),
     // Packed weights when packages are given; otherwise the items' own net weight.
@@ -294,7 +310,7 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
   if (type === "packing_list") {
     drawPackages(ctx, model);
     drawContents(ctx, model);
-    drawPackingTotals(ctx, totals);
+    drawPackingTotals(ctx, model, totals);
     drawMarks(ctx, model);
   } else {
     drawItems(ctx, model);
@@ -473,7 +489,7 @@ function drawItems(ctx: TCtx, model: TPaperworkModel) {
         "ECCN",
         "Origin",
         { content: "Qty", styles: { halign: "right" } },
-        { content: `Unit value (${currency})`, styles: { halign: "right" } },
+        { content: `Unit price (${currency})`, styles: { halign: "right" } },
         { content: `Extended value (${currency})`, styles: { halign: "right" } },
         { content: "Net weight", styles: { halign: "right" } },
       ],
@@ -485,7 +501,7 @@ function drawItems(ctx: TCtx, model: TPaperworkModel) {
       line.hts,
       line.eccn,
       line.origin,
-      String(line.quantity),
+      quantityText(line),
       formatMoney(line.unit_value, ""),
       formatMoney(line.extended_value, ""),
       formatWeight(multiplyDecimal(line.unit_net_weight, line.quantity, 3)),
@@ -520,7 +536,7 @@ function drawItems(ctx: TCtx, model: TPaperworkModel) {
       3: { cellWidth: 54 },
       4: { cellWidth: 40 },
       5: { cellWidth: 50 },
-      6: { cellWidth: 36, halign: "right" },
+      6: { cellWidth: 44, halign: "right" },
       7: { cellWidth: 52, halign: "right" },
       8: { cellWidth: 58, halign: "right" },
       9: { cellWidth: 80, halign: "right" },
@@ -595,14 +611,48 @@ function drawInvoiceTotals(ctx: TCtx, model: TPaperworkModel, totals: TPaperTota
   const currency = model.currency;
   totalsTable(ctx, [
     ["Total packages (pieces)", String(totals.packages)],
+    ...packageKindRow(model),
     ["Total quantity (units)", String(totals.pieces)],
     ["Total net weight", formatWeight(totals.net_weight)],
     ["Total gross weight", model.packages.length > 0 ? formatWeight(totals.gross_weight) : "—"],
     ["Total value", formatMoney(totals.total_value, currency)],
     ["Freight", formatMoney(model.freight, currency)],
     ["Insurance", formatMoney(model.insurance, currency)],
+    ...(isZero(model.other_charges)
+      ? []
+      : [
+          [
+            model.other_charges_label?.trim()
+              ? `Other charges: ${model.other_charges_label.trim()}`
+              : "Other charges",
+            formatMoney(model.other_charges ?? "0", currency),
+          ] as [string, string],
+        ]),
+    ...(isZero(model.discount)
+      ? []
+      : [["Discount", `− ${formatMoney(model.discount ?? "0", currency)}`] as [string, string]]),
     ["Total invoice value", formatMoney(totals.total_invoice_value, currency)],
   ]);
+}
+
+const isZero = (amount: string | undefined) => !amount || decimalToScaled(amount, 2) === 0;
+
+/** A line's quantity with what it counts: '3 PCS', '12.5'… never split (see keepFigureWhole). */
+function quantityText(line: TPaperLine): string {
+  return `${line.quantity} ${line.unit_of_measure || "PCS"}`;
+}
+
+/** Number and kind of packages as stated to the carrier: '3 packages: 2 Box, 1 Pallet'. */
+export function packageKinds(model: TPaperworkModel): string {
+  const total = model.packages.reduce((n, p) => n + p.quantity, 0);
+  if (total === 0) return "";
+  const kinds = model.packages.map((p) => `${p.quantity} ${p.type}`).join(", ");
+  return `${total} ${total === 1 ? "package" : "packages"}: ${kinds}`;
+}
+
+function packageKindRow(model: TPaperworkModel): [string, string][] {
+  const kinds = packageKinds(model);
+  return kinds ? [["Number and kind of packages", kinds]] : [];
 }
 
 function drawLegends(ctx: TCtx, model: TPaperworkModel) {
@@ -695,7 +745,7 @@ function drawContents(ctx: TCtx, model: TPaperworkModel) {
       line.hts,
       line.eccn,
       line.origin,
-      String(line.quantity),
+      quantityText(line),
       formatWeight(multiplyDecimal(line.unit_net_weight, line.quantity, 3)),
     ]),
     showHead: "everyPage",
@@ -718,15 +768,16 @@ function drawContents(ctx: TCtx, model: TPaperworkModel) {
       3: { cellWidth: 58 },
       4: { cellWidth: 46 },
       5: { cellWidth: 56 },
-      6: { cellWidth: 32, halign: "right" },
+      6: { cellWidth: 44, halign: "right" },
       7: { cellWidth: 84, halign: "right" },
     },
   });
 }
 
-function drawPackingTotals(ctx: TCtx, totals: TPaperTotals) {
+function drawPackingTotals(ctx: TCtx, model: TPaperworkModel, totals: TPaperTotals) {
   totalsTable(ctx, [
     ["Total packages (pieces)", String(totals.packages)],
+    ...packageKindRow(model),
     ["Total quantity (units)", String(totals.pieces)],
     ["Total net weight", formatWeight(totals.net_weight)],
     ["Total gross weight", formatWeight(totals.gross_weight)],
@@ -808,7 +859,7 @@ function drawSignature(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) 
  * The exporter's name under the title, in at most two lines above the header rule: a long name is
  * set smaller, and one still too long ends with '…' (the parties block below prints it whole).
  */
-function drawHeaderName(ctx: TCtx, name: string) {
+function drawHeaderName(ctx: TCtx, name: string, letterhead = "") {
   const { doc } = ctx;
   const width = ctx.width / 2;
   const shaper = ctx.shaper && Shaper.needs(name) ? ctx.shaper : null;
@@ -827,7 +878,9 @@ function drawHeaderName(ctx: TCtx, name: string) {
     size = smaller;
     lines = wrap(size);
   }
-  if (lines.length > 2) lines = [lines[0], `${lines[1].replace(/.$/u, "").trimEnd()}…`];
+  if (lines.length > 2 || (letterhead && lines.length > 1)) {
+    lines = letterhead ? [lines[0]] : [lines[0], `${lines[1].replace(/.$/u, "").trimEnd()}…`];
+  }
   if (shaper) shaper.drawLines(lines, MARGIN, 64, size);
   else if (runs) runs.drawLines(lines, MARGIN, 64, size);
   else {
@@ -835,7 +888,31 @@ function drawHeaderName(ctx: TCtx, name: string) {
     doc.setFontSize(size);
     doc.text(lines, MARGIN, 64);
   }
+  if (letterhead) drawLetterhead(ctx, letterhead);
   doc.setFontSize(9);
+}
+
+/** The letterhead line under the exporter's name (one line, shortened with '…' when too long). */
+function drawLetterhead(ctx: TCtx, text: string) {
+  const { doc } = ctx;
+  const width = ctx.width / 2;
+  const size = 7.5;
+  const shaper = ctx.shaper && Shaper.needs(text) ? ctx.shaper : null;
+  const runs = !shaper && ctx.hasCjk ? new FontRuns(doc, FONT_PAIR, "normal") : null;
+  doc.setTextColor(90);
+  let lines: string[];
+  if (shaper) lines = shaper.wrap([text], width, size);
+  else if (runs) lines = runs.wrap([text], width, size);
+  else {
+    doc.setFont(FONT, "normal");
+    doc.setFontSize(size);
+    lines = doc.splitTextToSize(text, width) as string[];
+  }
+  const line = lines.length > 1 ? `${lines[0].replace(/.$/u, "").trimEnd()}…` : (lines[0] ?? "");
+  if (shaper) shaper.drawLines([line], MARGIN, 75, size);
+  else if (runs) runs.drawLines([line], MARGIN, 75, size);
+  else doc.text(line, MARGIN, 75);
+  doc.setTextColor(20);
 }
 
 /** A party as the certificate names it: name, address and country. */
@@ -868,7 +945,7 @@ function drawCertificateOfOrigin(ctx: TCtx, model: TPaperworkModel, totals: TPap
     ["4. Country of destination", consignee.country],
     ["5. Country of origin", origins],
     ["Invoice", `${model.number}, ${formatDate(model.date)}`],
-    ["Packages", `${totals.packages}`],
+    ["Number and kind of packages", packageKinds(model) || `${totals.packages}`],
   ];
   table(ctx, {
     body: pairs.map(([label, value]) => [{ content: label, styles: { fontStyle: "bold" } }, value || "—"]),
@@ -890,7 +967,7 @@ function drawCertificateOfOrigin(ctx: TCtx, model: TPaperworkModel, totals: TPap
       String(i + 1),
       lineDescription({ ...line, license_number: null }),
       line.hts,
-      String(line.quantity),
+      quantityText(line),
       line.origin,
       formatWeight(multiplyDecimal(line.unit_net_weight, line.quantity, 3)),
     ]),
@@ -951,7 +1028,7 @@ function drawPageHeaders(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel
     doc.setFont(FONT, "bold");
     doc.setFontSize(18);
     doc.text(DOCUMENT_TITLES[type], MARGIN, 48);
-    drawHeaderName(ctx, exporterName);
+    drawHeaderName(ctx, exporterName, model.letterhead ?? "");
     doc.setFont(FONT, "normal");
     const right = ctx.width - MARGIN;
     doc.text(`${numberLabel} ${model.number}`, right, 40, { align: "right" });

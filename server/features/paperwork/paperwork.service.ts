@@ -41,6 +41,7 @@ import {
 import { AppError, notFound } from "../../lib/errors";
 import type { TLogger } from "../../lib/logger";
 import { newStorageKey, type TStorage } from "../../lib/storage";
+import { exporterProfileRow, type TExporterProfileRow } from "../exporter-profile/exporter-profile.service";
 import type { TPaperParty, TPaperworkModel } from "./paperwork.render";
 import { renderInPool } from "./render-pool";
 import { findUnrenderable } from "./text-coverage";
@@ -102,11 +103,16 @@ type TLoaded = {
     id: number;
     quantity: number;
     extended_value: string;
+    unit_of_measure: string;
+    /** The unit price of this sale: the line's own, else the catalogue price. */
+    unit_price: string;
     product: typeof products.$inferSelect;
     origin: string;
   }[];
   packageLines: (typeof shipment_packages.$inferSelect & { package_name: string })[];
   notifyParty: (TContactRow & { country_name: string }) | null;
+  /** The workspace's own legal entity: the exporter when the shipment names none. */
+  profile: (TExporterProfileRow & { country_name: string }) | null;
   countryOf: Map<number, { name: string; code: string }>;
   paperSize: TPaperSize;
 };
@@ -143,6 +149,7 @@ async function loadShipment(db: TDb, workspaceId: number, shipmentId: number): P
         .from(contacts)
         .where(and(eq(contacts.workspace_id, workspaceId), eq(contacts.id, shipment.notify_party_id)))
     : [];
+  const profile = await exporterProfileRow(db, workspaceId);
   const itemRows = await db
     .select({ item: shipment_items, product: products })
     .from(shipment_items)
@@ -162,12 +169,18 @@ async function loadShipment(db: TDb, workspaceId: number, shipmentId: number): P
       id: item.id,
       quantity: item.quantity,
       extended_value: item.extended_value,
+      unit_of_measure: item.unit_of_measure,
+      unit_price: item.unit_price ?? product.unit_value,
       product,
-      origin: countryOf.get(product.country_of_origin_id ?? 0)?.name ?? "",
+      // The line's own country of origin, else the product's.
+      origin: countryOf.get(item.origin_country_id ?? product.country_of_origin_id ?? 0)?.name ?? "",
     })),
     packageLines: packageRows.map(({ line, name }) => ({ ...line, package_name: name })),
     notifyParty: notify
       ? { ...notify, country_name: countryOf.get(notify.country_id ?? 0)?.name ?? "" }
+      : null,
+    profile: profile?.company.trim()
+      ? { ...profile, country_name: countryOf.get(profile.country_id ?? 0)?.name ?? "" }
       : null,
     countryOf,
     paperSize: workspace?.paper_size === "a4" ? "a4" : "letter",
@@ -276,7 +289,9 @@ function missingFields(loaded: TLoaded, types: TPaperworkType[]): Record<string,
     errors[field] = [...(errors[field] ?? []), message];
   };
   if (!shipment.name.trim()) add("name");
-  if (!parties.exporter_of_record_id) add("exporter_of_record_id");
+  if (!parties.exporter_of_record_id && !loaded.profile) {
+    add("exporter_of_record_id", "Choose the exporter of record, or fill in the exporter profile.");
+  }
   if (!parties.importer_of_record_id) add("importer_of_record_id");
   if (items.length === 0) add("items", "Add at least one item.");
   const invoices = types.some((t) => t === "commercial_invoice" || t === "proforma_invoice");
@@ -359,6 +374,33 @@ export async function paperworkReadiness(
   };
 }
 
+/**
+ * The exporter profile as a party: the EIN and the EORI fill the two identifier places; the further
+ * identifier takes the place of whichever of them is missing.
+ */
+function profileParty(profile: NonNullable<TLoaded["profile"]>): TPaperParty {
+  const ids = [
+    profile.ein ? { label: "EIN", value: profile.ein } : null,
+    profile.eori ? { label: "EORI", value: profile.eori } : null,
+    profile.other_id ? { label: idLabel(profile.other_id_type) || "ID", value: profile.other_id } : null,
+  ].filter((id): id is { label: string; value: string } => id !== null);
+  return {
+    company: profile.company,
+    street: profile.street,
+    city: profile.city,
+    state_province: profile.state_province,
+    postal_code: profile.postal_code,
+    country: profile.country_name,
+    tax_id: ids[0]?.value ?? "",
+    tax_id_label: ids[0]?.label ?? "",
+    other_id: ids[1]?.value ?? "",
+    other_id_label: ids[1]?.label ?? "",
+    contact: profile.signatory_name,
+    phone: profile.phone,
+    email: profile.email,
+  };
+}
+
 const idLabel = (type: string | undefined) =>
   type && type in PARTY_ID_LABELS ? PARTY_ID_LABELS[type as TPartyIdType] : "";
 
@@ -436,6 +478,7 @@ async function buildModel(
     const blob = user?.key ? await deps.storage.get(user.key) : null;
     if (blob) signature = new Uint8Array(await blob.arrayBuffer());
   }
+  const exporterParty = loaded.parties.exporter_of_record_id;
   const consignee = loaded.parties.ultimate_consignee_id;
   const importer = loaded.parties.importer_of_record_id;
   const sameAsImporter = !consignee || consignee.id === importer?.id;
@@ -446,7 +489,12 @@ async function buildModel(
   return {
     date: s.invoice_date ?? today(),
     page_size: loaded.paperSize,
-    exporter: toParty(loaded.parties.exporter_of_record_id),
+    exporter: exporterParty
+      ? toParty(exporterParty)
+      : loaded.profile
+        ? profileParty(loaded.profile)
+        : toParty(undefined),
+    letterhead: exporterParty ? "" : (loaded.profile?.letterhead ?? ""),
     importer: toParty(importer),
     consignee: sameAsImporter ? null : toParty(consignee),
     notify_party: loaded.notifyParty ? toParty(loaded.notifyParty) : null,
@@ -457,7 +505,7 @@ async function buildModel(
     tracking_numbers: [s.tracking_number_1, s.tracking_number_2],
     port_of_export: s.port_of_export,
     port_of_import: s.port_of_import,
-    country_of_export: loaded.parties.exporter_of_record_id?.country_name ?? "",
+    country_of_export: (exporterParty ?? loaded.profile)?.country_name ?? "",
     country_of_destination: destination,
     reason_for_export: REASON_FOR_EXPORT_LABELS[reason] ?? "",
     incoterm: incoterm?.code ?? "",
@@ -474,7 +522,8 @@ async function buildModel(
       eccn: item.product.US_ECCN,
       origin: item.origin,
       quantity: item.quantity,
-      unit_value: item.product.unit_value,
+      unit_of_measure: item.unit_of_measure,
+      unit_value: item.unit_price,
       extended_value: item.extended_value,
       unit_net_weight: item.product.net_weight,
       license_number: licences.find((l) => l.item_id === item.id)?.license?.reference_number_1 ?? null,
@@ -490,6 +539,9 @@ async function buildModel(
     })),
     freight: s.freight,
     insurance: s.insurance,
+    other_charges: s.other_charges,
+    other_charges_label: s.other_charges_label,
+    discount: s.discount,
     statement: s.preview_statement_text,
     aes_citation: s.aes_citation,
     valid_until: s.proforma_valid_until ?? defaultProformaValidUntil(s.ship_date),
@@ -503,7 +555,14 @@ async function buildModel(
       ]
         .filter(Boolean)
         .join(" / "),
-    signature: { image: signature, name: s.user_name, title: s.user_title },
+    // The shipment's signatory, else the profile's default one.
+    signature: s.user_name.trim()
+      ? { image: signature, name: s.user_name, title: s.user_title }
+      : {
+          image: signature,
+          name: loaded.profile?.signatory_name ?? "",
+          title: loaded.profile?.signatory_title ?? "",
+        },
   };
 }
 

@@ -64,6 +64,8 @@ export function printedTexts(model: TPaperworkModel): { field: string; label: st
     ["shipper_reference", "Shipper reference", model.shipper_reference],
     ["statement", "Statement", model.statement],
     ["marks", "Marks and numbers", model.marks],
+    ["letterhead", "Letterhead", model.letterhead ?? ""],
+    ["other_charges_label", "Other charges label", model.other_charges_label ?? ""],
     ["user_name", "Signatory name", model.signature.name],
     ["user_title", "Signatory title", model.signature.title],
   ];
