@@ -3,12 +3,16 @@ import type { TDb } from "../../../db/client";
 import type { TExporterProfile, TExporterProfileInput } from "../../../db/contracts/exporter-profile";
 import { ZExporterProfileInput } from "../../../db/contracts/exporter-profile";
 import { countries, exporter_profiles, workspaces } from "../../../db/schema";
+import type { TDbOrTx } from "../../lib/entity/entity";
 import { AppError, forbidden } from "../../lib/errors";
 
 export type TExporterProfileRow = typeof exporter_profiles.$inferSelect;
 
 /** The stored profile of a workspace, or null before its first save. */
-export async function exporterProfileRow(db: TDb, workspaceId: number): Promise<TExporterProfileRow | null> {
+export async function exporterProfileRow(
+  db: TDbOrTx,
+  workspaceId: number,
+): Promise<TExporterProfileRow | null> {
   const [row] = await db
     .select()
     .from(exporter_profiles)

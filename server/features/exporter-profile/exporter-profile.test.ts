@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import type { TShipment } from "../../../db/contracts/shipments";
 import { countries, workspaces } from "../../../db/schema";
-import { signUp } from "../../test/factories";
+import { buildContact, buildProduct, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 
 let ctx: TTestContext;
@@ -122,5 +123,44 @@ describe("exporter profile", () => {
 
   test("without a session it is 401", async () => {
     expect((await ctx.app.request("/api/exporter-profile")).status).toBe(401);
+  });
+
+  test("a shipment may leave draft without an exporter of record once the profile names the exporter", async () => {
+    const who = await signUp(ctx);
+    const importer = await call(
+      ctx,
+      who.auth,
+      "POST",
+      "/api/contacts",
+      buildContact({ company: "Buyer GmbH" }),
+    );
+    const product = await call(
+      ctx,
+      who.auth,
+      "POST",
+      "/api/products",
+      buildProduct(1, { unit_value: "5.00" }),
+    );
+    const importerId = ((await importer.json()) as { item: { id: number } }).item.id;
+    const productId = ((await product.json()) as { item: { id: number } }).item.id;
+    const draft = (
+      (await (await call(ctx, who.auth, "POST", "/api/shipments")).json()) as { item: TShipment }
+    ).item;
+    const body = (updated_at: string) => ({
+      updated_at,
+      name: "No exporter chosen",
+      importer_of_record_id: importerId,
+      shipping_status_id: 3,
+      items: [{ product_id: productId, quantity: 2 }],
+    });
+    const refused = await call(ctx, who.auth, "PUT", `/api/shipments/${draft.id}`, body(draft.updated_at));
+    expect(refused.status).toBe(422);
+    expect(
+      ((await refused.json()) as { errors: Record<string, string[]> }).errors.exporter_of_record_id,
+    ).toBeTruthy();
+    expect((await put({ company: "Own Exports Ltd" }, who.auth)).status).toBe(200);
+    const saved = await call(ctx, who.auth, "PUT", `/api/shipments/${draft.id}`, body(draft.updated_at));
+    expect(saved.status).toBe(200);
+    expect(((await saved.json()) as { item: TShipment }).item.shipping_status_id).toBe(3);
   });
 });

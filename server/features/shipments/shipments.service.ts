@@ -36,6 +36,7 @@ import { getRecord, getRow, referenceErrors, saveFailed } from "../../lib/entity
 import { deleteLine, replaceLines } from "../../lib/entity/lines";
 import { notFound, type TFieldErrors } from "../../lib/errors";
 import { toFieldErrors } from "../../lib/validate";
+import { exporterProfileRow } from "../exporter-profile/exporter-profile.service";
 import { refreshLastShipmentDates } from "./last-shipment-date";
 import { shipmentsEntity } from "./shipments.entity";
 
@@ -340,6 +341,10 @@ export async function updateShipment(
           item_count: items.length,
           total_value: totals.total_value,
         });
+        // The workspace's exporter profile stands in for an exporter of record not chosen.
+        if (missing.exporter_of_record_id && (await exporterProfileRow(tx, workspaceId))?.company.trim()) {
+          delete missing.exporter_of_record_id;
+        }
         if (Object.keys(missing).length) throw saveFailed(missing);
       }
       await replaceLines(
