@@ -515,6 +515,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                       visibleLabel="Origin"
                       options={countryOptions}
                       emptyLabel="Product's origin"
+                      className="col-span-2 md:col-span-2 xl:col-span-2"
                     />
                     <div className="space-y-2 xl:col-span-3">
                       <span className="block text-sm font-medium">Extended value</span>
