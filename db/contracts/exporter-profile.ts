@@ -50,5 +50,7 @@ export type TExporterProfile = z.output<typeof ZExporterProfileInput> & {
   country: string | null;
   /** Whether the caller may change it (the workspace owner). */
   editable: boolean;
+  /** Where the logo image is served, or null when none was uploaded. */
+  logo_url: string | null;
   updated_at: string | null;
 };

@@ -15,6 +15,7 @@ CREATE TABLE `exporter_profiles` (
 	`letterhead` text DEFAULT '' NOT NULL,
 	`signatory_name` text DEFAULT '' NOT NULL,
 	`signatory_title` text DEFAULT '' NOT NULL,
+	`logo_key` text,
 	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`country_id`) REFERENCES `countries`(`id`) ON UPDATE no action ON DELETE restrict

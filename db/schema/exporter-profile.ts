@@ -31,5 +31,7 @@ export const exporter_profiles = sqliteTable("exporter_profiles", {
   /** Who signs when the shipment names no signatory. */
   signatory_name: text().notNull().default(""),
   signatory_title: text().notNull().default(""),
+  /** Storage key of the logo (PNG or JPEG) printed in the documents' header; null when none. */
+  logo_key: text(),
   updated_at: updatedAt(),
 });

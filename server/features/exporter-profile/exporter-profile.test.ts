@@ -4,6 +4,7 @@ import type { TShipment } from "../../../db/contracts/shipments";
 import { countries, workspaces } from "../../../db/schema";
 import { buildContact, buildProduct, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
+import { solidPng } from "./test-png";
 
 let ctx: TTestContext;
 beforeAll(async () => {
@@ -162,5 +163,39 @@ describe("exporter profile", () => {
     const saved = await call(ctx, who.auth, "PUT", `/api/shipments/${draft.id}`, body(draft.updated_at));
     expect(saved.status).toBe(200);
     expect(((await saved.json()) as { item: TShipment }).item.shipping_status_id).toBe(3);
+  });
+
+  test("the owner uploads a PNG logo, it is served back and can be removed; other files are 422s", async () => {
+    const who = await signUp(ctx);
+    const upload = (file: File) => {
+      const form = new FormData();
+      form.append("logo", file);
+      return ctx.app.request("/api/exporter-profile/logo", { method: "POST", body: form, headers: who.auth });
+    };
+    expect((await ctx.app.request("/api/exporter-profile/logo", { headers: who.auth })).status).toBe(404);
+    const png = solidPng(40, 16, [20, 60, 120]);
+    const ok = await upload(new File([png], "logo.png", { type: "image/png" }));
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as TBody).item.logo_url).toStartWith("/api/exporter-profile/logo");
+    const served = await ctx.app.request("/api/exporter-profile/logo", { headers: who.auth });
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
+    const text = await upload(new File(["not an image"], "logo.png", { type: "image/png" }));
+    expect(text.status).toBe(422);
+    expect(((await text.json()) as { errors: Record<string, string[]> }).errors.logo).toEqual([
+      "You can only upload JPG/PNG file!",
+    ]);
+    const none = await ctx.app.request("/api/exporter-profile/logo", {
+      method: "POST",
+      body: new FormData(),
+      headers: who.auth,
+    });
+    expect(none.status).toBe(422);
+    const removed = await ctx.app.request("/api/exporter-profile/logo", {
+      method: "DELETE",
+      headers: who.auth,
+    });
+    expect(((await removed.json()) as TBody).item.logo_url).toBeNull();
+    expect((await ctx.app.request("/api/exporter-profile/logo", { headers: who.auth })).status).toBe(404);
   });
 });

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import type { TShipment } from "../../../db/contracts/shipments";
 import { buildContact, buildProduct, call, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
+import { solidPng } from "../exporter-profile/test-png";
 import { readPdfText } from "./pdf-text";
 
 const POLAND = 176;
@@ -136,10 +137,22 @@ describe("the exporter profile on the paperwork", () => {
       signatory_title: "Head of Export",
     });
     expect(saved.status).toBe(200);
+    const form = new FormData();
+    form.append("logo", new File([solidPng(120, 40, [16, 80, 140])], "logo.png", { type: "image/png" }));
+    const logo = await ctx.app.request("/api/exporter-profile/logo", {
+      method: "POST",
+      body: form,
+      headers: who.auth,
+    });
+    expect(logo.status).toBe(200);
     const shipment = await shipmentWithoutExporter(who, { user_name: "", user_title: "" });
     const { status, body } = await generate(who, shipment.id, ["commercial_invoice", "packing_list"]);
     expect(status).toBe(201);
     const invoice = flat((await pdfOf(who, body.documents[0].id)).text);
+    // The logo is drawn once as an image and reused on every page.
+    const raw = await call(ctx, who.auth, "GET", `/api/paperwork/documents/${body.documents[0].id}/preview`);
+    const pdfSource = new TextDecoder("latin1").decode(new Uint8Array(await raw.arrayBuffer()));
+    expect(pdfSource.match(/\/Subtype \/Image/g)?.length).toBe(1);
     for (const text of [
       "Acme Valves LLC",
       "1 Harbor Way",

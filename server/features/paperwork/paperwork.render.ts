@@ -91,6 +91,8 @@ export type TPaperworkModel = {
   exporter: TPaperParty;
   /** The exporter profile's letterhead line, printed under the exporter's name in the header; "" none. */
   letterhead?: string;
+  /** The exporter profile's logo (PNG or JPEG), printed in the header; null or left out: none. */
+  logo?: Uint8Array | null;
   importer: TPaperParty;
   /** null: the ultimate consignee is the importer of record. */
   consignee: TPaperParty | null;
@@ -210,7 +212,7 @@ const CJK =
 
 /** Every text of the model in one string (for deciding which fonts a document needs). */
 function modelText(model: TPaperworkModel): string {
-  return JSON.stringify({ ...model, signature: { ...model.signature, image: null } });
+  return JSON.stringify({ ...model, logo: null, signature: { ...model.signature, image: null } });
 }
 
 /** True when any text in the model needs the CJK font. */
@@ -1016,12 +1018,34 @@ function drawCertificateOfOrigin(ctx: TCtx, model: TPaperworkModel, totals: TPap
   );
 }
 
+/**
+ * Where the logo goes: scaled to fit 110 × 44 pt between the exporter's name (left half) and the
+ * number, date and page (right), vertically centred on the title's band. An image jsPDF cannot read
+ * is left out rather than failing the document.
+ */
+function logoPlacement(ctx: TCtx, image: Uint8Array | null) {
+  if (!image || image.length === 0) return null;
+  try {
+    const props = ctx.doc.getImageProperties(image);
+    const boxW = 110;
+    const boxH = 44;
+    const scale = Math.min(boxW / props.width, boxH / props.height);
+    const w = props.width * scale;
+    const h = props.height * scale;
+    const right = ctx.width - MARGIN - 140;
+    return { image, type: props.fileType, x: right - w, y: 30 + (boxH - h) / 2, w, h };
+  } catch {
+    return null;
+  }
+}
+
 function drawPageHeaders(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel) {
   const { doc } = ctx;
   const pages = doc.getNumberOfPages();
   const numberLabel =
     type === "proforma_invoice" ? "Proforma No." : type === "packing_list" ? "Invoice No." : "Invoice No.";
   const exporterName = model.exporter.company;
+  const logo = logoPlacement(ctx, model.logo ?? null);
   for (let page = 1; page <= pages; page++) {
     doc.setPage(page);
     doc.setTextColor(20);
@@ -1029,6 +1053,7 @@ function drawPageHeaders(ctx: TCtx, type: TPaperworkType, model: TPaperworkModel
     doc.setFontSize(18);
     doc.text(DOCUMENT_TITLES[type], MARGIN, 48);
     drawHeaderName(ctx, exporterName, model.letterhead ?? "");
+    if (logo) doc.addImage(logo.image, logo.type, logo.x, logo.y, logo.w, logo.h, "exporter-logo");
     doc.setFont(FONT, "normal");
     const right = ctx.width - MARGIN;
     doc.text(`${numberLabel} ${model.number}`, right, 40, { align: "right" });

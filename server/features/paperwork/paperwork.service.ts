@@ -479,6 +479,10 @@ async function buildModel(
     if (blob) signature = new Uint8Array(await blob.arrayBuffer());
   }
   const exporterParty = loaded.parties.exporter_of_record_id;
+  // The workspace's own logo heads its own documents: only when the profile is the exporter.
+  const logoBlob =
+    !exporterParty && loaded.profile?.logo_key ? await deps.storage.get(loaded.profile.logo_key) : null;
+  const logo = logoBlob ? new Uint8Array(await logoBlob.arrayBuffer()) : null;
   const consignee = loaded.parties.ultimate_consignee_id;
   const importer = loaded.parties.importer_of_record_id;
   const sameAsImporter = !consignee || consignee.id === importer?.id;
@@ -495,6 +499,7 @@ async function buildModel(
         ? profileParty(loaded.profile)
         : toParty(undefined),
     letterhead: exporterParty ? "" : (loaded.profile?.letterhead ?? ""),
+    logo: exporterParty ? null : logo,
     importer: toParty(importer),
     consignee: sameAsImporter ? null : toParty(consignee),
     notify_party: loaded.notifyParty ? toParty(loaded.notifyParty) : null,
