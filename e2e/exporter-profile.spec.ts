@@ -36,6 +36,15 @@ test("the owner fills in the exporter profile from the user menu; a bad EIN is r
   await expect(page.getByLabel("Company name")).toHaveValue("Harbor Valves LLC");
   await expect(page.getByLabel("EIN (12-3456789)")).toHaveValue("12-3456789");
   await expect(page.getByLabel("EORI (e.g. DE123456789012345)")).toHaveValue("DE123456789");
+  // A real PNG (a 1×1 pixel) uploads and shows as the logo; the header of the documents prints it.
+  const pixel = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC",
+    "base64",
+  );
+  await page
+    .getByLabel("Logo image")
+    .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: pixel });
+  await expect(page.getByRole("img", { name: "Exporter logo" })).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: "test-results/exporter-profile-390.png", fullPage: true });
   expect(problems).toEqual([]);

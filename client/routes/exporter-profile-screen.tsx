@@ -1,5 +1,6 @@
 import { revalidateLogic, useForm } from "@tanstack/react-form";
 import { useRouter } from "@tanstack/react-router";
+import { type ChangeEvent, useState } from "react";
 import { toast } from "sonner";
 import {
   EXPORTER_OTHER_ID_TYPES,
@@ -11,7 +12,9 @@ import { PageHeader } from "../components/app/screens";
 import { Form, SubmitButton } from "../components/kit/form";
 import { SelectField, TextField } from "../components/kit/form-fields";
 import { applyServerErrors } from "../components/kit/server-errors";
+import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { Label } from "../components/ui/label";
 import { exporterProfileRoute } from "./exporter-profile";
 
 const TEXT_FIELDS = [
@@ -155,6 +158,85 @@ export function ExporterProfileScreen() {
           </form.Subscribe>
         ) : null}
       </Form>
+      <LogoCard profile={profile} />
     </section>
+  );
+}
+
+const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+
+/** The logo printed in the documents' header: PNG or JPEG under 2 MB, uploaded on choosing it. */
+function LogoCard({ profile }: { profile: TExporterProfile }) {
+  const { api } = exporterProfileRoute.useRouteContext();
+  const router = useRouter();
+  const [isBusy, setIsBusy] = useState(false);
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    setIsBusy(true);
+    try {
+      await action();
+      toast.success(done);
+      await router.invalidate();
+    } catch (error) {
+      toast.error((error as Error).message || "The logo could not be changed");
+    } finally {
+      setIsBusy(false);
+    }
+  };
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = "";
+    if (!file) return;
+    if (!["image/png", "image/jpeg"].includes(file.type))
+      return void toast.error("You can only upload JPG/PNG file!");
+    if (file.size >= LOGO_MAX_BYTES) return void toast.error("Image must smaller than 2MB!");
+    const form = new FormData();
+    form.append("logo", file);
+    void run(() => api.upload("/exporter-profile/logo", form), "Logo uploaded");
+  };
+  return (
+    <Card className="mt-6">
+      <CardHeader>
+        <CardTitle>Logo</CardTitle>
+        <CardDescription>
+          Printed beside the title of every document when the profile is the exporter. JPG or PNG, under 2 MB.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-wrap items-center gap-4">
+        {profile.logo_url ? (
+          <img
+            src={profile.logo_url}
+            alt="Exporter logo"
+            className="h-12 max-w-40 rounded border object-contain"
+          />
+        ) : (
+          <span className="text-sm text-muted-foreground">No logo yet.</span>
+        )}
+        {profile.editable ? (
+          <>
+            <Label htmlFor="exporter-logo" className="sr-only">
+              Logo image
+            </Label>
+            <input
+              id="exporter-logo"
+              type="file"
+              accept="image/png,image/jpeg"
+              disabled={isBusy}
+              onChange={onChange}
+              className="text-sm"
+            />
+            {profile.logo_url ? (
+              <Button
+                type="button"
+                variant="outline"
+                disabled={isBusy}
+                onClick={() => run(() => api.send("DELETE", "/exporter-profile/logo"), "Logo removed")}
+              >
+                Remove logo
+              </Button>
+            ) : null}
+          </>
+        ) : null}
+      </CardContent>
+    </Card>
   );
 }
