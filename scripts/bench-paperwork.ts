@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { renderPaperwork } from "../server/features/paperwork/paperwork.render";
-import { paperModel } from "../server/features/paperwork/test-model";
+import { paperModel, paperParty } from "../server/features/paperwork/test-model";
 import { ensureClientBuild, ROOT, startServer } from "./lib";
 
 const RUNS = 50;
@@ -46,6 +46,44 @@ line("  render p95 (wall)", ms(percentile(wall, 95)), "< 150 ms");
 line("  render p50 (CPU, all threads incl. GC)", ms(percentile(cpu, 50)), "");
 line("  render p95 (CPU, all threads incl. GC)", ms(percentile(cpu, 95)), "(wall on an idle machine)");
 line("  PDF size", `${(size / 1024).toFixed(0)} KB`, "< 300 KB");
+
+// 1b. The same invoice with Arabic, Chinese and Latin parties and Arabic/Devanagari item text: shaped
+// (HarfBuzz), reordered (bidi) and drawn as outlines, plus the invisible text layer.
+const mixed = paperModel(
+  {
+    exporter: paperParty({ company: "Acme Export Inc.", city: "Long Beach" }),
+    importer: paperParty({
+      company: "شركة الخليج للتجارة ذ.م.م",
+      street: "شارع الملك فهد 12",
+      city: "الرياض",
+      country: "Saudi Arabia",
+    }),
+    consignee: paperParty({ company: "北京进出口有限公司", city: "北京", country: "China" }),
+  },
+  LINES,
+);
+mixed.lines = mixed.lines.map((l, i) =>
+  i % 10 === 0 ? { ...l, description: i % 20 === 0 ? "مضخة مياه صناعية" : "औद्योगिक जल पंप" } : l,
+);
+for (let i = 0; i < 3; i++) await renderPaperwork("commercial_invoice", mixed);
+const mixedWall: number[] = [];
+const mixedCpu: number[] = [];
+let mixedSize = 0;
+for (let i = 0; i < RUNS; i++) {
+  const usage = process.cpuUsage();
+  const started = performance.now();
+  const bytes = await renderPaperwork("commercial_invoice", mixed);
+  mixedWall.push(performance.now() - started);
+  const used = process.cpuUsage(usage);
+  mixedCpu.push((used.user + used.system) / 1000);
+  mixedSize = bytes.length;
+}
+console.log(`Paperwork: the same invoice, Arabic + Chinese + Latin parties, 10 Arabic/Devanagari lines`);
+line("  render p50 (wall)", ms(percentile(mixedWall, 50)), "");
+line("  render p95 (wall)", ms(percentile(mixedWall, 95)), "< 250 ms");
+line("  render p50 (CPU, all threads incl. GC)", ms(percentile(mixedCpu, 50)), "");
+line("  render p95 (CPU, all threads incl. GC)", ms(percentile(mixedCpu, 95)), "(wall on an idle machine)");
+line("  PDF size", `${(mixedSize / 1024).toFixed(0)} KB`, "");
 
 // 2. Through the server: list latency while 10 generations run.
 await ensureClientBuild();

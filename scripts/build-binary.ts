@@ -106,6 +106,28 @@ function libsqlNativePlugin(): BunPlugin {
 }
 
 /**
+ * harfbuzzjs (the paperwork's text shaping) starts itself with a top-level await, which a CommonJS
+ * bundle cannot hold, and finds its .wasm beside its own file, which the executable does not have.
+ * Its start becomes an exported `ready(module)` that script-fonts.ts calls with the embedded .wasm.
+ */
+function harfbuzzPlugin(): BunPlugin {
+  return {
+    name: "harfbuzz-ready",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/]harfbuzzjs[\\/]dist[\\/]index\.mjs$/ }, (args) => {
+        const source = readFileSync(args.path, "utf8");
+        const start = "init(await createHarfBuzz());";
+        if (!source.includes(start)) throw new Error(`harfbuzzjs changed: no '${start}' in ${args.path}`);
+        const patched = source
+          .replace(start, "const ready = (module) => createHarfBuzz(module).then(init);")
+          .replace(/export \{ /, "export { ready, ");
+        return { contents: patched, loader: "js" };
+      });
+    },
+  };
+}
+
+/**
  * Browser-only modules out of the server bundle. Bun's bundler cannot resolve Vite's `?url` /
  * `?no-inline` imports, even behind a dynamic import(), and the server never runs these modules:
  * the dashboard's map chunk (OpenLayers and the country shapes) and the reports screen's
@@ -157,7 +179,7 @@ const result = await Bun.build({
   bytecode: true,
   format: "cjs",
   sourcemap: "none",
-  plugins: [libsqlNativePlugin(), browserOnlyPlugin()],
+  plugins: [libsqlNativePlugin(), browserOnlyPlugin(), harfbuzzPlugin()],
   define: {
     "process.env.NODE_ENV": '"production"',
     // The entry points' common root: workers are started by their path from it (server/lib/worker-url.ts).

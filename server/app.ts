@@ -14,6 +14,7 @@ import { dictionaryRoutes } from "./features/dictionary/dictionary.routes";
 import { createDocumentRoutes } from "./features/documents/documents.routes";
 import { DOCUMENT_OWNERS } from "./features/documents/documents.service";
 import { exportControlRoutes } from "./features/export-control/export-control.routes";
+import { exporterProfileRoutes } from "./features/exporter-profile/exporter-profile.routes";
 import { healthRoutes } from "./features/health/health.routes";
 import { homeRoutes } from "./features/home/home.routes";
 import { licensesEntity } from "./features/licenses/licenses.entity";
@@ -184,6 +185,7 @@ export function createApp(deps: TAppDeps) {
     .route("/screenings", screeningRoutes)
     .route("/paperwork", paperworkRoutes)
     .route("/export-control", exportControlRoutes)
+    .route("/exporter-profile", exporterProfileRoutes)
     .route("/products", createEntityRoutes(productsEntity))
     .route("/licenses", createEntityRoutes(licensesEntity))
     .route("/wikis", createEntityRoutes(wikisEntity))

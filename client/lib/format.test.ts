@@ -31,4 +31,9 @@ describe("formatting for display", () => {
     expect(formatMoney("-0.05")).toBe("-$0.05");
     expect(formatMoney("")).toBe("");
   });
+  test("money in another currency shows its code, never a dollar sign", () => {
+    expect(formatMoney("1234.5", "EUR")).toBe("EUR 1,234.50");
+    expect(formatMoney("-0.05", "JPY")).toBe("-JPY 0.05");
+    expect(formatMoney("10", "USD")).toBe("$10.00");
+  });
 });

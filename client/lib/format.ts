@@ -43,10 +43,12 @@ export function formatNumber(value: string | number | null | undefined): string 
 }
 
 /** A decimal string as money with thousands separators: "1234.5" → "$1,234.50". */
-export function formatMoney(value: string | number | null | undefined): string {
+export function formatMoney(value: string | number | null | undefined, currency?: string): string {
   if (value === null || value === undefined || value === "") return "";
   const [whole, frac = ""] = String(value).split(".");
   const sign = whole.startsWith("-") ? "-" : "";
   const digits = whole.replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${sign}$${digits}.${frac.padEnd(2, "0").slice(0, 2)}`;
+  // An amount in another currency shows its code ('EUR 1,234.50'), never a dollar sign.
+  const symbol = currency && currency !== "USD" ? `${currency} ` : "$";
+  return `${sign}${symbol}${digits}.${frac.padEnd(2, "0").slice(0, 2)}`;
 }

@@ -4,6 +4,7 @@ import { accountRoute } from "./account";
 import { authRoutes } from "./auth";
 import { catalogueRoutes } from "./catalogue";
 import { contactRoutes } from "./contacts";
+import { exporterProfileRoute } from "./exporter-profile";
 import { homeRoute } from "./home";
 import { reportsRoute } from "./reports";
 import { rootRoute } from "./root";
@@ -74,6 +75,7 @@ export const appRoutes = [
   homeRoute,
   ...authRoutes,
   accountRoute,
+  exporterProfileRoute,
   legalRoute("terms", "Terms"),
   legalRoute("help", "Help"),
   legalRoute("privacy", "Privacy"),

@@ -10,6 +10,11 @@ import {
   requiredText,
   whenFieldsParsed,
 } from "./fields";
+import { PARTY_ID_TYPES } from "./party-ids";
+
+const ID_TYPE = `Choose one of ${PARTY_ID_TYPES.join(", ")} (or leave it empty).`;
+const idType = () =>
+  z.preprocess((v) => (v == null ? "" : v), z.enum(["", ...PARTY_ID_TYPES], { error: ID_TYPE })).default("");
 
 /** Notes are stored as '-' when left empty (spec section 5). */
 const EMPTY_NOTE = "-";
@@ -23,6 +28,9 @@ export const ZContactInput = z
     company: requiredText(),
     partner_type_id: requiredId(),
     tax_id: requiredText(64),
+    tax_id_type: idType(),
+    other_id_type: idType(),
+    other_id: optionalText(64),
     contact_1: requiredText(),
     phone_1: requiredText(64),
     email_1: requiredEmail(),
@@ -50,6 +58,18 @@ export const ZContactInput = z
       }
     },
     whenFieldsParsed("is_sensitive", "sensitive_note", "is_restricted", "restricted_note"),
+  )
+  .superRefine(
+    (value, ctx) => {
+      if (value.other_id && !value.other_id_type) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["other_id_type"],
+          message: "Say what the second identifier is.",
+        });
+      }
+    },
+    whenFieldsParsed("other_id", "other_id_type"),
   )
   .transform((value) => ({
     ...value,

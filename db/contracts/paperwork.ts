@@ -3,13 +3,19 @@ import { decimalToScaled } from "./decimal";
 import { itnProblem } from "./export-control";
 
 /** The paperwork the server generates for a shipment (spec section 9). */
-export const PAPERWORK_TYPES = ["commercial_invoice", "proforma_invoice", "packing_list"] as const;
+export const PAPERWORK_TYPES = [
+  "commercial_invoice",
+  "proforma_invoice",
+  "packing_list",
+  "certificate_of_origin",
+] as const;
 export type TPaperworkType = (typeof PAPERWORK_TYPES)[number];
 
 export const PAPERWORK_LABELS: Record<TPaperworkType, string> = {
   commercial_invoice: "Commercial Invoice",
   proforma_invoice: "Proforma Invoice",
   packing_list: "Packing List",
+  certificate_of_origin: "Certificate of Origin",
 };
 
 /** Paper sizes a workspace can print on: Letter for US exporters by default, or A4. */

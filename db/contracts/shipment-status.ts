@@ -36,12 +36,18 @@ export function shipmentStatusOf(id: number | null | undefined) {
 // ---------------------------------------------------------------------------------------------
 // Documents
 
-export const GENERATED_DOCUMENT_TYPES = ["commercial_invoice", "proforma_invoice", "packing_list"] as const;
+export const GENERATED_DOCUMENT_TYPES = [
+  "commercial_invoice",
+  "proforma_invoice",
+  "packing_list",
+  "certificate_of_origin",
+] as const;
 export type TGeneratedDocumentType = (typeof GENERATED_DOCUMENT_TYPES)[number];
 export const CUSTOM_DOCUMENT_TYPE = "custom";
 export const DOCUMENT_TYPE_LABELS: Record<TGeneratedDocumentType | "custom", string> = {
   commercial_invoice: "Commercial Invoice",
   proforma_invoice: "Proforma Invoice",
   packing_list: "Packing List",
+  certificate_of_origin: "Certificate of Origin",
   custom: "Custom",
 };

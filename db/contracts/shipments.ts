@@ -70,6 +70,28 @@ export const STALE_MESSAGE =
 // Input (PUT body)
 
 const WHOLE_QUANTITY = "Enter a whole number of at least 1.";
+
+/** Reasons for export as commercial invoices state them (the 'other' case says so in the notes). */
+export const REASONS_FOR_EXPORT = [
+  "sale",
+  "sample",
+  "repair_and_return",
+  "return",
+  "gift",
+  "temporary_export",
+  "personal_effects",
+  "other",
+] as const;
+export const REASON_FOR_EXPORT_LABELS: Record<(typeof REASONS_FOR_EXPORT)[number], string> = {
+  sale: "Sale",
+  sample: "Sample (no commercial value)",
+  repair_and_return: "Repair and return",
+  return: "Return of goods",
+  gift: "Gift",
+  temporary_export: "Temporary export",
+  personal_effects: "Personal effects",
+  other: "Other",
+};
 const MEASURE = "Enter a number of at least 0.01 with at most 2 decimals.";
 
 /** A line quantity: a whole number ≥ 1 (JSON number or its text). */
@@ -83,13 +105,26 @@ const quantity = () =>
       .max(1_000_000_000, "Must be at most 1,000,000,000."),
   );
 
-/** A weight (kg) or dimension (inches): at least 0.01, at most 2 decimals, as an exact string. */
+const WEIGHT = "Enter a weight of at least 0.01 kg with at most 3 decimals.";
+
+/** A dimension (inches): at least 0.01, at most 2 decimals, as an exact string. */
 const measure = () =>
   z
     .union([z.string(), z.number()], { error: (i) => (i.input == null ? REQUIRED : MEASURE) })
     .transform((v) => (typeof v === "number" ? String(v) : v.trim().replace(/,/g, "")))
     .refine((v) => v !== "", REQUIRED)
     .refine((v) => /^\d{1,9}(\.\d{1,2})?$/.test(v) && decimalToScaled(v, 2) >= 1, MEASURE);
+
+/**
+ * A package weight (kg): at least 0.01, up to 3 decimals — the grams it is stored in, and what GET
+ * answers ('12.500'), so a shipment read from the API can be written back unchanged.
+ */
+const weight = () =>
+  z
+    .union([z.string(), z.number()], { error: (i) => (i.input == null ? REQUIRED : WEIGHT) })
+    .transform((v) => (typeof v === "number" ? String(v) : v.trim().replace(/,/g, "")))
+    .refine((v) => v !== "", REQUIRED)
+    .refine((v) => /^\d{1,9}(\.\d{1,3})?$/.test(v) && decimalToScaled(v, 3) >= 10, WEIGHT);
 
 /** A ship date as YYYY-MM-DD that exists; "" and null mean none (drafts may have no date). */
 const optionalDate = () =>
@@ -105,20 +140,82 @@ const optionalDate = () =>
       return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
     }, "Enter a date as YYYY-MM-DD.");
 
+/** Units of measure a line's quantity may be counted in (the codes customs forms use). */
+export const UNITS_OF_MEASURE = [
+  "PCS",
+  "SET",
+  "PR",
+  "DOZ",
+  "GR",
+  "KG",
+  "G",
+  "LB",
+  "T",
+  "M",
+  "M2",
+  "M3",
+  "L",
+  "CTN",
+  "ROL",
+] as const;
+export type TUnitOfMeasure = (typeof UNITS_OF_MEASURE)[number];
+
+/** What each unit of measure stands for, for the form's list. */
+export const UNIT_OF_MEASURE_LABELS: Record<TUnitOfMeasure, string> = {
+  PCS: "Pieces",
+  SET: "Sets",
+  PR: "Pairs",
+  DOZ: "Dozens",
+  GR: "Gross (144)",
+  KG: "Kilograms",
+  G: "Grams",
+  LB: "Pounds",
+  T: "Metric tons",
+  M: "Metres",
+  M2: "Square metres",
+  M3: "Cubic metres",
+  L: "Litres",
+  CTN: "Cartons",
+  ROL: "Rolls",
+};
+
+/** A line's own unit price: "" or null means the product's catalogue price. */
+const optionalUnitPrice = () =>
+  z.preprocess((v) => (v === "" || v === undefined ? null : v), decimal(2, { min: 0 }).nullable());
+
 export const ZShipmentItemInput = z.object({
   id: optionalId().optional(),
   product_id: requiredId(),
   quantity: quantity(),
   /** Export control (schedule_b, license_exception, license_exception_note, license_id, override_justification): left out, the stored value of the same line stays. */
   ...ZExportControlLineFields,
+  unit_of_measure: z
+    .preprocess(
+      (v) =>
+        v === null || v === undefined || v === ""
+          ? "PCS"
+          : typeof v === "string"
+            ? v.trim().toUpperCase()
+            : v,
+      z.enum(UNITS_OF_MEASURE, { error: `Choose a unit of measure: ${UNITS_OF_MEASURE.join(", ")}.` }),
+    )
+    .default("PCS"),
+  /** The actual unit price of this sale; left out, null or "": the catalogue price. */
+  unit_price: optionalUnitPrice()
+    .optional()
+    .transform((v) => v ?? null),
+  /** Where this line's goods originate; null: the product's country of origin. */
+  origin_country_id: optionalId()
+    .optional()
+    .transform((v) => v ?? null),
 });
 
 export const ZShipmentPackageInput = z.object({
   id: optionalId().optional(),
   package_id: requiredId(),
   quantity: quantity(),
-  net_weight: measure(),
-  gross_weight: measure(),
+  net_weight: weight(),
+  gross_weight: weight(),
   length: measure(),
   width: measure(),
   height: measure(),
@@ -137,8 +234,15 @@ export const ZShipmentInput = z
     exporter_of_record_id: optionalId(),
     importer_of_record_id: optionalId(),
     ultimate_consignee_id: optionalId(),
+    /** Left out: the stored notify party stays. */
+    notify_party_id: optionalId().optional(),
     freight: decimal(2, { min: 0 }),
     insurance: decimal(2, { min: 0 }),
+    /** A discount off the invoice total; left out, the stored one stays. */
+    discount: decimal(2, { min: 0 }).optional(),
+    /** Other charges added to the invoice total, and what they are; left out, the stored ones stay. */
+    other_charges: decimal(2, { min: 0 }).optional(),
+    other_charges_label: optionalText(64).optional(),
     ship_date: optionalDate(),
     consignee_reference_number: optionalText(64),
     shipper_reference_number: optionalText(64),
@@ -173,6 +277,13 @@ export const ZShipmentInput = z
     proforma_valid_until: optionalDate().optional(),
     /** Export control and EEI: usd_exchange_rate, usd_exchange_rate_date, EEI indicators; left out, unchanged. */
     ...ZExportControlShipmentFields,
+    /** Invoice date (YYYY-MM-DD); null or "" means the day of generation; left out, unchanged. */
+    invoice_date: optionalDate().optional(),
+    reason_for_export: z
+      .enum(["", ...REASONS_FOR_EXPORT], { error: `Choose from ${REASONS_FOR_EXPORT.join(", ")}.` })
+      .optional(),
+    incoterm_place: optionalText(128).optional(),
+    marks_and_numbers: optionalText(1000).optional(),
     generate_documents: z
       .array(
         z.enum(GENERATED_DOCUMENT_TYPES, { error: `Choose from ${GENERATED_DOCUMENT_TYPES.join(", ")}.` }),
@@ -282,6 +393,10 @@ export type TTotalsInput = {
   packages: { quantity: number | string | null | undefined }[];
   freight?: string | number | null;
   insurance?: string | number | null;
+  /** Added to the invoice total (packing, handling, …). */
+  other_charges?: string | number | null;
+  /** Taken off the invoice total. */
+  discount?: string | number | null;
 };
 
 export type TTotals = {
@@ -299,7 +414,8 @@ const wholeOrZero = (value: number | string | null | undefined): bigint => {
 
 /**
  * extended_value = unit value × quantity; total_value = Σ extended values (2 decimals);
- * total_invoice_value = total_value + freight + insurance; total_pieces = Σ package quantities.
+ * total_invoice_value = total_value + freight + insurance + other charges − discount (negative when the
+ * discount is larger: the server refuses that); total_pieces = Σ package quantities.
  * A line still being typed (no unit value, bad quantity) counts as 0 instead of throwing.
  */
 export function computeShipmentTotals(input: TTotalsInput): TTotals {
@@ -325,7 +441,13 @@ export function computeShipmentTotals(input: TTotalsInput): TTotals {
   return {
     extended_values,
     total_value: centsToDecimal(total),
-    total_invoice_value: centsToDecimal(total + extra(input.freight) + extra(input.insurance)),
+    total_invoice_value: centsToDecimal(
+      total +
+        extra(input.freight) +
+        extra(input.insurance) +
+        extra(input.other_charges) -
+        extra(input.discount),
+    ),
     total_pieces: Number(pieces),
   };
 }
@@ -351,7 +473,7 @@ export type TShipmentItem = {
   quantity: number;
   /** Money, computed by the server. */
   extended_value: string;
-  /** The product's current unit value, for the live totals. */
+  /** The product's current unit value (the catalogue price), for the live totals. */
   unit_value: string;
   /** Export control: Schedule B (10 digits or ""), licence exception symbol and note, chosen licence, override. */
   schedule_b: string;
@@ -359,6 +481,11 @@ export type TShipmentItem = {
   license_exception_note: string;
   license_id: number | null;
   override_justification: string;
+  unit_of_measure: TUnitOfMeasure;
+  /** This sale's unit price; null: the catalogue price (unit_value). */
+  unit_price: string | null;
+  /** This line's country of origin; null: the product's. */
+  origin_country_id: number | null;
   product: {
     id: number;
     name: string;
@@ -404,8 +531,12 @@ export type TShipmentFields = {
   exporter_of_record_id: number | null;
   importer_of_record_id: number | null;
   ultimate_consignee_id: number | null;
+  notify_party_id: number | null;
   freight: string;
   insurance: string;
+  discount: string;
+  other_charges: string;
+  other_charges_label: string;
   total_value: string;
   total_invoice_value: string;
   ship_date: string | null;
@@ -431,6 +562,10 @@ export type TShipmentFields = {
   /** Paperwork: the AES/EEI citation printed on the commercial invoice. */
   aes_citation: string;
   proforma_valid_until: string | null;
+  invoice_date: string | null;
+  reason_for_export: string;
+  incoterm_place: string;
+  marks_and_numbers: string;
   /** The invoice's series number when there is no shipper reference (set at first generation). */
   invoice_number: string;
   proforma_number: string;
@@ -456,6 +591,7 @@ export type TShipmentRow = TShipmentFields & {
   exporter_of_record: TShipmentParty | null;
   importer_of_record: TShipmentParty | null;
   ultimate_consignee: TShipmentParty | null;
+  notify_party: TShipmentParty | null;
   documents: TShipmentDocument[];
 };
 

@@ -22,6 +22,11 @@ export const contacts = sqliteTable(
     is_restricted: flag(),
     restricted_note: text().notNull().default("-"),
     tax_id: text().notNull(),
+    /** What tax_id is (ein, eori, vat, uscc, other; "" not stated): printed as its label. */
+    tax_id_type: text().notNull().default(""),
+    /** A second identifier authorities ask for (e.g. the EORI beside a VAT number), with its type. */
+    other_id_type: text().notNull().default(""),
+    other_id: text().notNull().default(""),
     street: text().notNull().default(""),
     city: text().notNull().default(""),
     state_province: text().notNull().default(""),

@@ -46,7 +46,7 @@ export const documents = sqliteTable(
     ),
     check(
       "documents_type_check",
-      sql`${t.document_type} is null or ${t.document_type} in ('commercial_invoice', 'proforma_invoice', 'packing_list', 'custom')`,
+      sql`${t.document_type} is null or ${t.document_type} in ('commercial_invoice', 'proforma_invoice', 'packing_list', 'certificate_of_origin', 'custom')`,
     ),
   ],
 );

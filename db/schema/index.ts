@@ -3,6 +3,7 @@ export * from "./catalogue";
 export * from "./contacts";
 export * from "./documents";
 export * from "./export-control";
+export * from "./exporter-profile";
 export * from "./list-versions";
 export * from "./paperwork";
 export * from "./reference";

@@ -37,10 +37,21 @@ export const paperwork_audit_log = sqliteTable(
     shipment_id: integer().notNull(),
     user_id: integer(),
     user_email: text(),
-    /** JSON [{document_type, document_id, original_name, sha256, size}]. */
+    /**
+     * JSON [{document_type, document_id, original_name, sha256, size, replaced_document_ids?}]: a
+     * regeneration replaces the shipment's previous document of that type, whose own generation
+     * entry stays here with its hash.
+     */
     documents: text({ mode: "json" })
       .$type<
-        { document_type: string; document_id: number; original_name: string; sha256: string; size: number }[]
+        {
+          document_type: string;
+          document_id: number;
+          original_name: string;
+          sha256: string;
+          size: number;
+          replaced_document_ids?: number[];
+        }[]
       >()
       .notNull(),
     /** JSON of the licence warnings shown and generated through (lines without a covering licence). */

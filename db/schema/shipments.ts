@@ -6,6 +6,7 @@ import { createdAt, dimension, money, updatedAt, weight } from "./columns";
 import { contacts } from "./contacts";
 import {
   carriers,
+  countries,
   currencies,
   incoterms,
   modes_of_transport,
@@ -26,8 +27,15 @@ export const shipments = sqliteTable(
     exporter_of_record_id: integer().references(() => contacts.id, { onDelete: "set null" }),
     importer_of_record_id: integer().references(() => contacts.id, { onDelete: "set null" }),
     ultimate_consignee_id: integer().references(() => contacts.id, { onDelete: "set null" }),
+    /** Whom the carrier notifies on arrival (often the customs broker); printed on the documents. */
+    notify_party_id: integer().references(() => contacts.id, { onDelete: "set null" }),
     freight: money("freight").notNull().default(sql`0`),
     insurance: money("insurance").notNull().default(sql`0`),
+    /** A discount taken off the invoice total (≥ 0, checked by the API's contract). */
+    discount: money("discount").notNull().default(sql`0`),
+    /** Other charges added to the invoice total (packing, handling, …), with the label printed. */
+    other_charges: money("other_charges").notNull().default(sql`0`),
+    other_charges_label: text().notNull().default(""),
     total_value: money("total_value").notNull().default(sql`0`),
     total_invoice_value: money("total_invoice_value").notNull().default(sql`0`),
     ship_date: text(),
@@ -77,6 +85,15 @@ export const shipments = sqliteTable(
     routed_transaction: text().notNull().default(""),
     /** EEI hazardous materials indicator (§ 30.6(a)(20)): "Y", "N" or "". */
     hazardous_materials: text().notNull().default(""),
+    // What authorities and carriers ask for on the invoice.
+    /** The invoice date the user sets (YYYY-MM-DD); null: the day the documents are generated. */
+    invoice_date: text(),
+    /** Why the goods travel: sale, sample, repair and return, gift, … ("" not stated). */
+    reason_for_export: text().notNull().default(""),
+    /** The Incoterm's named place; "" falls back to the port the term names (export or import). */
+    incoterm_place: text().notNull().default(""),
+    /** Marks and numbers as the user wrote them; "" prints the generated marks. */
+    marks_and_numbers: text().notNull().default(""),
     created_at: createdAt(),
     updated_at: updatedAt(),
     /**
@@ -151,6 +168,7 @@ export const shipments = sqliteTable(
     index("shipments_exporter_idx").on(t.exporter_of_record_id),
     index("shipments_importer_idx").on(t.importer_of_record_id),
     index("shipments_consignee_idx").on(t.ultimate_consignee_id),
+    index("shipments_notify_party_idx").on(t.notify_party_id),
     index("shipments_incoterm_idx").on(t.incoterm_id),
     index("shipments_carrier_idx").on(t.carrier_id),
     index("shipments_payment_terms_idx").on(t.payment_terms_id),
@@ -190,6 +208,12 @@ export const shipment_items = sqliteTable(
     license_id: integer(),
     /** A documented override of a licence requirement: the written justification ("" when none). */
     override_justification: text().notNull().default(""),
+    /** Unit of measure of the quantity (PCS, KG, M, …; the contract's list). */
+    unit_of_measure: text().notNull().default("PCS"),
+    /** The actual unit price of this sale; null: the product's catalogue price. */
+    unit_price: money("unit_price"),
+    /** Where this line's goods originate; null: the product's country of origin. */
+    origin_country_id: integer().references(() => countries.id, { onDelete: "restrict" }),
   },
   (t) => [
     uniqueIndex("shipment_items_product_unique").on(t.shipment_id, t.product_id),

@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { LogOutIcon, UserIcon } from "lucide-react";
+import { BuildingIcon, LogOutIcon, UserIcon } from "lucide-react";
 import type { TPublicUser } from "../../../db/contracts/auth";
 import {
   DropdownMenu,
@@ -29,6 +29,11 @@ export function UserMenu({ user }: { user: TPublicUser }) {
         <DropdownMenuItem asChild>
           <Link to="/user/account">
             <UserIcon /> User Profile
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/user/exporter-profile">
+            <BuildingIcon /> Exporter Profile
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>

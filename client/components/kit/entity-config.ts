@@ -54,6 +54,8 @@ export type TFieldConfig = {
   isRequired?: boolean;
   /** Required only while this flag field is on (spec: conditional requirement). */
   requiredWhen?: string;
+  /** Money inputs: the ISO code of the amount's currency (default USD, shown as '$'). */
+  currency?: string;
   /** Number inputs: min and step. */
   min?: number;
   step?: number;

@@ -112,7 +112,23 @@ export function EntityField({
   }
 
   let input: React.ReactNode;
-  if (config.kind === "select") {
+  if (config.kind === "select" && config.choices) {
+    // A fixed list of text values (no dictionary behind it).
+    input = (
+      <NativeSelect
+        {...common}
+        wrapperClassName="w-full"
+        value={String(value ?? "")}
+        onChange={(e) => field.handleChange(e.target.value)}
+      >
+        {config.choices.map((o) => (
+          <NativeSelectOption key={o.value} value={o.value}>
+            {o.label}
+          </NativeSelectOption>
+        ))}
+      </NativeSelect>
+    );
+  } else if (config.kind === "select") {
     const options = config.dictionary ? (dictionaries[config.dictionary] ?? []) : [];
     input = (
       <NativeSelect
@@ -138,15 +154,16 @@ export function EntityField({
       />
     );
   } else if (config.kind === "money") {
+    const code = config.currency && config.currency !== "USD" ? config.currency : null;
     input = (
       <div className="relative">
         <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-muted-foreground">
-          $
+          {code ?? "$"}
         </span>
         <Input
           {...common}
           inputMode="decimal"
-          className="pl-7"
+          className={code ? "pl-12" : "pl-7"}
           value={withSeparators(String(value ?? ""))}
           onChange={(e) => field.handleChange(e.target.value.replace(/[,\s$]/g, ""))}
           onKeyDown={(e) => {

@@ -54,6 +54,9 @@ describe("saving a contact (spec section 5)", () => {
       id: 3,
       partner_type_id: 2,
       country_id: null,
+      tax_id_type: "vat",
+      other_id_type: "eori",
+      other_id: "DE123456789012345",
       street: "",
       city: "",
       state_province: "",
@@ -71,6 +74,9 @@ describe("saving a contact (spec section 5)", () => {
       updated_at: "2024-01-01T00:00:00Z",
     });
     expect(payloadOf(contactsScreen, values)).toMatchObject({
+      tax_id_type: "vat",
+      other_id_type: "eori",
+      other_id: "DE123456789012345",
       is_sensitive: 0,
       sensitive_note: "-",
       is_restricted: 1,

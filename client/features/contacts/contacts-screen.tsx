@@ -1,6 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { EyeIcon, LockIcon } from "lucide-react";
 import type { TContact } from "../../../db/contracts/contacts";
+import { PARTY_ID_LABELS, PARTY_ID_TYPES } from "../../../db/contracts/party-ids";
 import type { TContactScreeningState } from "../../../db/contracts/review-dates";
 import { type TEntityScreen, withoutServerFields } from "../../components/kit/entity-config";
 import { Badge } from "../../components/ui/badge";
@@ -44,6 +45,15 @@ export function contactPayload(values: Record<string, unknown>): Record<string, 
   }
   return payload;
 }
+
+/** Labelled party identifiers (EIN, EORI, VAT, China's USCI, other): printed as their label. */
+const ID_TYPE_CHOICES = [
+  { value: "", label: "Not stated" },
+  ...PARTY_ID_TYPES.map((type) => ({
+    value: type,
+    label: type === "uscc" ? "USCI (China)" : type === "other" ? "Other" : PARTY_ID_LABELS[type],
+  })),
+];
 
 /** The address book on the shared kit: columns, fields and screen texts from the spec. */
 export const contactsScreen: TEntityScreen<TContact & { screening_status?: TContactScreeningState }> = {
@@ -156,6 +166,9 @@ export const contactsScreen: TEntityScreen<TContact & { screening_status?: TCont
       isRequired: true,
     },
     { name: "tax_id", label: "Tax ID", kind: "text", isRequired: true },
+    { name: "tax_id_type", label: "Number type (EIN, EORI, VAT…)", kind: "select", choices: ID_TYPE_CHOICES },
+    { name: "other_id", label: "Other number", kind: "text" },
+    { name: "other_id_type", label: "Other number type", kind: "select", choices: ID_TYPE_CHOICES },
     { name: "street", label: "Street", kind: "text", span: 2, autoComplete: "street-address" },
     { name: "city", label: "City", kind: "text" },
     { name: "state_province", label: "State / Province", kind: "text" },
@@ -190,6 +203,9 @@ export const contactsScreen: TEntityScreen<TContact & { screening_status?: TCont
     company: "",
     partner_type_id: "",
     tax_id: "",
+    tax_id_type: "",
+    other_id_type: "",
+    other_id: "",
     street: "",
     city: "",
     state_province: "",
@@ -210,6 +226,9 @@ export const contactsScreen: TEntityScreen<TContact & { screening_status?: TCont
     company: c.company,
     partner_type_id: c.partner_type_id,
     tax_id: c.tax_id,
+    tax_id_type: c.tax_id_type ?? "",
+    other_id_type: c.other_id_type ?? "",
+    other_id: c.other_id ?? "",
     street: c.street,
     city: c.city,
     state_province: c.state_province,

@@ -7,10 +7,12 @@ import {
   ITN,
   NOEEI_LEGENDS,
 } from "../../../db/contracts/paperwork";
+import { REASON_FOR_EXPORT_LABELS, REASONS_FOR_EXPORT } from "../../../db/contracts/shipments";
 import { Alert, AlertDescription, AlertTitle } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
 import { Label } from "../../components/ui/label";
+import { NativeSelect, NativeSelectOption } from "../../components/ui/native-select";
 import { Textarea } from "../../components/ui/textarea";
 import type { TApi } from "../../lib/api";
 import { formatDate } from "../../lib/format";
@@ -44,6 +46,10 @@ export type TPaperworkValues = {
   aes_citation: string;
   proforma_valid_until: string;
   preview_statement_text: string;
+  invoice_date: string;
+  reason_for_export: string;
+  incoterm_place: string;
+  marks_and_numbers: string;
 };
 
 const FIELD_LABELS: Record<string, string> = {
@@ -222,6 +228,65 @@ export function PaperworkPanel({
               : readiness?.proforma_valid_until
                 ? `Empty: ${formatDate(readiness.proforma_valid_until)} (ship date + 30 days).`
                 : "Empty: ship date + 30 days."}
+          </p>
+        </div>
+      </div>
+
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div className="space-y-2">
+          <Label htmlFor="invoice_date">Invoice date</Label>
+          <Input
+            id="invoice_date"
+            type="date"
+            value={values.invoice_date}
+            aria-describedby="invoice-date-help"
+            onChange={(e) => onChange("invoice_date", e.target.value)}
+          />
+          <p id="invoice-date-help" className="text-sm text-muted-foreground">
+            {values.invoice_date ? "" : "Empty: the day the documents are generated."}
+          </p>
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="reason_for_export">Reason for export</Label>
+          <NativeSelect
+            id="reason_for_export"
+            wrapperClassName="w-full"
+            value={values.reason_for_export}
+            onChange={(e) => onChange("reason_for_export", e.target.value)}
+          >
+            <NativeSelectOption value="">Not stated</NativeSelectOption>
+            {REASONS_FOR_EXPORT.map((reason) => (
+              <NativeSelectOption key={reason} value={reason}>
+                {REASON_FOR_EXPORT_LABELS[reason]}
+              </NativeSelectOption>
+            ))}
+          </NativeSelect>
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="incoterm_place">Incoterm named place</Label>
+          <Input
+            id="incoterm_place"
+            value={values.incoterm_place}
+            maxLength={128}
+            aria-describedby="incoterm-place-help"
+            onChange={(e) => onChange("incoterm_place", e.target.value)}
+          />
+          <p id="incoterm-place-help" className="text-sm text-muted-foreground">
+            Empty: the port of export (E/F terms) or of import (C/D terms).
+          </p>
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="marks_and_numbers">Marks and numbers</Label>
+          <Textarea
+            id="marks_and_numbers"
+            rows={2}
+            maxLength={1000}
+            value={values.marks_and_numbers}
+            aria-describedby="marks-help"
+            onChange={(e) => onChange("marks_and_numbers", e.target.value)}
+          />
+          <p id="marks-help" className="text-sm text-muted-foreground">
+            Empty: consignee, destination, reference and package numbers.
           </p>
         </div>
       </div>

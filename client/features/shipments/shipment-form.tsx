@@ -4,7 +4,7 @@ import { ArrowLeftIcon, DownloadIcon, EyeIcon, FileIcon, FileStackIcon } from "l
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { TPublicUser } from "../../../db/contracts/auth";
-import type { TDictionary, TDictionaryOption } from "../../../db/contracts/dictionary";
+import type { TDictionary } from "../../../db/contracts/dictionary";
 import {
   computeShipmentTotals,
   DOCUMENT_TYPE_LABELS,
@@ -14,6 +14,8 @@ import {
   type TShipment,
   type TShipmentDocument,
   type TShipmentParty,
+  UNIT_OF_MEASURE_LABELS,
+  UNITS_OF_MEASURE,
 } from "../../../db/contracts/shipments";
 import { PageHeader } from "../../components/app/screens";
 import { AutosaveBanner, useAutosave } from "../../components/kit/autosave";
@@ -48,7 +50,20 @@ import { PartyPicker, type TPickedParty } from "./party-picker";
 import { DETAIL_FIELDS, MONEY_FIELDS, ShipmentStatus } from "./shipments-screen";
 import { useDiscardUntouchedDraft } from "./untouched-draft";
 
-type TItemLine = { product_id: number | ""; quantity: string };
+type TItemLine = {
+  product_id: number | "";
+  quantity: string;
+  unit_of_measure: string;
+  /** This sale's unit price; "" is the catalogue price. */
+  unit_price: string;
+  /** "" is the product's country of origin. */
+  origin_country_id: number | "";
+};
+
+const UOM_OPTIONS = UNITS_OF_MEASURE.map((code) => ({
+  id: code,
+  label: `${code} — ${UNIT_OF_MEASURE_LABELS[code]}`,
+}));
 type TPackageLine = {
   package_id: number | "";
   quantity: string;
@@ -59,11 +74,17 @@ type TPackageLine = {
   height: string;
 };
 
-type TPartyKey = "exporter_of_record_id" | "importer_of_record_id" | "ultimate_consignee_id";
+type TPartyKey =
+  | "exporter_of_record_id"
+  | "importer_of_record_id"
+  | "ultimate_consignee_id"
+  | "notify_party_id";
 const PARTIES: { key: TPartyKey; embedded: keyof TShipment; label: string }[] = [
   { key: "exporter_of_record_id", embedded: "exporter_of_record", label: "Exporter of record" },
   { key: "importer_of_record_id", embedded: "importer_of_record", label: "Importer of record" },
   { key: "ultimate_consignee_id", embedded: "ultimate_consignee", label: "Ultimate consignee" },
+  // Printed on the documents for the carrier (often the customs broker); not part of the screening gate.
+  { key: "notify_party_id", embedded: "notify_party", label: "Notify party" },
 ];
 
 const TEXT_KEYS = [
@@ -81,15 +102,23 @@ const TEXT_KEYS = [
   "tracking_number_2",
   "freight",
   "insurance",
+  "discount",
+  "other_charges",
+  "other_charges_label",
   // Paperwork (the AES citation): saved with the form like every other field.
   "aes_citation",
   "proforma_valid_until",
   "preview_statement_text",
+  "invoice_date",
+  "reason_for_export",
+  "incoterm_place",
+  "marks_and_numbers",
 ] as const;
 const ID_KEYS = [
   "exporter_of_record_id",
   "importer_of_record_id",
   "ultimate_consignee_id",
+  "notify_party_id",
   "incoterm_id",
   "carrier_id",
   "payment_terms_id",
@@ -114,6 +143,9 @@ function toValues(source: TShipment): TValues {
   values.items = (source.items as TShipment["items"]).map((i) => ({
     product_id: i.product_id,
     quantity: String(i.quantity),
+    unit_of_measure: i.unit_of_measure ?? "PCS",
+    unit_price: i.unit_price ?? "",
+    origin_country_id: i.origin_country_id ?? "",
   }));
   values.packages = (source.packages as TShipment["packages"]).map((p) => ({
     package_id: p.package_id,
@@ -215,6 +247,9 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
           id: ref.itemIds.get(i.product_id as number),
           product_id: i.product_id,
           quantity: i.quantity,
+          unit_of_measure: i.unit_of_measure || "PCS",
+          unit_price: i.unit_price === "" ? null : i.unit_price,
+          origin_country_id: i.origin_country_id === "" ? null : i.origin_country_id,
         })),
       packages: values.packages
         .filter((p) => p.package_id !== "")
@@ -273,12 +308,14 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
 
   const totals = computeShipmentTotals({
     items: values.items.map((i) => ({
-      unit_value: prices[String(i.product_id)] ?? "0",
+      unit_value: i.unit_price?.trim() ? i.unit_price : (prices[String(i.product_id)] ?? "0"),
       quantity: i.quantity,
     })),
     packages: values.packages,
     freight: values.freight,
     insurance: values.insurance,
+    other_charges: values.other_charges,
+    discount: values.discount,
   });
 
   const setPaperworkValue = useCallback(
@@ -307,6 +344,10 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
 
   const reload = () => router.invalidate();
 
+  // Amounts show the shipment's currency: the dictionary labels currencies as 'EUR - Euro'.
+  const currencyLabel = (dictionaries.currencies ?? []).find((c) => c.id === values.currency_id)?.label ?? "";
+  const currency = /^[A-Z]{3}\b/.exec(currencyLabel)?.[0] ?? "USD";
+  const money = (value: string | number | null | undefined) => formatMoney(value, currency);
   const field = (config: TFieldConfig) => (
     <form.Field key={config.name} name={config.name as keyof TValues}>
       {(f) => (
@@ -321,6 +362,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
   );
 
   const products = dictionaries.products ?? [];
+  const countryOptions = dictionaries.countries ?? [];
   const packageTypes = dictionaries.packages ?? [];
   const usedPackages = new Set(values.packages.map((p) => p.package_id));
   const generatedTypes = new Set(
@@ -434,7 +476,15 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
               rowLabel={(_, i) => `item ${i + 1}`}
               addLabel="Add Item"
               canAdd={values.items.length < products.length}
-              onAdd={() => lines.pushValue({ product_id: "", quantity: "1" } as never)}
+              onAdd={() =>
+                lines.pushValue({
+                  product_id: "",
+                  quantity: "1",
+                  unit_of_measure: "PCS",
+                  unit_price: "",
+                  origin_country_id: "",
+                } as never)
+              }
               onRemove={(i) => lines.removeValue(i)}
               emptyText={
                 products.length
@@ -461,13 +511,39 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                       min={1}
                       step={1}
                     />
+                    <LineSelect
+                      form={form}
+                      name={`items[${i}].unit_of_measure`}
+                      label={`Item ${i + 1} unit of measure`}
+                      visibleLabel="Unit"
+                      options={UOM_OPTIONS}
+                      textValues
+                    />
+                    <LineInput
+                      form={form}
+                      name={`items[${i}].unit_price`}
+                      label={`Item ${i + 1} unit price`}
+                      visibleLabel="Unit price"
+                      min={0}
+                      step={0.01}
+                      placeholder={line.product_id === "" ? "" : (prices[String(line.product_id)] ?? "")}
+                    />
+                    <LineSelect
+                      form={form}
+                      name={`items[${i}].origin_country_id`}
+                      label={`Item ${i + 1} country of origin`}
+                      visibleLabel="Origin"
+                      options={countryOptions}
+                      emptyLabel="Product's origin"
+                      className="col-span-2 md:col-span-2 xl:col-span-2"
+                    />
                     <div className="space-y-2 xl:col-span-3">
                       <span className="block text-sm font-medium">Extended value</span>
                       <output
                         className="block h-9 py-2 text-sm tabular-nums"
                         aria-label={`Item ${i + 1} extended value`}
                       >
-                        {line.product_id === "" ? "—" : formatMoney(totals.extended_values[i])}
+                        {line.product_id === "" ? "—" : money(totals.extended_values[i])}
                       </output>
                     </div>
                   </>
@@ -479,7 +555,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
         <p className="mt-3 text-sm">
           Total value:{" "}
           <strong className="tabular-nums" data-testid="total-value">
-            {formatMoney(totals.total_value)}
+            {money(totals.total_value)}
           </strong>
         </p>
         <ExportControlPanel
@@ -543,7 +619,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                       label={`Package ${n} net weight (kg)`}
                       visibleLabel="Net (kg)"
                       min={0.01}
-                      step={0.01}
+                      step={0.001}
                       disabled={isOff}
                     />
                     <LineInput
@@ -552,7 +628,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                       label={`Package ${n} gross weight (kg)`}
                       visibleLabel="Gross (kg)"
                       min={0.01}
-                      step={0.01}
+                      step={0.001}
                       disabled={isOff}
                     />
                     <LineInput
@@ -647,6 +723,10 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
             aes_citation: values.aes_citation,
             proforma_valid_until: values.proforma_valid_until,
             preview_statement_text: values.preview_statement_text,
+            invoice_date: values.invoice_date,
+            reason_for_export: values.reason_for_export,
+            incoterm_place: values.incoterm_place,
+            marks_and_numbers: values.marks_and_numbers,
           }}
           onChange={setPaperworkValue}
         />
@@ -698,16 +778,18 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
           </CardTitle>
         </CardHeader>
         <CardContent className="space-y-5">
-          <div className="grid gap-5 sm:grid-cols-2">{MONEY_FIELDS.map(field)}</div>
+          <div className="grid gap-5 sm:grid-cols-2">
+            {MONEY_FIELDS.map((config) => field({ ...config, currency }))}
+          </div>
           <dl className="grid gap-2 rounded-md border bg-muted/30 p-4 text-sm sm:grid-cols-3">
             <div>
               <dt className="text-muted-foreground">Total value</dt>
-              <dd className="text-lg font-semibold tabular-nums">{formatMoney(totals.total_value)}</dd>
+              <dd className="text-lg font-semibold tabular-nums">{money(totals.total_value)}</dd>
             </div>
             <div>
               <dt className="text-muted-foreground">Total invoice value</dt>
               <dd className="text-lg font-semibold tabular-nums" data-testid="total-invoice-value">
-                {formatMoney(totals.total_invoice_value)}
+                {money(totals.total_invoice_value)}
               </dd>
             </div>
             <div>
@@ -758,13 +840,18 @@ function LineSelect({
   visibleLabel,
   options,
   className,
+  textValues,
+  emptyLabel = "Choose…",
 }: {
   form: unknown;
   name: string;
   label: string;
   visibleLabel: string;
-  options: TDictionaryOption[];
+  options: { id: number | string; label: string }[];
   className?: string;
+  /** The options' ids are codes, kept as text (not turned into numbers). */
+  textValues?: boolean;
+  emptyLabel?: string;
 }) {
   const Field = (form as TFormLike).Field;
   return (
@@ -779,9 +866,11 @@ function LineSelect({
             id={name}
             wrapperClassName="w-full"
             value={f.state.value === "" ? "" : String(f.state.value)}
-            onChange={(e) => f.handleChange(e.target.value === "" ? "" : Number(e.target.value))}
+            onChange={(e) =>
+              f.handleChange(e.target.value === "" || textValues ? e.target.value : Number(e.target.value))
+            }
           >
-            <NativeSelectOption value="">Choose…</NativeSelectOption>
+            {textValues ? null : <NativeSelectOption value="">{emptyLabel}</NativeSelectOption>}
             {options.map((o) => (
               <NativeSelectOption key={o.id} value={String(o.id)}>
                 {o.label}
@@ -803,6 +892,7 @@ function LineInput({
   min,
   step,
   disabled,
+  placeholder,
 }: {
   form: unknown;
   name: string;
@@ -811,6 +901,7 @@ function LineInput({
   min: number;
   step: number;
   disabled?: boolean;
+  placeholder?: string;
 }) {
   const Field = (form as TFormLike).Field;
   return (
@@ -828,6 +919,7 @@ function LineInput({
             min={min}
             step={step}
             disabled={disabled}
+            placeholder={placeholder}
             value={String(f.state.value ?? "")}
             onChange={(e) => f.handleChange(e.target.value)}
           />

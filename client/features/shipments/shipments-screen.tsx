@@ -179,6 +179,9 @@ export const DETAIL_FIELDS: TFieldConfig[] = [
 export const MONEY_FIELDS: TFieldConfig[] = [
   money("freight", "Freight", 0.1),
   money("insurance", "Insurance", 1),
+  money("other_charges", "Other charges", 0.01),
+  { name: "other_charges_label", label: "Other charges are for (e.g. packing, handling)", kind: "text" },
+  money("discount", "Discount", 0.01),
 ];
 
 const partyField = (name: string, label: string, embedded: keyof TShipmentRow): TFieldConfig => ({

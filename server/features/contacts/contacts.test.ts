@@ -57,6 +57,29 @@ describe("contacts CRUD", () => {
     expect(item).not.toHaveProperty("unknown_field");
   });
 
+  test("party identifiers are labelled: the tax ID's type and a second identifier with its type", async () => {
+    const plain = await create();
+    expect(plain).toMatchObject({ tax_id_type: "", other_id_type: "", other_id: "" });
+    const item = await create({
+      tax_id: "DE811234567",
+      tax_id_type: "vat",
+      other_id_type: "eori",
+      other_id: "DE123456789012345",
+    });
+    expect(item).toMatchObject({ tax_id_type: "vat", other_id_type: "eori", other_id: "DE123456789012345" });
+    const bad = await call(
+      ctx,
+      owner.auth,
+      "POST",
+      "/api/contacts",
+      buildContact({ tax_id_type: "passport", other_id: "X-1", other_id_type: "" }),
+    );
+    expect(bad.status).toBe(422);
+    const { errors } = (await bad.json()) as { errors: Record<string, string[]> };
+    expect(errors.tax_id_type?.[0]).toContain("ein, eori, vat, uscc, other");
+    expect(errors.other_id_type?.[0]).toContain("Say what the second identifier is");
+  });
+
   test("get, edit (with dictionaries), update and delete", async () => {
     const item = await create();
     const got = await call(ctx, owner.auth, "GET", `/api/contacts/${item.id}`);

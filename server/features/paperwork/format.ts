@@ -28,7 +28,10 @@ export function formatWeight(kg: string): string {
   const grams = BigInt(decimalToScaled(kg || "0", 3));
   // lb × 100 = grams / 453.59237 × 100 = grams × 10^7 / 45359237
   const hundredthsLb = divRound(grams * 10_000_000n, 45_359_237n);
-  return `${groupThousands(scaledToDecimal(Number(grams), 3))} kg (${groupThousands(scaledToDecimal(Number(hundredthsLb), 2))} lb)`;
+  // A gram or two is less than a hundredth of a pound: '0.00 lb' would read as weightless.
+  const lb =
+    grams > 0n && hundredthsLb === 0n ? "< 0.01" : groupThousands(scaledToDecimal(Number(hundredthsLb), 2));
+  return `${groupThousands(scaledToDecimal(Number(grams), 3))} kg (${lb} lb)`;
 }
 
 /** inches (2 decimals) → centimetres (2 decimals); 1 in is exactly 2.54 cm. */
@@ -64,10 +67,16 @@ export function formatVolume(microCubicInches: bigint): string {
   return `${groupThousands(scaledToDecimal(Number(milliM3), 3))} m³ (${groupThousands(scaledToDecimal(Number(hundredthsFt3), 2))} ft³)`;
 }
 
-/** YYYY-MM-DD → MM/DD/YYYY (the product's display format); anything else as is. */
+const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+
+/**
+ * YYYY-MM-DD → 10-DEC-2026. Documents travel abroad, where '12/10/2026' reads as 12 October: the
+ * month is spelled out. (Screens keep the product's MM/DD/YYYY.)
+ */
 export function formatDate(iso: string | null | undefined): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso ?? "");
-  return match ? `${match[2]}/${match[3]}/${match[1]}` : "";
+  const month = match ? MONTHS[Number(match[2]) - 1] : undefined;
+  return match && month ? `${match[3]}-${month}-${match[1]}` : "";
 }
 
 /** Sums decimal strings exactly at a scale. */

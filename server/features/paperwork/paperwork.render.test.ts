@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { DESTINATION_CONTROL_STATEMENT } from "../../../db/contracts/paperwork";
 import { formatDimensions, formatMoney, formatVolume, formatWeight, volumeMicroCubicInches } from "./format";
-import { ACTUAL_PRICE_DECLARATION, renderPaperwork } from "./paperwork.render";
+import {
+  ACTUAL_PRICE_DECLARATION,
+  CHAMBER_CERTIFICATION,
+  ORIGIN_DECLARATION,
+  renderPaperwork,
+} from "./paperwork.render";
 import { readPdfText } from "./pdf-text";
 import { paperLine, paperModel, paperParty } from "./test-model";
 
@@ -38,6 +43,9 @@ describe("format", () => {
     expect(formatWeight("1")).toBe("1.000 kg (2.20 lb)");
     expect(formatWeight("0.45359237".slice(0, 5))).toBe("0.453 kg (1.00 lb)");
     expect(formatWeight("1234.5")).toBe("1,234.500 kg (2,721.61 lb)");
+    expect(formatWeight("0.002")).toBe("0.002 kg (< 0.01 lb)");
+    expect(formatWeight("0.003")).toBe("0.003 kg (0.01 lb)");
+    expect(formatWeight("0")).toBe("0.000 kg (0.00 lb)");
   });
   test("dimensions in inches and centimetres, volume in m³ and ft³", () => {
     expect(formatDimensions("12", "10.5", "1")).toBe("12.00 × 10.50 × 1.00 in (30.48 × 26.67 × 2.54 cm)");
@@ -72,7 +80,7 @@ describe("commercial invoice", () => {
     }
     expect(pdf.pages[0]).toContain("COMMERCIAL INVOICE");
     expect(pdf.pages[0]).toContain("Invoice No. INV-2026-0042");
-    expect(pdf.pages[0]).toContain("Date 11/20/2026");
+    expect(pdf.pages[0]).toContain("Date 20-NOV-2026");
     expect(pdf.pages[0]).toContain("Page 1 of 1");
   });
 
@@ -106,11 +114,93 @@ describe("commercial invoice", () => {
     const squash = (value: string) => value.replace(/\s+/g, "");
     expect(squash(text)).toContain(squash(`Ελληνικά 北京 Москва widget — Précis ${mixed} ź Ł`));
     expect(squash(text)).toContain(squash(`Widget — ${Array(6).fill(mixed).join(" ")} 8471.30.0100`));
-    // Every ά: exporter (parties and page header), consignee, line 1 twice, line 2 six times.
-    expect(text.split("ά").length - 1).toBe(2 + 1 + 2 + 6);
+    // Every ά: exporter (parties, and the header of each page), consignee, line 1 twice, line 2 six times.
+    expect(text.split("ά").length - 1).toBe(1 + pdf.pageCount + 1 + 2 + 6);
     const packing = collapse((await readPdfText(await renderPaperwork("packing_list", model))).text);
     expect(squash(packing)).toContain(squash(`Ελληνικά 北京 Москва widget — Précis ${mixed} ź Ł`));
     expect(packing).toContain("ul. Łódzka 5 北京路");
+  });
+
+  test("every script the address book takes is printed and reads back in logical order", async () => {
+    const names = {
+      arabic: "شركة الخليج للتجارة",
+      arabicStreet: "شارع الملك فهد",
+      hebrew: "חברת הסחר בע״מ",
+      devanagari: "भारत निर्यात प्राइवेट लिमिटेड",
+      bengali: "বাংলা ট্রেডিং লিমিটেড",
+      thai: "บริษัท ไทยเทรด จำกัด",
+      khmer: "ក្រុមហ៊ុន ខ្មែរ",
+      georgian: "თბილისი",
+      armenian: "Երևան",
+      korean: "한국무역 주식회사",
+      japanese: "東京貿易株式会社",
+      chinese: "北京进出口有限公司",
+    };
+    const model = paperModel({
+      exporter: paperParty({ company: names.arabic, street: names.arabicStreet, city: "الرياض" }),
+      importer: paperParty({ company: names.hebrew, street: names.devanagari, contact: names.bengali }),
+      consignee: paperParty({
+        company: names.thai,
+        street: names.khmer,
+        city: names.georgian,
+        state_province: names.armenian,
+        contact: names.korean,
+        phone: names.japanese,
+        email: names.chinese,
+      }),
+      lines: [paperLine(1, { name: names.arabic, description: names.devanagari })],
+    });
+    const bytes = await renderPaperwork("commercial_invoice", model);
+    const pdf = await readPdfText(bytes);
+    // A cell may wrap (CJK between any two characters): compared without line breaks.
+    const text = pdf.text.replace(/\n/g, "");
+    for (const name of Object.values(names)) expect(text).toContain(name);
+    // Exporter cell, item line and the page header (drawn outside any table).
+    expect(pdf.text.split(names.arabic).length - 1).toBe(3);
+    // A line mixing Arabic with Latin: the Arabic word keeps its place as typed.
+    expect(pdf.text).toContain("الرياض, CA, 90802");
+  }, 30_000);
+
+  test("a notify party is printed under the parties; without one there is no such block", async () => {
+    const model = paperModel({
+      notify_party: paperParty({
+        company: "Rotterdam Customs Brokers B.V.",
+        city: "Rotterdam",
+        country: "Netherlands",
+        email: "entries@rcb.example",
+      }),
+    });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    expect(pdf.text).toContain("Notify Party");
+    expect(collapse(pdf.text)).toContain(
+      "Rotterdam Customs Brokers B.V. · 100 Harbor Blvd · Rotterdam, CA, 90802",
+    );
+    expect(pdf.text).toContain("entries@rcb.example");
+    const without = await readPdfText(await renderPaperwork("commercial_invoice", paperModel()));
+    expect(without.text).not.toContain("Notify Party");
+  });
+
+  test("party identifiers print with their labels", async () => {
+    const model = paperModel({
+      importer: paperParty({
+        company: "Hanseatic Machinery GmbH",
+        tax_id: "DE811234567",
+        tax_id_label: "VAT",
+        other_id_label: "EORI",
+        other_id: "DE123456789012345",
+      }),
+      consignee: paperParty({
+        company: "上海机械有限公司",
+        tax_id: "91310000MA1FL8XY2K",
+        tax_id_label: "USCI",
+      }),
+    });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    expect(pdf.text).toContain("VAT: DE811234567");
+    expect(pdf.text).toContain("EORI: DE123456789012345");
+    expect(pdf.text).toContain("USCI: 91310000MA1FL8XY2K");
+    // The exporter has no label: 'Tax ID'.
+    expect(pdf.text).toContain("Tax ID: 12-3456789");
   });
 
   test("the consignee reads 'same as importer' when it is the importer", async () => {
@@ -166,7 +256,7 @@ describe("commercial invoice", () => {
     expect(pdf.text.match(/Licence:/g)?.length).toBe(1);
     // references
     for (const v of [
-      "11/21/2026",
+      "21-NOV-2026",
       "DHL Express",
       "Air",
       "HAWB 123-45678901",
@@ -216,7 +306,8 @@ describe("commercial invoice", () => {
     expect(lineWith(pdf.text, "Insurance")).toContain("USD 0.20");
     expect(lineWith(pdf.text, "Total invoice value")).toContain("USD 999,999,990.60");
     expect(lineWith(pdf.text, "Total packages")).toContain("4");
-    expect(lineWith(pdf.text, "Total pieces")).toContain("1002");
+    expect(lineWith(pdf.text, "Total packages (pieces)")).toContain("4");
+    expect(lineWith(pdf.text, "Total quantity (units)")).toContain("1002");
     // 3 × 0.1 + 0.2 = 0.5 kg net; 3 × 0.2 + 0.3 = 0.9 kg gross (not 0.8999999…)
     expect(lineWith(pdf.text, "Total net weight")).toContain("0.500 kg (1.10 lb)");
     expect(lineWith(pdf.text, "Total gross weight")).toContain("0.900 kg (1.98 lb)");
@@ -268,7 +359,7 @@ describe("commercial invoice", () => {
     pdf.pages.forEach((page, i) => {
       expect(page).toContain("COMMERCIAL INVOICE");
       expect(page).toContain("Invoice No. INV-2026-0042");
-      expect(page).toContain("Date 11/20/2026");
+      expect(page).toContain("Date 20-NOV-2026");
       expect(page).toContain(`Page ${i + 1} of ${pdf.pageCount}`);
     });
     // Every page that carries item lines starts them under a repeated header row.
@@ -286,6 +377,72 @@ describe("commercial invoice", () => {
     expect(lineWith(last, "Total invoice value")).toContain("USD 3,636.30");
     expect(pdf.pages.slice(0, -1).join("\n")).not.toContain("Total invoice value");
     expect(pdf.sizes[0]).toEqual([612, 792]);
+  });
+
+  test("multi-page invoices carry page subtotals, carried and brought forward, and keep each line whole", async () => {
+    const model = paperModel({}, 120);
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    const itemPages = pdf.pages.filter((p) => /P-\d{4}/.test(p));
+    let carried = 0;
+    const usd = (cents: number) => (cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2 });
+    itemPages.forEach((page, i) => {
+      const count = (page.match(/P-\d{4}/g) ?? []).length;
+      // Every line of this fixture is USD 30.30.
+      expect(lineWith(page, "Page subtotal")).toContain(`Page subtotal USD ${usd(count * 3030)}`);
+      if (i > 0) expect(lineWith(page, "Brought forward")).toContain(`Brought forward USD ${usd(carried)}`);
+      carried += count * 3030;
+      if (i < itemPages.length - 1) {
+        expect(lineWith(page, "Carried forward")).toContain(`Carried forward USD ${usd(carried)}`);
+      } else expect(page).not.toContain("Carried forward");
+      // A line's two description rows never part across the break.
+      for (const number of page.match(/Widget \d+ —/g) ?? []) {
+        const n = number.match(/\d+/)?.[0];
+        expect(page).toContain(`widget, model ${n}`);
+      }
+    });
+  });
+
+  test("the signature stays on the page of its declaration for every line count from 1 to 40", async () => {
+    for (let lines = 1; lines <= 40; lines++) {
+      const pdf = await readPdfText(await renderPaperwork("commercial_invoice", paperModel({}, lines)));
+      const declaration = pdf.pages.findIndex((p) => p.includes("It is hereby certified"));
+      const signature = pdf.pages.findIndex((p) => p.includes("Authorized signature"));
+      expect({ lines, declaration }).toEqual({ lines, declaration: signature });
+      expect(pdf.pages[signature]).toContain("Jane Doe, Export Manager");
+    }
+  }, 60_000);
+
+  test("figures never break inside themselves; e-mail addresses break after @ or a dot", async () => {
+    const model = paperModel({
+      exporter: paperParty({
+        email: "international.export.department.orders@extraordinarily-long-domain-name.example.com",
+      }),
+      lines: [
+        paperLine(1, {
+          quantity: 99_999_999,
+          unit_value: "9.99",
+          extended_value: "999999990.01",
+          unit_net_weight: "825.000",
+        }),
+      ],
+    });
+    const pdf = await readPdfText(await renderPaperwork("commercial_invoice", model));
+    // Each figure comes back whole on one text line (a break would put a newline inside it).
+    for (const figure of [
+      "99999999",
+      "9.99",
+      "999,999,990.01",
+      "82,499,999,175.000 kg",
+      "(181,881,364,483.71 lb)",
+    ]) {
+      expect(pdf.text.split("\n").some((line) => line.includes(figure))).toBe(true);
+    }
+    const lines = pdf.text.split("\n");
+    const emailLines = lines.filter((l) => /international|extraordinarily|example\.com/.test(l));
+    expect(emailLines.join("")).toContain(
+      "international.export.department.orders@extraordinarily-long-domain-name.example.com",
+    );
+    for (const line of emailLines.slice(0, -1)) expect(line).toMatch(/[@.-]$/);
   });
 
   test("A4 when the workspace prints on A4, with the signature image", async () => {
@@ -310,7 +467,7 @@ describe("proforma invoice", () => {
     const pdf = await readPdfText(await renderPaperwork("proforma_invoice", model));
     expect(pdf.pages[0]).toContain("PROFORMA INVOICE");
     expect(pdf.pages[0]).toContain("Proforma No. PF-2026-0007");
-    expect(lineWith(pdf.text, "Valid until")).toContain("12/21/2026");
+    expect(lineWith(pdf.text, "Valid until")).toContain("21-DEC-2026");
     expect(collapse(pdf.text)).toContain("not a demand for payment");
     expect(pdf.text).not.toContain("It is hereby certified");
     expect(lineWith(pdf.text, "Total invoice value")).toContain("USD 30.60");
@@ -343,16 +500,20 @@ describe("packing list", () => {
     });
     const pdf = await readPdfText(await renderPaperwork("packing_list", model));
     expect(pdf.pages[0]).toContain("PACKING LIST");
-    const box = rowText(pdf.text, "Box", "Pallet");
-    for (const v of [
-      " 2 ",
-      "1.125 kg (2.48 lb)",
-      "1.500 kg (3.31 lb)",
-      "12.00 × 10.00 × 8.00 in (30.48 × 25.40 × 20.32 cm)",
-      "0.031 m³ (1.11 ft³)",
-    ]) {
-      expect(box).toContain(v);
+    // Each physical package is its own numbered row: the line of 2 boxes is packages 1 and 2.
+    for (const n of [1, 2]) {
+      const box = lineWith(pdf.text, `${n} of 3`);
+      for (const v of [
+        "Box",
+        "1.125 kg (2.48 lb)",
+        "1.500 kg (3.31 lb)",
+        "12.00 × 10.00 × 8.00 in (30.48 × 25.40 × 20.32 cm)",
+        "0.016 m³ (0.56 ft³)",
+      ]) {
+        expect(box).toContain(v);
+      }
     }
+    expect(lineWith(pdf.text, "3 of 3")).toContain("Pallet");
     const pallet = rowText(pdf.text, "Pallet", "Product no.");
     for (const v of [
       "100.000 kg (220.46 lb)",
@@ -363,7 +524,9 @@ describe("packing list", () => {
       expect(pallet).toContain(v);
     }
     expect(lineWith(pdf.text, "Total packages")).toContain("3");
-    expect(lineWith(pdf.text, "Total pieces")).toContain("6");
+    expect(lineWith(pdf.text, "Total quantity (units)")).toContain("6");
+    // One meaning of 'pieces' everywhere: the form's total pieces are the packages.
+    expect(pdf.text).not.toMatch(/Total pieces/);
     // 2 × 1.125 + 100 = 102.25 kg net; 2 × 1.5 + 120.5 = 123.5 kg gross
     expect(lineWith(pdf.text, "Total net weight")).toContain("102.250 kg (225.42 lb)");
     expect(lineWith(pdf.text, "Total gross weight")).toContain("123.500 kg (272.27 lb)");
@@ -375,5 +538,40 @@ describe("packing list", () => {
     for (const price of ["USD", "10.10", "30.30", "Unit value", "Total value", "Freight", "Insurance"]) {
       expect(pdf.text).not.toContain(price);
     }
+  });
+});
+
+describe("certificate of origin", () => {
+  test("names exporter, consignee, route, goods with HS code and origin, the declaration and the chamber's box", async () => {
+    const model = paperModel({
+      consignee: paperParty({ company: "Zakład Łódź Sp. z o.o.", city: "Łódź", country: "Poland" }),
+      lines: [
+        paperLine(1, { name: "Spectrum analyser", origin: "Germany", hts: "9030.40.0000" }),
+        paperLine(2, { name: "Probe", origin: "United States", hts: "9030.90.8400" }),
+      ],
+    });
+    const pdf = await readPdfText(await renderPaperwork("certificate_of_origin", model));
+    const text = collapse(pdf.text);
+    expect(pdf.pages[0]).toContain("CERTIFICATE OF ORIGIN");
+    expect(text).toContain("1. Exporter (name, address, country)");
+    expect(text).toContain("Acme Export Inc. 100 Harbor Blvd Long Beach, CA, 90802 United States");
+    expect(text).toContain("Zakład Łódź Sp. z o.o.");
+    expect(lineWith(pdf.text, "3. Means of transport")).toContain(
+      "Air · DHL Express · Los Angeles, CA to Warsaw Chopin (WAW)",
+    );
+    expect(lineWith(pdf.text, "4. Country of destination")).toContain("Poland");
+    expect(lineWith(pdf.text, "5. Country of origin")).toContain("Germany, United States");
+    expect(lineWith(pdf.text, "Spectrum analyser")).toContain("9030.40.0000");
+    expect(lineWith(pdf.text, "Spectrum analyser")).toContain("Germany");
+    expect(lineWith(pdf.text, "Probe")).toContain("United States");
+    expect(lineWith(pdf.text, "Invoice")).toContain("INV-2026-0042, 20-NOV-2026");
+    expect(text).toContain(ORIGIN_DECLARATION);
+    expect(text).toContain(CHAMBER_CERTIFICATION);
+    expect(text).toContain("Chamber of commerce: stamp, place, date and signature");
+    // Signed by the exporter, on the page of the declaration.
+    const declaration = pdf.pages.findIndex((p) => collapse(p).includes(ORIGIN_DECLARATION));
+    expect(pdf.pages[declaration]).toContain("Jane Doe, Export Manager");
+    // No prices on a certificate of origin.
+    expect(text).not.toContain("USD");
   });
 });

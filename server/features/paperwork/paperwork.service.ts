@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
-import { decimalToScaled } from "../../../db/contracts/decimal";
+import { decimalToScaled, scaledToDecimal } from "../../../db/contracts/decimal";
 import type { TShipmentExportControl } from "../../../db/contracts/export-control";
 import {
   DESTINATION_CONTROL_STATEMENT,
@@ -15,6 +15,8 @@ import {
   type TPaperSize,
   type TPaperworkType,
 } from "../../../db/contracts/paperwork";
+import { PARTY_ID_LABELS, type TPartyIdType } from "../../../db/contracts/party-ids";
+import { REASON_FOR_EXPORT_LABELS } from "../../../db/contracts/shipments";
 import {
   carriers,
   contact_screening_results,
@@ -43,8 +45,10 @@ import {
   automaticLegend,
   shipmentExportControl,
 } from "../export-control/export-control.service";
+import { exporterProfileRow, type TExporterProfileRow } from "../exporter-profile/exporter-profile.service";
 import type { TPaperParty, TPaperworkModel } from "./paperwork.render";
 import { renderInPool } from "./render-pool";
+import { findUnrenderable } from "./text-coverage";
 
 export type TPaperworkDeps = { db: TDb; storage: TStorage; logger: TLogger };
 
@@ -105,10 +109,16 @@ type TLoaded = {
     id: number;
     quantity: number;
     extended_value: string;
+    unit_of_measure: string;
+    /** The unit price of this sale: the line's own, else the catalogue price. */
+    unit_price: string;
     product: typeof products.$inferSelect;
     origin: string;
   }[];
   packageLines: (typeof shipment_packages.$inferSelect & { package_name: string })[];
+  notifyParty: (TContactRow & { country_name: string }) | null;
+  /** The workspace's own legal entity: the exporter when the shipment names none. */
+  profile: (TExporterProfileRow & { country_name: string }) | null;
   countryOf: Map<number, { name: string; code: string }>;
   paperSize: TPaperSize;
 };
@@ -139,6 +149,13 @@ async function loadShipment(db: TDb, workspaceId: number, shipmentId: number): P
     const row = partyRows.find((r) => r.id === shipment[field]);
     if (row) parties[field] = { ...row, country_name: countryOf.get(row.country_id ?? 0)?.name ?? "" };
   }
+  const [notify] = shipment.notify_party_id
+    ? await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.workspace_id, workspaceId), eq(contacts.id, shipment.notify_party_id)))
+    : [];
+  const profile = await exporterProfileRow(db, workspaceId);
   const itemRows = await db
     .select({ item: shipment_items, product: products })
     .from(shipment_items)
@@ -158,10 +175,19 @@ async function loadShipment(db: TDb, workspaceId: number, shipmentId: number): P
       id: item.id,
       quantity: item.quantity,
       extended_value: item.extended_value,
+      unit_of_measure: item.unit_of_measure,
+      unit_price: item.unit_price ?? product.unit_value,
       product,
-      origin: countryOf.get(product.country_of_origin_id ?? 0)?.name ?? "",
+      // The line's own country of origin, else the product's.
+      origin: countryOf.get(item.origin_country_id ?? product.country_of_origin_id ?? 0)?.name ?? "",
     })),
     packageLines: packageRows.map(({ line, name }) => ({ ...line, package_name: name })),
+    notifyParty: notify
+      ? { ...notify, country_name: countryOf.get(notify.country_id ?? 0)?.name ?? "" }
+      : null,
+    profile: profile?.company.trim()
+      ? { ...profile, country_name: countryOf.get(profile.country_id ?? 0)?.name ?? "" }
+      : null,
     countryOf,
     paperSize: workspace?.paper_size === "a4" ? "a4" : "letter",
   };
@@ -238,7 +264,9 @@ function missingFields(loaded: TLoaded, types: TPaperworkType[]): Record<string,
     errors[field] = [...(errors[field] ?? []), message];
   };
   if (!shipment.name.trim()) add("name");
-  if (!parties.exporter_of_record_id) add("exporter_of_record_id");
+  if (!parties.exporter_of_record_id && !loaded.profile) {
+    add("exporter_of_record_id", "Choose the exporter of record, or fill in the exporter profile.");
+  }
   if (!parties.importer_of_record_id) add("importer_of_record_id");
   if (items.length === 0) add("items", "Add at least one item.");
   const invoices = types.some((t) => t === "commercial_invoice" || t === "proforma_invoice");
@@ -256,6 +284,24 @@ function missingFields(loaded: TLoaded, types: TPaperworkType[]): Record<string,
     add("proforma_valid_until", "Set a ship date or a 'valid until' date for the proforma invoice.");
   }
   return errors;
+}
+
+/** The lines' net weight and the packages' net weight should be the same goods weighed twice. */
+function netWeightWarnings(loaded: TLoaded): string[] {
+  if (loaded.items.length === 0 || loaded.packageLines.length === 0) return [];
+  const lines = loaded.items.reduce(
+    (g, i) => g + decimalToScaled(i.product.net_weight || "0", 3) * i.quantity,
+    0,
+  );
+  const packed = loaded.packageLines.reduce(
+    (g, p) => g + decimalToScaled(p.net_weight || "0", 3) * p.quantity,
+    0,
+  );
+  if (lines === packed) return [];
+  const kg = (grams: number) => `${scaledToDecimal(grams, 3)} kg`;
+  return [
+    `The items' net weight (${kg(lines)}) and the packages' net weight (${kg(packed)}) disagree: the documents print the packages' figure. Check the products' weights or the packing.`,
+  ];
 }
 
 function statementNeedsDcs(loaded: TLoaded): boolean {
@@ -279,7 +325,7 @@ export async function paperworkReadiness(
     parties,
     blocked: parties.some((p) => !p.cleared),
     licences,
-    warnings: standing.refusals,
+    warnings: [...standing.refusals, ...netWeightWarnings(loaded)],
     aes: (eei.itn_required
       ? { kind: "itn_required", suggestion: null, message: `An ITN is required. ${eei.reasons.join(" ")}` }
       : {
@@ -296,6 +342,36 @@ export async function paperworkReadiness(
   };
 }
 
+/**
+ * The exporter profile as a party: the EIN and the EORI fill the two identifier places; the further
+ * identifier takes the place of whichever of them is missing.
+ */
+function profileParty(profile: NonNullable<TLoaded["profile"]>): TPaperParty {
+  const ids = [
+    profile.ein ? { label: "EIN", value: profile.ein } : null,
+    profile.eori ? { label: "EORI", value: profile.eori } : null,
+    profile.other_id ? { label: idLabel(profile.other_id_type) || "ID", value: profile.other_id } : null,
+  ].filter((id): id is { label: string; value: string } => id !== null);
+  return {
+    company: profile.company,
+    street: profile.street,
+    city: profile.city,
+    state_province: profile.state_province,
+    postal_code: profile.postal_code,
+    country: profile.country_name,
+    tax_id: ids[0]?.value ?? "",
+    tax_id_label: ids[0]?.label ?? "",
+    other_id: ids[1]?.value ?? "",
+    other_id_label: ids[1]?.label ?? "",
+    contact: profile.signatory_name,
+    phone: profile.phone,
+    email: profile.email,
+  };
+}
+
+const idLabel = (type: string | undefined) =>
+  type && type in PARTY_ID_LABELS ? PARTY_ID_LABELS[type as TPartyIdType] : "";
+
 function toParty(row: (TContactRow & { country_name: string }) | undefined): TPaperParty {
   return {
     company: row?.company ?? "",
@@ -305,14 +381,21 @@ function toParty(row: (TContactRow & { country_name: string }) | undefined): TPa
     postal_code: row?.postal_code ?? "",
     country: row?.country_name ?? "",
     tax_id: row?.tax_id ?? "",
+    tax_id_label: idLabel(row?.tax_id_type),
+    other_id_label: idLabel(row?.other_id_type),
+    other_id: row?.other_id ?? "",
     contact: row?.contact_1 ?? "",
     phone: row?.phone_1 ?? "",
     email: row?.email_1 ?? "",
   };
 }
 
-/** E/F terms are named at the place of shipment, C/D terms at the destination (Incoterms® 2020). */
+/**
+ * The Incoterm's named place: the user's, else the port the term points at — E/F terms are named at
+ * the place of shipment, C/D terms at the destination (Incoterms® 2020).
+ */
 function incotermPlace(code: string, shipment: TShipmentRow): string {
+  if (shipment.incoterm_place.trim()) return shipment.incoterm_place.trim();
   if (/^(EXW|FCA|FAS|FOB)$/.test(code)) return shipment.port_of_export;
   return shipment.port_of_import;
 }
@@ -363,18 +446,31 @@ async function buildModel(
     const blob = user?.key ? await deps.storage.get(user.key) : null;
     if (blob) signature = new Uint8Array(await blob.arrayBuffer());
   }
+  const exporterParty = loaded.parties.exporter_of_record_id;
+  // The workspace's own logo heads its own documents: only when the profile is the exporter.
+  const logoBlob =
+    !exporterParty && loaded.profile?.logo_key ? await deps.storage.get(loaded.profile.logo_key) : null;
+  const logo = logoBlob ? new Uint8Array(await logoBlob.arrayBuffer()) : null;
   const consignee = loaded.parties.ultimate_consignee_id;
   const importer = loaded.parties.importer_of_record_id;
   const sameAsImporter = !consignee || consignee.id === importer?.id;
   const destination = (consignee ?? importer)?.country_name ?? "";
   const pieces = loaded.packageLines.reduce((n, p) => n + p.quantity, 0);
   const reference = s.shipper_reference_number || s.invoice_number;
+  const reason = s.reason_for_export as keyof typeof REASON_FOR_EXPORT_LABELS;
   return {
-    date: today(),
+    date: s.invoice_date ?? today(),
     page_size: loaded.paperSize,
-    exporter: toParty(loaded.parties.exporter_of_record_id),
+    exporter: exporterParty
+      ? toParty(exporterParty)
+      : loaded.profile
+        ? profileParty(loaded.profile)
+        : toParty(undefined),
+    letterhead: exporterParty ? "" : (loaded.profile?.letterhead ?? ""),
+    logo: exporterParty ? null : logo,
     importer: toParty(importer),
     consignee: sameAsImporter ? null : toParty(consignee),
+    notify_party: loaded.notifyParty ? toParty(loaded.notifyParty) : null,
     ship_date: s.ship_date ?? "",
     carrier: carrier?.name ?? "",
     mode_of_transport: mode?.name ?? "",
@@ -382,6 +478,9 @@ async function buildModel(
     tracking_numbers: [s.tracking_number_1, s.tracking_number_2],
     port_of_export: s.port_of_export,
     port_of_import: s.port_of_import,
+    country_of_export: (exporterParty ?? loaded.profile)?.country_name ?? "",
+    country_of_destination: destination,
+    reason_for_export: REASON_FOR_EXPORT_LABELS[reason] ?? "",
     incoterm: incoterm?.code ?? "",
     incoterm_place: incoterm ? incotermPlace(incoterm.code, s) : "",
     currency: currency?.code ?? "",
@@ -396,7 +495,8 @@ async function buildModel(
       eccn: item.product.US_ECCN,
       origin: item.origin,
       quantity: item.quantity,
-      unit_value: item.product.unit_value,
+      unit_of_measure: item.unit_of_measure,
+      unit_value: item.unit_price,
       extended_value: item.extended_value,
       unit_net_weight: item.product.net_weight,
       license_number: licences.find((l) => l.item_id === item.id)?.license?.reference_number_1 ?? null,
@@ -413,18 +513,30 @@ async function buildModel(
     })),
     freight: s.freight,
     insurance: s.insurance,
+    other_charges: s.other_charges,
+    other_charges_label: s.other_charges_label,
+    discount: s.discount,
     statement: s.preview_statement_text,
     aes_citation: s.aes_citation,
     valid_until: s.proforma_valid_until ?? defaultProformaValidUntil(s.ship_date),
-    marks: [
-      (consignee ?? importer)?.company ?? "",
-      destination ? destination.toUpperCase() : "",
-      reference,
-      pieces > 0 ? `PACKAGES 1-${pieces}` : "",
-    ]
-      .filter(Boolean)
-      .join(" / "),
-    signature: { image: signature, name: s.user_name, title: s.user_title },
+    marks:
+      s.marks_and_numbers.trim() ||
+      [
+        (consignee ?? importer)?.company ?? "",
+        destination ? destination.toUpperCase() : "",
+        reference,
+        pieces > 0 ? `PACKAGES 1-${pieces}` : "",
+      ]
+        .filter(Boolean)
+        .join(" / "),
+    // The shipment's signatory, else the profile's default one.
+    signature: s.user_name.trim()
+      ? { image: signature, name: s.user_name, title: s.user_title }
+      : {
+          image: signature,
+          name: loaded.profile?.signatory_name ?? "",
+          title: loaded.profile?.signatory_title ?? "",
+        },
   };
 }
 
@@ -432,6 +544,7 @@ const FILE_BASES: Record<TPaperworkType, string> = {
   commercial_invoice: "commercial-invoice",
   proforma_invoice: "proforma-invoice",
   packing_list: "packing-list",
+  certificate_of_origin: "certificate-of-origin",
 };
 
 /** A file name part without anything a file system or header would choke on. */
@@ -446,6 +559,8 @@ export type TGenerated = {
     original_name: string;
     sha256: string;
     size: number;
+    /** The shipment's earlier documents of this type that this one replaced. */
+    replaced_document_ids?: number[];
   }[];
   warnings: string[];
 };
@@ -520,6 +635,15 @@ export async function generatePaperwork(
   }
   const invoiceNumber = s.shipper_reference_number || s.invoice_number;
   const base = await buildModel(deps, input.workspaceId, loaded, licences);
+  const unrenderable = await findUnrenderable({ ...base, number: invoiceNumber });
+  if (unrenderable) {
+    const { field, label, char, codepoint } = unrenderable;
+    const message = `${label} holds the character "${char}" (${codepoint}), which no font of the paperwork can print. Replace it and generate again.`;
+    throw new AppError("VALIDATION", message, {
+      errors: { [field]: [message] },
+      body: { status: { error: true, errorMessage: message } },
+    });
+  }
 
   // Render everything first, store afterwards: a failure while drawing leaves nothing behind.
   const rendered: { type: TPaperworkType; bytes: Uint8Array; name: string }[] = [];
@@ -543,7 +667,33 @@ export async function generatePaperwork(
         size: doc.bytes.length,
       });
     }
+    const replacedKeys: string[] = [];
     await db.transaction(async (tx) => {
+      // Regenerating replaces the shipment's previous document of each type (the audit log keeps
+      // the earlier generation's entry and hash) instead of piling up copies.
+      const previous = await tx
+        .select({ id: documents.id, type: documents.document_type, key: documents.storage_key })
+        .from(documents)
+        .where(
+          and(
+            eq(documents.workspace_id, input.workspaceId),
+            eq(documents.shipment_id, s.id),
+            inArray(documents.document_type, types),
+          ),
+        );
+      if (previous.length) {
+        await tx.delete(documents).where(
+          inArray(
+            documents.id,
+            previous.map((p) => p.id),
+          ),
+        );
+        for (const p of previous) if (p.key) replacedKeys.push(p.key);
+      }
+      for (const doc of out) {
+        const ids = previous.filter((p) => p.type === doc.document_type).map((p) => p.id);
+        if (ids.length) doc.replaced_document_ids = ids;
+      }
       for (const [i, doc] of out.entries()) {
         const [row] = await tx
           .insert(documents)
@@ -572,10 +722,13 @@ export async function generatePaperwork(
           original_name: d.original_name,
           sha256: d.sha256,
           size: d.size,
+          ...(d.replaced_document_ids ? { replaced_document_ids: d.replaced_document_ids } : {}),
         })),
         warnings,
       });
     });
+    // The replaced files go once no row points at them any more.
+    for (const key of replacedKeys) await deps.storage.delete(key).catch(() => {});
     deps.logger.info("paperwork generated", {
       shipment: s.id,
       types: types.map((t) => PAPERWORK_LABELS[t]).join(", "),

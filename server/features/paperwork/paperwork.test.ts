@@ -9,6 +9,7 @@ import {
   contacts,
   documents,
   paperwork_audit_log,
+  products,
   shipment_items,
   shipment_packages,
   shipments,
@@ -308,6 +309,149 @@ describe("generation", () => {
     expect(Object.keys(bad.body.errors ?? {})[0]).toStartWith("types");
     expect((await generate(who, shipment.id, [])).status).toBe(422);
   });
+
+  test("regenerating replaces the previous document of that type; the audit log keeps both", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner);
+    const first = await generate(owner, shipment.id, ["commercial_invoice", "packing_list"]);
+    expect(first.status).toBe(201);
+    const filesAfterFirst = storedFiles().length;
+    const second = await generate(owner, shipment.id, ["commercial_invoice"]);
+    expect(second.status).toBe(201);
+    const oldInvoice = first.body.documents.find((d) => d.document_type === "commercial_invoice")!;
+    const packing = first.body.documents.find((d) => d.document_type === "packing_list")!;
+    const rows = await documentsOf(shipment.id);
+    expect(rows.map((r) => r.document_type).sort()).toEqual(["commercial_invoice", "packing_list"]);
+    expect(rows.map((r) => r.id)).not.toContain(oldInvoice.id);
+    expect(rows.map((r) => r.id)).toContain(packing.id);
+    // The replaced file is gone from storage; the new one took its place.
+    expect(storedFiles().length).toBe(filesAfterFirst);
+    const audit = await ctx.database.db
+      .select()
+      .from(paperwork_audit_log)
+      .where(eq(paperwork_audit_log.shipment_id, shipment.id));
+    expect(audit.length).toBe(2);
+    const entries = audit.flatMap((a) => a.documents);
+    expect(entries.find((d) => d.document_id === oldInvoice.id)?.sha256).toBe(oldInvoice.sha256);
+    const newer = entries.find((d) => d.document_id === second.body.documents[0].id);
+    expect(newer?.replaced_document_ids).toEqual([oldInvoice.id]);
+    const gone = await call(ctx, owner.auth, "GET", `/api/paperwork/documents/${oldInvoice.id}/download`);
+    expect(gone.status).toBe(404);
+  });
+
+  test("the invoice states its date, reason for export, countries, named place, notify party and the user's marks", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner, {
+      invoice_date: "2026-12-10",
+      reason_for_export: "sample",
+      incoterm_place: "Łódź, ul. Fabryczna 3",
+      marks_and_numbers: "ZAKŁAD / ŁÓDŹ / 1-2",
+    });
+    const broker = await createContact(owner, {
+      company: "Rotterdam Customs Brokers B.V.",
+      country_id: POLAND,
+    });
+    await ctx.database.db
+      .update(shipments)
+      .set({ notify_party_id: broker.id })
+      .where(eq(shipments.id, shipment.id));
+    const { status, body } = await generate(owner, shipment.id, ["commercial_invoice", "packing_list"]);
+    expect(status).toBe(201);
+    for (const doc of body.documents) {
+      const res = await call(ctx, owner.auth, "GET", `/api/paperwork/documents/${doc.id}/download`);
+      const pdf = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+      expect(pdf.text).toContain("Date 10-DEC-2026");
+      expect(pdf.text).toContain("Country of export   United States");
+      expect(pdf.text).toContain("Country of ultimate destination   Poland");
+      expect(pdf.text).toContain("ZAKŁAD / ŁÓDŹ / 1-2");
+      expect(pdf.text).toContain("Notify Party");
+      expect(pdf.text).toContain("Rotterdam Customs Brokers B.V.");
+      if (doc.document_type === "commercial_invoice") {
+        expect(pdf.text).toContain("DAP Łódź, ul. Fabryczna 3");
+        expect(pdf.text).toContain("Reason for export   Sample (no commercial value)");
+      }
+    }
+  }, 30_000);
+
+  test("the readiness warns when the items' and the packages' net weights disagree", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner);
+    const readiness = async () =>
+      (await (await call(ctx, owner.auth, "GET", `/api/paperwork/shipments/${shipment.id}`)).json()) as {
+        warnings: string[];
+      };
+    const before = await readiness();
+    const warning = before.warnings.find((w) => w.includes("net weight"));
+    expect(warning).toContain("(2.250 kg) disagree");
+    // Packages that weigh what the lines weigh: no warning.
+    const [{ total }] = await ctx.database.db
+      .select({ total: sql<number>`sum(${products.net_weight} * ${shipment_items.quantity})` })
+      .from(shipment_items)
+      .innerJoin(products, eq(products.id, shipment_items.product_id))
+      .where(eq(shipment_items.shipment_id, shipment.id));
+    await ctx.database.db
+      .update(shipment_packages)
+      .set({ quantity: 1, net_weight: sql`${total}` })
+      .where(eq(shipment_packages.shipment_id, shipment.id));
+    expect((await readiness()).warnings.some((w) => w.includes("net weight"))).toBe(false);
+  });
+
+  test("the certificate of origin is generated from the shipment", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner);
+    const { status, body } = await generate(owner, shipment.id, ["certificate_of_origin"]);
+    expect(status).toBe(201);
+    expect(body.documents[0]).toMatchObject({
+      document_type: "certificate_of_origin",
+      original_name: "certificate-of-origin-SREF-1001.pdf",
+    });
+    const res = await call(
+      ctx,
+      owner.auth,
+      "GET",
+      `/api/paperwork/documents/${body.documents[0].id}/download`,
+    );
+    const pdf = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(pdf.text).toContain("CERTIFICATE OF ORIGIN");
+    expect(pdf.text).toContain("Acme Export Inc.");
+    expect(pdf.text).toContain("Zakład Łódź Sp. z o.o.");
+    expect(pdf.text).toContain("8544.42.9090");
+  }, 30_000);
+
+  test("a character no font has refuses generation with 422 naming the field and the character", async () => {
+    const { shipment, importer } = await readyShipment(who);
+    await ctx.database.db
+      .update(contacts)
+      .set({ company: "Müller \u{1F600} Handels GmbH" })
+      .where(eq(contacts.id, importer.id));
+    const filesBefore = storedFiles().length;
+    const { status, body } = await generate(who, shipment.id, ["commercial_invoice"]);
+    expect(status).toBe(422);
+    expect(Object.keys(body.errors ?? {})).toEqual(["importer.company"]);
+    expect(body.message).toContain("Importer of record: company");
+    expect(body.message).toContain("U+1F600");
+    expect(await documentsOf(shipment.id)).toEqual([]);
+    expect(storedFiles().length).toBe(filesBefore);
+  });
+
+  test("Arabic, Hebrew and Devanagari parties are generated and read back in logical order", async () => {
+    const { shipment, importer, consignee } = await readyShipment(who);
+    await ctx.database.db
+      .update(contacts)
+      .set({ company: "شركة الخليج للتجارة", city: "דובאי" })
+      .where(eq(contacts.id, importer.id));
+    await ctx.database.db
+      .update(contacts)
+      .set({ company: "भारत निर्यात प्राइवेट लिमिटेड" })
+      .where(eq(contacts.id, consignee.id));
+    const { status, body } = await generate(who, shipment.id, ["commercial_invoice"]);
+    expect(status).toBe(201);
+    const res = await call(ctx, who.auth, "GET", `/api/paperwork/documents/${body.documents[0].id}/download`);
+    const pdf = await readPdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(pdf.text).toContain("شركة الخليج للتجارة");
+    expect(pdf.text).toContain("דובאי");
+    expect(pdf.text).toContain("भारत निर्यात प्राइवेट लिमिटेड");
+  }, 30_000);
 
   test("a line that needs a licence and has none refuses the paperwork: 422 naming it, nothing generated", async () => {
     const owner = await signUp(ctx);

@@ -76,7 +76,12 @@ async function embedRelated(db: TDbOrTx, items: Record<string, unknown>[]) {
   const partyIds = new Set<number>();
   const userIds = new Set<number>();
   for (const item of items) {
-    for (const key of ["exporter_of_record_id", "importer_of_record_id", "ultimate_consignee_id"]) {
+    for (const key of [
+      "exporter_of_record_id",
+      "importer_of_record_id",
+      "ultimate_consignee_id",
+      "notify_party_id",
+    ]) {
       if (typeof item[key] === "number") partyIds.add(item[key] as number);
     }
     if (typeof item.user_id === "number") userIds.add(item.user_id);
@@ -146,6 +151,7 @@ async function embedRelated(db: TDbOrTx, items: Record<string, unknown>[]) {
     item.exporter_of_record = party("exporter_of_record_id");
     item.importer_of_record = party("importer_of_record_id");
     item.ultimate_consignee = party("ultimate_consignee_id");
+    item.notify_party = party("notify_party_id");
     item.documents = (docs.get(item.id as number) ?? []).map((d) => ({
       id: d.id,
       document_type: d.document_type,
@@ -169,6 +175,9 @@ export async function embedLines(db: TDbOrTx, item: Record<string, unknown>) {
         quantity: shipment_items.quantity,
         extended_value: shipment_items.extended_value,
         unit_value: products.unit_value,
+        unit_of_measure: shipment_items.unit_of_measure,
+        unit_price: shipment_items.unit_price,
+        origin_country_id: shipment_items.origin_country_id,
         name: products.name,
         product_number: products.product_number,
         description: products.description,
@@ -214,6 +223,9 @@ export async function embedLines(db: TDbOrTx, item: Record<string, unknown>) {
     license_exception_note: r.license_exception_note,
     license_id: r.license_id,
     override_justification: r.override_justification,
+    unit_of_measure: r.unit_of_measure,
+    unit_price: r.unit_price,
+    origin_country_id: r.origin_country_id,
     product: {
       id: r.product_id,
       name: r.name,

@@ -17,6 +17,7 @@ import {
 import {
   carriers,
   contacts,
+  countries,
   currencies,
   documents,
   incoterms,
@@ -41,6 +42,7 @@ import {
   lineExportErrors,
   shipmentExportControl,
 } from "../export-control/export-control.service";
+import { exporterProfileRow } from "../exporter-profile/exporter-profile.service";
 import { refreshLastShipmentDates } from "./last-shipment-date";
 import { shipmentsEntity } from "./shipments.entity";
 
@@ -64,6 +66,11 @@ const REFERENCES: NonNullable<TEntityDefinition["references"]> = {
     table: contacts,
     scope: "workspace",
     message: "Choose the ultimate consignee from your address book.",
+  },
+  notify_party_id: {
+    table: contacts,
+    scope: "workspace",
+    message: "Choose the notify party from your address book.",
   },
   incoterm_id: { table: incoterms, scope: "global", message: "Choose an Incoterm from the list." },
   carrier_id: { table: carriers, scope: "global", message: "Choose a carrier from the list." },
@@ -121,8 +128,12 @@ export function blankShipment(auth: TAuth) {
     exporter_of_record_id: null,
     importer_of_record_id: null,
     ultimate_consignee_id: null,
+    notify_party_id: null,
     freight: "0.00",
     insurance: "0.00",
+    discount: "0.00",
+    other_charges: "0.00",
+    other_charges_label: "",
     total_value: "0.00",
     total_invoice_value: "0.00",
     ship_date: null,
@@ -146,6 +157,10 @@ export function blankShipment(auth: TAuth) {
     preview_statement_text: "",
     aes_citation: "",
     proforma_valid_until: null,
+    invoice_date: null,
+    reason_for_export: "",
+    incoterm_place: "",
+    marks_and_numbers: "",
     invoice_number: "",
     proforma_number: "",
     usd_exchange_rate: "",
@@ -172,7 +187,12 @@ export type TGenerateDocuments = (shipment: TShipment, types: TGeneratedDocument
 async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmentValues) {
   const productIds = [...new Set((values.items ?? []).map((line) => line.product_id))];
   const packageIds = [...new Set((values.packages ?? []).map((line) => line.package_id))];
-  const [productRows, packageRows] = await Promise.all([
+  const originIds = [
+    ...new Set(
+      (values.items ?? []).flatMap((line) => (line.origin_country_id ? [line.origin_country_id] : [])),
+    ),
+  ];
+  const [productRows, packageRows, originRows] = await Promise.all([
     productIds.length
       ? db
           .select({ id: products.id, unit_value: products.unit_value })
@@ -182,7 +202,11 @@ async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmen
     packageIds.length
       ? db.select({ id: packages.id }).from(packages).where(inArray(packages.id, packageIds))
       : [],
+    originIds.length
+      ? db.select({ id: countries.id }).from(countries).where(inArray(countries.id, originIds))
+      : [],
   ]);
+  const countryExists = new Set(originRows.map((r) => r.id));
   const unitValue = new Map(productRows.map((r) => [r.id, r.unit_value]));
   const packageExists = new Set(packageRows.map((r) => r.id));
   const errors: TFieldErrors = {};
@@ -190,6 +214,11 @@ async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmen
     if (!unitValue.has(line.product_id)) {
       errors[`items.${index}.product_id`] = [
         `Line ${index + 1}: choose a product from your catalogue (product ${line.product_id} does not exist).`,
+      ];
+    }
+    if (line.origin_country_id && !countryExists.has(line.origin_country_id)) {
+      errors[`items.${index}.origin_country_id`] = [
+        `Line ${index + 1}: choose the country of origin from the list (country ${line.origin_country_id} does not exist).`,
       ];
     }
   });
@@ -220,21 +249,31 @@ const EXPORT_LINE_DEFAULTS: TExportLine = {
   override_justification: "",
 };
 
-/** The stored item lines with their product's current unit value (a PUT that leaves `items` out keeps them). */
+/**
+ * The stored item lines with the price they are sold at: their own unit price, else their product's
+ * current catalogue price (a PUT that leaves `items` out keeps them).
+ */
 async function storedItems(tx: TDbOrTx, shipmentId: number) {
-  return tx
+  const rows = await tx
     .select({
       id: shipment_items.id,
       product_id: shipment_items.product_id,
       quantity: shipment_items.quantity,
-      unit_value: products.unit_value,
       ...EXPORT_LINE_COLUMNS,
+      unit_of_measure: shipment_items.unit_of_measure,
+      unit_price: shipment_items.unit_price,
+      origin_country_id: shipment_items.origin_country_id,
+      catalogue: products.unit_value,
     })
     .from(shipment_items)
     .innerJoin(products, eq(products.id, shipment_items.product_id))
     .where(eq(shipment_items.shipment_id, shipmentId))
     .orderBy(asc(shipment_items.id));
+  return rows.map(({ catalogue, ...r }) => ({ ...r, unit_value: r.unit_price ?? catalogue }));
 }
+
+const DISCOUNT_TOO_LARGE =
+  "The discount cannot be more than the goods' value plus freight, insurance and other charges.";
 
 async function storedPackages(tx: TDbOrTx, shipmentId: number) {
   return tx
@@ -327,16 +366,25 @@ export async function updateShipment(
                 line[key] === undefined ? kept[key] : line[key],
               ]),
             ) as TExportLine;
-            return { ...line, ...exportFields, unit_value: lines.unitValue.get(line.product_id) ?? "0" };
+            return {
+              ...line,
+              ...exportFields,
+              unit_value: line.unit_price ?? lines.unitValue.get(line.product_id) ?? "0",
+            };
           })
         : stored;
       const packageLines = values.packages ?? (await storedPackages(tx, id));
+      const discount = values.discount ?? row.discount;
+      const otherCharges = values.other_charges ?? row.other_charges;
       const totals = computeShipmentTotals({
         items,
         packages: packageLines,
         freight: values.freight,
         insurance: values.insurance,
+        other_charges: otherCharges,
+        discount,
       });
+      if (totals.total_invoice_value.startsWith("-")) throw saveFailed({ discount: [DISCOUNT_TOO_LARGE] });
       if (!isDecimal(totals.total_invoice_value, 2)) {
         throw saveFailed({ total_value: [TOTAL_TOO_LARGE] });
       }
@@ -349,6 +397,10 @@ export async function updateShipment(
           item_count: items.length,
           total_value: totals.total_value,
         });
+        // The workspace's exporter profile stands in for an exporter of record not chosen.
+        if (missing.exporter_of_record_id && (await exporterProfileRow(tx, workspaceId))?.company.trim()) {
+          delete missing.exporter_of_record_id;
+        }
         if (Object.keys(missing).length) throw saveFailed(missing);
       }
       await replaceLines(
@@ -366,6 +418,9 @@ export async function updateShipment(
           license_exception_note: line.license_exception_note,
           license_id: line.license_id,
           override_justification: line.override_justification,
+          unit_of_measure: line.unit_of_measure,
+          unit_price: line.unit_price,
+          origin_country_id: line.origin_country_id,
         })),
       );
       if (values.items) {
@@ -455,6 +510,7 @@ export async function saveAsTemplate(db: TDb, auth: TAuth, id: number, name: str
       // Paperwork identifies one shipment: a template carries no filing citation or document numbers.
       aes_citation: _aes,
       proforma_valid_until: _validUntil,
+      invoice_date: _invoiceDate,
       invoice_number: _invoiceNumber,
       proforma_number: _proformaNumber,
       ...copied
@@ -517,7 +573,10 @@ export async function removeLine(
       packages: packageLines,
       freight: row.freight,
       insurance: row.insurance,
+      other_charges: row.other_charges,
+      discount: row.discount,
     });
+    if (totals.total_invoice_value.startsWith("-")) throw saveFailed({ discount: [DISCOUNT_TOO_LARGE] });
     for (const [index, line] of items.entries()) {
       await tx
         .update(shipment_items)

@@ -176,6 +176,99 @@ describe("PUT: the whole shipment", () => {
     expect(await get(draft.id)).toEqual(item);
   });
 
+  test("what GET answers, PUT takes back unchanged (package weights in grams: '12.500', '0.125')", async () => {
+    const draft = await newDraft();
+    const first = await put(
+      draft.id,
+      fullBody(draft, {
+        packages: [
+          {
+            package_id: 1,
+            quantity: 1,
+            net_weight: "0.125",
+            gross_weight: "12.5",
+            length: 1,
+            width: 1,
+            height: 1,
+          },
+        ],
+      }),
+    );
+    expect(first.status).toBe(200);
+    const stored = await get(draft.id);
+    expect(stored.packages[0]).toMatchObject({ net_weight: "0.125", gross_weight: "12.500" });
+    const again = await put(draft.id, { ...stored } as unknown as Record<string, unknown>);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as TSaved).item.packages[0]).toMatchObject({
+      net_weight: "0.125",
+      gross_weight: "12.500",
+    });
+    // A fourth decimal is still refused, naming the field.
+    const latest = await get(draft.id);
+    const bad = await put(draft.id, {
+      ...latest,
+      packages: [{ ...latest.packages[0], net_weight: "1.0005" }],
+    } as unknown as Record<string, unknown>);
+    expect(bad.status).toBe(422);
+    const { errors } = (await bad.json()) as { errors: Record<string, string[]> };
+    expect(errors["packages.0.net_weight"]?.[0]).toContain("at most 3 decimals");
+  });
+
+  test("a notify party from the address book is saved and embedded; another workspace's contact is refused", async () => {
+    const draft = await newDraft();
+    expect(draft).toMatchObject({ notify_party_id: null, notify_party: null });
+    const res = await put(draft.id, fullBody(draft, { notify_party_id: consignee }));
+    expect(res.status).toBe(200);
+    const stored = await get(draft.id);
+    expect(stored.notify_party_id).toBe(consignee);
+    expect(stored.notify_party).toMatchObject({ id: consignee, company: "Delft University Lab" });
+    const theirs = await created(stranger, "/api/contacts", buildContact({ company: "Not Yours Ltd" }));
+    const bad = await put(draft.id, { ...stored, notify_party_id: theirs } as unknown as Record<
+      string,
+      unknown
+    >);
+    expect(bad.status).toBe(422);
+    const { errors } = (await bad.json()) as { errors: Record<string, string[]> };
+    expect(errors.notify_party_id?.[0]).toContain("notify party from your address book");
+    expect((await get(draft.id)).notify_party_id).toBe(consignee);
+  });
+
+  test("invoice date, reason for export, Incoterm named place and marks are saved and answered", async () => {
+    const draft = await newDraft();
+    expect(draft).toMatchObject({
+      invoice_date: null,
+      reason_for_export: "",
+      incoterm_place: "",
+      marks_and_numbers: "",
+    });
+    const res = await put(
+      draft.id,
+      fullBody(draft, {
+        invoice_date: "2026-12-10",
+        reason_for_export: "repair_and_return",
+        incoterm_place: "Rotterdam, Europoort terminal",
+        marks_and_numbers: "RMT / ROTTERDAM / 1-3",
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(await get(draft.id)).toMatchObject({
+      invoice_date: "2026-12-10",
+      reason_for_export: "repair_and_return",
+      incoterm_place: "Rotterdam, Europoort terminal",
+      marks_and_numbers: "RMT / ROTTERDAM / 1-3",
+    });
+    const latest = await get(draft.id);
+    const bad = await put(draft.id, {
+      ...latest,
+      reason_for_export: "smuggling",
+      invoice_date: "2026-13-40",
+    } as unknown as Record<string, unknown>);
+    expect(bad.status).toBe(422);
+    const { errors } = (await bad.json()) as { errors: Record<string, string[]> };
+    expect(errors.reason_for_export?.[0]).toContain("repair_and_return");
+    expect(errors.invoice_date?.[0]).toContain("YYYY-MM-DD");
+  });
+
   test("totals are exact to the cent on awkward values (0.1 + 0.2, 999,999.99 × 1,000)", async () => {
     const draft = await newDraft();
     const res = await put(

@@ -1,0 +1,10 @@
+// Font files imported with `with { type: "file" }` resolve to a path (server only).
+declare module "*.woff" {
+  const path: string;
+  export default path;
+}
+
+declare module "*.wasm" {
+  const path: string;
+  export default path;
+}
