@@ -24,6 +24,8 @@ const RESOURCES: [prefix: string, kind: string][] = [
   ["/api/licenses/documents/", "licenseDocument"],
   ["/api/wikis/documents/", "wikiDocument"],
   ["/api/shipping-documents/documents/", "formDocument"],
+  ["/api/export-control/shipments/", "shipment"],
+  ["/api/export-control/licenses/", "license"],
   ["/api/screenings/contact/", "contact"],
   ["/api/screenings/", "screening"],
   ["/api/contacts/", "contact"],
@@ -43,6 +45,8 @@ const RESOURCES: [prefix: string, kind: string][] = [
 /** A route parameter's value: the record of the route's kind, or the line / document it names. */
 function paramValue(kind: string, name: string, path: string): string {
   if (name === "mode") return "download";
+  if (name === "file") return "eei-data-sheet.json";
+  if (name === "itemId") return String(ids.shipmentItem);
   if (name === "lineId") return String(path.includes("/items/") ? ids.shipmentItem : ids.shipmentPackage);
   if (name === "documentId" && kind === "shipment") return String(ids.shipmentDocument);
   if (name === "shipmentId" || (name === "id" && kind.startsWith("shipment"))) return String(ids.shipment);

@@ -114,12 +114,12 @@ export const exportControlRoutes = new Hono<TAppEnv>()
   .put(`/shipments/:id${ID}/eei`, validate("json", ZEeiInput), async (c) => {
     const { workspaceId } = authOf(c);
     const id = Number(c.req.param("id"));
-    const values = c.req.valid("json");
-    const updated = await c.var.db
-      .update(shipments)
-      .set(Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)))
-      .where(and(eq(shipments.id, id), eq(shipments.workspace_id, workspaceId)))
-      .returning({ id: shipments.id });
+    const values = Object.fromEntries(Object.entries(c.req.valid("json")).filter(([, v]) => v !== undefined));
+    const owned = and(eq(shipments.id, id), eq(shipments.workspace_id, workspaceId));
+    // A body that names no field changes nothing: the shipment must still be the caller's.
+    const updated = Object.keys(values).length
+      ? await c.var.db.update(shipments).set(values).where(owned).returning({ id: shipments.id })
+      : await c.var.db.select({ id: shipments.id }).from(shipments).where(owned);
     if (!updated.length) throw notFound("Shipment not found");
     return c.json(await shipmentExportControl(c.var.db, workspaceId, id));
   })

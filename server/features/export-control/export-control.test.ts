@@ -154,6 +154,10 @@ describe("determination on shipments", () => {
       license_exception: "LVS",
     });
     expect(put.status).toBe(404);
+    // An EEI body that names no field is still refused for a shipment that is not the caller's.
+    const eei = `/api/export-control/shipments/${s.id}/eei`;
+    expect((await call(ctx, who.auth, "PUT", eei, {})).status).toBe(404);
+    expect((await call(ctx, other.auth, "PUT", eei, {})).status).toBe(200);
   });
 });
 
