@@ -1,5 +1,5 @@
 import { revalidateLogic, useForm } from "@tanstack/react-form";
-import { useRouter } from "@tanstack/react-router";
+import { getRouteApi, useRouter } from "@tanstack/react-router";
 import { type ChangeEvent, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -20,8 +20,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../co
 import { Label } from "../components/ui/label";
 import { Spinner } from "../components/ui/spinner";
 import { EarEditionCard } from "../features/export-control/ear-edition-card";
-import { accountRoute } from "./account";
-import { hasServerMessage } from "./auth-routes";
+import { hasServerMessage } from "../lib/server-message";
+
+// The route's hooks by its id: the route file (./account) imports this screen lazily, not the other way round.
+const accountRoute = getRouteApi("/user/account");
 
 /** The account form: profile, e-mail and an optional password change that needs both fields. */
 /** The account form's checks; changing the e-mail address or the password needs the current password. */

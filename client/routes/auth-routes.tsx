@@ -1,5 +1,5 @@
 import { revalidateLogic, useForm } from "@tanstack/react-form";
-import { Link, useNavigate, useRouter } from "@tanstack/react-router";
+import { getRouteApi, Link, useNavigate, useRouter } from "@tanstack/react-router";
 import { useState } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -16,19 +16,17 @@ import { Form, SubmitButton } from "../components/kit/form";
 import { CheckboxField, SelectField, TextField } from "../components/kit/form-fields";
 import { applyServerErrors } from "../components/kit/server-errors";
 import { Button } from "../components/ui/button";
-import { ApiError } from "../lib/api";
+import { hasServerMessage } from "../lib/server-message";
 import { clearSessionExpired, safeNext } from "../lib/session";
-import { forgotRoute, loginRoute, registerRoute, resetRoute } from "./auth";
 
 // The log in, register, forgot and reset password screens, in a chunk of their own: the form library
 // and the contracts load with them, not with every screen. Their routes are in ./auth.
 
-/**
- * True when the server answered with something the user can act on (a 4xx with its message). No
- * answer at all (status 0) and a 5xx ('Internal error') get the spec's fallback texts instead.
- */
-export const hasServerMessage = (error: unknown): error is ApiError =>
-  error instanceof ApiError && error.status >= 400 && error.status < 500;
+// The routes' hooks by their ids: the route file (./auth) imports these screens lazily, not the other way round.
+const loginRoute = getRouteApi("/auth/login");
+const registerRoute = getRouteApi("/auth/register");
+const forgotRoute = getRouteApi("/auth/forgot-password");
+const resetRoute = getRouteApi("/auth/reset-password/$id");
 
 export function LoginScreen() {
   const { next, error: postedError } = loginRoute.useSearch();

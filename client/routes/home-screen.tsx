@@ -1,4 +1,4 @@
-import { useLoaderData, useNavigate, useRouteContext } from "@tanstack/react-router";
+import { getRouteApi, useLoaderData, useNavigate, useRouteContext } from "@tanstack/react-router";
 import { DEFAULT_PERIOD } from "../../db/contracts/periods";
 import { PageHeader } from "../components/app/screens";
 import { EntityTable } from "../components/kit/entity-table";
@@ -12,7 +12,10 @@ import {
   recentScreen,
 } from "../features/home/home-screen";
 import { MapPanel } from "../features/home/map-panel";
-import { homeRoute, type THomeSearch } from "./home";
+import type { THomeSearch } from "./home-search";
+
+// The route's hooks by its id: the route file (./home) imports this screen lazily, not the other way round.
+const homeRoute = getRouteApi("/home");
 
 /** /home's screen (its route, search and loader are in ./home). */
 export function HomeScreen() {

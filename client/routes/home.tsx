@@ -1,6 +1,6 @@
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
 import type { TCommonDestination, TMapAnswer, TPerformance, TRecentShipment } from "../../db/contracts/home";
-import { DEFAULT_PERIOD, PERIODS, type TPeriod } from "../../db/contracts/periods";
+import { DEFAULT_PERIOD, PERIODS } from "../../db/contracts/periods";
 import { PageHeader } from "../components/app/screens";
 import { TableSkeleton } from "../components/kit/entity-table";
 import { ErrorPanel } from "../components/kit/error-panel";
@@ -12,17 +12,11 @@ import {
   parseListSearch,
   positiveIntOrUndefined,
   type TListPage,
-  type TListSearch,
 } from "../lib/list-search";
+import type { THomeSearch } from "./home-search";
 import { rootRoute } from "./root";
 
 const RECENT_COLUMNS = recentScreen("all").columns;
-
-/**
- * /home's search: the period (bookmarkable; absent means all), the recent table's page, sort and
- * filters under the list screens' usual names, and the destinations table's page as cpage.
- */
-export type THomeSearch = TListSearch & { period?: TPeriod; cpage?: number };
 
 const validateHomeSearch = (raw: Record<string, unknown>): THomeSearch => {
   const search = parseListSearch(raw);

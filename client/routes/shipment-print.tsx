@@ -1,3 +1,4 @@
+import { getRouteApi } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import type { TShipment } from "../../db/contracts/shipments";
 import { PageHeader } from "../components/app/screens";
@@ -6,7 +7,9 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from ".
 import { shipmentsScreen } from "../features/shipments/shipments-screen";
 import { labelOf } from "../lib/dictionaries";
 import { formatMoney, formatNumber } from "../lib/format";
-import { printShipmentRoute } from "./shipments";
+
+// The route's hooks by its id: the route file (./shipments) imports this screen lazily, not the other way round.
+const printShipmentRoute = getRouteApi("/shipments/print/$itemId");
 
 /** /shipments/print/{itemId}: the shipment's fields, then its items and packages. */
 export function PrintShipment() {

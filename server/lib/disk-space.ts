@@ -5,7 +5,6 @@
 import { closeSync, openSync, statfsSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { MiddlewareHandler } from "hono";
-import type { TAppEnv } from "./context";
 import { AppError } from "./errors";
 
 export type TStorageState = "ok" | "full" | "read-only";
@@ -174,12 +173,16 @@ export type TDiskSpace = ReturnType<typeof diskSpace>;
 /** Writes that go on while the disk is full: signing in and out (a session row, in the reserve's room). */
 const WRITES_WHILE_FULL = /^\/(api\/(login|logout)|auth\/(login|logout))\/?$/;
 
-/** Refuses a write (anything but GET, HEAD, OPTIONS) at once while DATA_DIR is full or read-only. */
-export const refuseWritesWhileFull = (): MiddlewareHandler<TAppEnv> => async (c, next) => {
-  const method = c.req.method;
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS" || WRITES_WHILE_FULL.test(c.req.path))
+/**
+ * Refuses a write (anything but GET, HEAD, OPTIONS) at once while DATA_DIR is full or read-only.
+ * Typed by the one variable it reads rather than the app's whole context (which names TDiskSpace).
+ */
+export const refuseWritesWhileFull =
+  (): MiddlewareHandler<{ Variables: { disk: TDiskSpace } }> => async (c, next) => {
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD" || method === "OPTIONS" || WRITES_WHILE_FULL.test(c.req.path))
+      return next();
+    const state = c.var.disk.current();
+    if (state !== "ok") throw storageError(state);
     return next();
-  const state = c.var.disk.current();
-  if (state !== "ok") throw storageError(state);
-  return next();
-};
+  };

@@ -9,7 +9,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "../ui/dropdown-menu";
-import { UserMenuButton } from "./header";
+import { UserMenuButton } from "./user-menu-button";
 
 /** The signed-in name and avatar, holding User Profile and Logout. */
 export function UserMenu({ user }: { user: TPublicUser }) {

@@ -3,7 +3,7 @@ import { BULK_WRITE_CACHE_KIB, type TDb } from "../../../db/client";
 import type { TContactValues, TImportReport, TRejectedRow } from "../../../db/contracts/contacts";
 import { contacts, countries, partner_types, users } from "../../../db/schema";
 import { assertParentAlive } from "../../lib/bulk-process";
-import { yieldToLoop } from "../../lib/limits";
+import { yieldToLoop } from "../../lib/event-loop";
 import type { TListVersion } from "../screening/lists.service";
 import {
   contactAddress,

@@ -4,7 +4,7 @@ import type { TUploadProgress } from "../../../db/contracts/contacts";
 import type { TAppEnv } from "../../lib/context";
 import { createEntityRoutes, readJson } from "../../lib/entity/entity.routes";
 import { AppError } from "../../lib/errors";
-import { yieldToLoop } from "../../lib/limits";
+import { yieldToLoop } from "../../lib/event-loop";
 import { readMultipart } from "../../lib/multipart";
 import { authOf } from "../auth/auth.middleware";
 import { decodeUtf8, ImportFileError, importContacts } from "./contact-import";

@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { contacts, countries, users } from "../../../db/schema";
-import { yieldToLoop } from "../../lib/limits";
+import { yieldToLoop } from "../../lib/event-loop";
 import type { TLogger } from "../../lib/logger";
 import { type NameHit, scoreNameCached } from "./engine";
 import type { TListVersion } from "./lists.service";

@@ -9,7 +9,7 @@ import {
   screening_audit_log,
 } from "../../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
-import { timeSlicer, yieldToLoop } from "../../lib/limits";
+import { timeSlicer, yieldToLoop } from "../../lib/event-loop";
 import { type NameHit, type ScreenResult, scoreNameCached, screen, screenWithHits } from "./engine";
 import { listSetId, listsOfSet } from "./list-sets";
 import type { ScreeningRegistry, TListVersion } from "./lists.service";
