@@ -3,7 +3,8 @@
 // (BERING, APLEX, SHELF TRADING), three letters that happen to be a listed name's initials. Such a
 // hit is still reported as a near miss for review, but it cannot fail the screening on its own.
 
-import { normalizeName, TOKEN_WEIGHTS } from "./normalize";
+import { normalizedListName } from "./list-name-memo";
+import { TOKEN_WEIGHTS } from "./normalize";
 import { tokenSimilarity } from "./score";
 import { boundedLevenshtein } from "./similarity";
 import type { EntityType, NameToken, NormalizedName } from "./types";
@@ -163,7 +164,7 @@ export function guardedScore(
   // another company. A bare word ("Stream") may be a list name mistyped.
   const formal = query.legalForms.length > 0;
   if (!formal && !tradeWordsOnly) return score;
-  const listed = normalizeName(listName).tokens;
+  const listed = normalizedListName(listName).tokens;
   // A word that is a listed word with another last letter is another name (HERMES / HERMEX): endings
   // are where names differ by design, so no other word vouches for it.
   if (
@@ -200,7 +201,7 @@ export function guardedScore(
 function fuzzyAndShort(query: NormalizedName, listName: string): boolean {
   const q = query.tokens;
   if (q.filter((t) => t.kind === "core").length < 2) return false;
-  const listed = normalizeName(listName).tokens;
+  const listed = normalizedListName(listName).tokens;
   // Each word, and each word with its neighbour run together (names split or joined on one side).
   const units = (ts: readonly NameToken[], i: number): Array<{ text: string; key: string }> => {
     const out: Array<{ text: string; key: string }> = [ts[i] as NameToken];
