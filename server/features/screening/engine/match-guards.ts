@@ -152,7 +152,8 @@ export function guardedScore(
 ): number {
   if (score < threshold) return score;
   const guarded = threshold - GUARDED_SCORE_GAP;
-  if (fuzzyAndShort(query, listName)) return guarded;
+  // A full score leaves no listed word out: only a lower one may be a look-alike.
+  if (score < 1 && fuzzyAndShort(query, listName)) return guarded;
   let core = query.tokens.filter((t) => t.kind === "core");
   const vessel = entityType === "vessel" || entityType === "aircraft";
   // A name of trade words only ("General Electric Company"): each of them is what identifies it.
@@ -212,13 +213,18 @@ function fuzzyAndShort(query: NormalizedName, listName: string): boolean {
     return out;
   };
   const allUnits = (ts: readonly NameToken[]) => ts.flatMap((_, i) => units(ts, i));
-  const listedUnits = allUnits(listed);
-  const fuzzy = q.some(
-    (w, i) =>
-      w.kind === "core" &&
-      !listed.some((t) => isTypingSlip(w.text, t.text) || t.key === w.key) &&
-      !units(q, i).some((u) => listedUnits.some((t) => t.text === u.text || t.key === u.key)),
-  );
+  // Most hits share every word as written: those are told first, without building the joined units.
+  let listedUnits: Array<{ text: string; key: string }> | undefined;
+  let fuzzy = false;
+  for (let i = 0; i < q.length && !fuzzy; i++) {
+    const w = q[i] as NameToken;
+    if (w.kind !== "core") continue;
+    if (listed.some((t) => t.text === w.text || t.key === w.key || isTypingSlip(w.text, t.text))) continue;
+    listedUnits ??= allUnits(listed);
+    const shared = listedUnits;
+    if (units(q, i).some((u) => shared.some((t) => t.text === u.text || t.key === u.key))) continue;
+    fuzzy = true;
+  }
   if (!fuzzy) return false;
   const queryUnits = allUnits(q);
   return listed.some(
