@@ -3,7 +3,9 @@
 // (BERING, APLEX, SHELF TRADING), three letters that happen to be a listed name's initials. Such a
 // hit is still reported as a near miss for review, but it cannot fail the screening on its own.
 
-import { normalizeName, TOKEN_WEIGHTS } from "./normalize";
+import { normalizedListName } from "./list-name-memo";
+import { TOKEN_WEIGHTS } from "./normalize";
+import { tokenSimilarity } from "./score";
 import { boundedLevenshtein } from "./similarity";
 import type { EntityType, NameToken, NormalizedName } from "./types";
 
@@ -150,6 +152,8 @@ export function guardedScore(
 ): number {
   if (score < threshold) return score;
   const guarded = threshold - GUARDED_SCORE_GAP;
+  // A full score leaves no listed word out: only a lower one may be a look-alike.
+  if (score < 1 && fuzzyAndShort(query, listName)) return guarded;
   let core = query.tokens.filter((t) => t.kind === "core");
   const vessel = entityType === "vessel" || entityType === "aircraft";
   // A name of trade words only ("General Electric Company"): each of them is what identifies it.
@@ -161,7 +165,15 @@ export function guardedScore(
   // another company. A bare word ("Stream") may be a list name mistyped.
   const formal = query.legalForms.length > 0;
   if (!formal && !tradeWordsOnly) return score;
-  const listed = normalizeName(listName).tokens;
+  const listed = normalizedListName(listName).tokens;
+  // A word that is a listed word with another last letter is another name (HERMES / HERMEX): endings
+  // are where names differ by design, so no other word vouches for it.
+  if (
+    !tradeWordsOnly &&
+    !vessel &&
+    core.every((w) => !appearsIn(w, listed) && listed.some((t) => otherEnding(w.text, t.text)))
+  )
+    return guarded;
   // Another telling word of the query on the listed name as written ("Rossft Oil Company" for
   // ROSNEFT OIL COMPANY) vouches for the fuzzy one.
   if (
@@ -179,4 +191,52 @@ export function guardedScore(
     if (listed.length !== 2 || !appearsIn(word, [joinedWords(listed)], true, sloppy())) return guarded;
   }
   return score;
+}
+
+/**
+ * Whether the query reaches the listed name only with a word it does not share as written, while
+ * the listed name has a distinctive word the query lacks altogether: "Golden Freighter" is not
+ * GOLDEN STAR INTERNATIONAL FREIGHT LIMITED. Either alone is common (a typo; a name given short),
+ * together the query names something else.
+ */
+function fuzzyAndShort(query: NormalizedName, listName: string): boolean {
+  const q = query.tokens;
+  if (q.filter((t) => t.kind === "core").length < 2) return false;
+  const listed = normalizedListName(listName).tokens;
+  // Each word, and each word with its neighbour run together (names split or joined on one side).
+  const units = (ts: readonly NameToken[], i: number): Array<{ text: string; key: string }> => {
+    const out: Array<{ text: string; key: string }> = [ts[i] as NameToken];
+    const prev = ts[i - 1];
+    const next = ts[i + 1];
+    if (prev !== undefined) out.push(joinedWords([prev, ts[i] as NameToken]));
+    if (next !== undefined) out.push(joinedWords([ts[i] as NameToken, next]));
+    return out;
+  };
+  const allUnits = (ts: readonly NameToken[]) => ts.flatMap((_, i) => units(ts, i));
+  // Most hits share every word as written: those are told first, without building the joined units.
+  let listedUnits: Array<{ text: string; key: string }> | undefined;
+  let fuzzy = false;
+  for (let i = 0; i < q.length && !fuzzy; i++) {
+    const w = q[i] as NameToken;
+    if (w.kind !== "core") continue;
+    if (listed.some((t) => t.text === w.text || t.key === w.key || isTypingSlip(w.text, t.text))) continue;
+    listedUnits ??= allUnits(listed);
+    const shared = listedUnits;
+    if (units(q, i).some((u) => shared.some((t) => t.text === u.text || t.key === u.key))) continue;
+    fuzzy = true;
+  }
+  if (!fuzzy) return false;
+  const queryUnits = allUnits(q);
+  return listed.some(
+    (t, i) =>
+      t.kind === "core" &&
+      units(listed, i).every((l) =>
+        queryUnits.every((u) => tokenSimilarity(u.key, l.key) === 0 && tokenSimilarity(u.text, l.text) === 0),
+      ),
+  );
+}
+
+/** Whether two words of five letters or more differ in their last letter only. */
+function otherEnding(a: string, b: string): boolean {
+  return a.length >= 5 && a.length === b.length && a !== b && a.slice(0, -1) === b.slice(0, -1);
 }

@@ -148,6 +148,8 @@ export function personFormHits(entries: EntryStore, queryName: string): PersonHi
   const titled = words.filter((w) => TITLES.has(w));
   const rest = words.filter((w) => !TITLES.has(w));
   if (rest.length === 0) return [];
+  // Without a title, a hit needs a shortened given name (four letters at most) beside the surname.
+  if (titled.length === 0 && rest.every((w) => w.length > 4)) return [];
   const map = surnames(entries);
   const hits: PersonHit[] = [];
   // The surname is written first or last.

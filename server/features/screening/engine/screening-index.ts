@@ -10,6 +10,7 @@ import {
   PARTICLES,
   STOP_WORDS,
 } from "./lexicon";
+import { listNameKeys } from "./list-name-memo";
 import { guardedScore } from "./match-guards";
 import { addressWords, normalizeName, phoneticKey, tokenKey, wordsOf } from "./normalize";
 import { personFormHits } from "./person-names";
@@ -1383,7 +1384,7 @@ export function scoreName(index: ScreeningIndex, queryName: string, options: Scr
     const wanted = reading.exactWords ? normalizeName(reading.text).tokens.map((t) => t.key) : [];
     for (const hit of scoreWrittenName(index, reading.text, options)) {
       if (wanted.length > 0) {
-        const keys = new Set(normalizeName(hit.display).tokens.map((t) => t.key));
+        const keys = listNameKeys(hit.display);
         if (!wanted.every((k) => keys.has(k))) continue;
       }
       hits.push({ ...hit, display: `${hit.display} (${reading.label}: ${reading.text.toUpperCase()})` });

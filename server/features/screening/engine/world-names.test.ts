@@ -161,3 +161,29 @@ describe("the verdict does not depend on the reporting floor", () => {
     expect(new Set(verdicts).size).toBe(1);
   });
 });
+
+describe("a shorter name that reaches a listed one only fuzzily, or by another ending", () => {
+  const guarded = buildIndex([
+    entry("golden", "GOLDEN STAR INTERNATIONAL FREIGHT LIMITED"),
+    entry("hermex", "HERMEX INTERNATIONAL CORP."),
+    entry("ventus", "VENTUS TRADE LIMITED"),
+    entry("katrangi", "KATRANGI, Maher Mohamad", [], "individual"),
+  ]);
+  const { expectFails: fails, expectPasses: passes } = expectationsOver(guarded);
+
+  // A word only near a listed one, while the listed name has a distinctive word the query lacks.
+  test.each(["GOLDEN FREIGHTER", "Goldan Freighting", "Mahir Mohamad"])("%s passes", (name) => passes(name));
+  // A listed word with another last letter, though a generic word is shared.
+  test.each(["Hermes International SA", "Hermen International Corp."])("%s passes", (name) => passes(name));
+
+  test.each([
+    ["Golden Star Freight Ltd", "golden"], // the listed words, one left out
+    ["GOLDEN STAR INTERNATONAL FREIGHT", "golden"], // a typo, every distinctive word there
+    ["Gold en Star International Freight Limited", "golden"], // a word split
+    ["Hermex International Corp.", "hermex"],
+    ["Hermexx International Corp.", "hermex"], // a key pressed twice
+    ["Ventus Trade Ltd", "ventus"],
+    ["Maher Mohamad Katrangi", "katrangi"],
+    ["Maher Mohamad Katrangy", "katrangi"],
+  ])("%s fails on %s", (name, id) => fails(name, id));
+});
