@@ -38,6 +38,7 @@ export const ENGINE_SOURCES = [
   "index-build.ts",
   "index-model.ts",
   "index-pack.ts",
+  "legal-forms.ts",
   "lexicon.ts",
   "lost-words.ts",
   "name-scoring.ts",
