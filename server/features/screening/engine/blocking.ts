@@ -40,7 +40,6 @@ export function blockingUnits(q: PreparedName): BlockingUnit[] {
   return [...byKey.values()];
 }
 
-/** Word similarities remembered across queries; bounded by WORD_MEMO_LIMIT entries in all. */
 /**
  * Word similarities remembered across queries: at most WORD_MEMO_LIMIT entries in the current
  * generation and as many in the previous one. (Heap after 8,000 list-name queries: +37 MB with the
