@@ -31,11 +31,20 @@ function hashOf(bytes: Uint8Array): Uint8Array {
 
 /** The engine's modules whose code decides what an index holds (this one included). */
 export const ENGINE_SOURCES = [
+  "acronyms.ts",
+  "blocking.ts",
   "countries.ts",
+  "hash-keys.ts",
+  "index-build.ts",
+  "index-model.ts",
   "index-pack.ts",
+  "legal-forms.ts",
   "lexicon.ts",
+  "lost-words.ts",
+  "name-scoring.ts",
   "normalize.ts",
   "score.ts",
+  "screen-evidence.ts",
   "screening-index.ts",
   "similarity.ts",
   "types.ts",

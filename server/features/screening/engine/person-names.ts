@@ -4,8 +4,8 @@
 // Names"; such a query matches when its surname is the listed one and every other word is a
 // title, or abbreviates a distinct given name of that person, in order.
 
+import type { EntryStore } from "./index-model";
 import { tokenKey, wordsOf } from "./normalize";
-import type { EntryStore } from "./screening-index";
 import type { ListEntry } from "./types";
 
 /** Score of a person matched by surname plus given-name initials or a title. */
