@@ -1,5 +1,5 @@
 import { revalidateLogic, useForm } from "@tanstack/react-form";
-import { useRouter } from "@tanstack/react-router";
+import { getRouteApi, useRouter } from "@tanstack/react-router";
 import { type ChangeEvent, useState } from "react";
 import { toast } from "sonner";
 import {
@@ -15,7 +15,9 @@ import { applyServerErrors } from "../components/kit/server-errors";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { Label } from "../components/ui/label";
-import { exporterProfileRoute } from "./exporter-profile";
+
+// The route's hooks by its id: the route file (./exporter-profile) imports this screen lazily, not the other way round.
+const exporterProfileRoute = getRouteApi("/user/exporter-profile");
 
 const TEXT_FIELDS = [
   "company",

@@ -17,7 +17,7 @@ import { Textarea } from "../../components/ui/textarea";
 import type { TApi } from "../../lib/api";
 import { formatDate } from "../../lib/format";
 
-/** GET /api/paperwork/shipments/{id} (server/features/paperwork/paperwork.service.ts, TPaperworkReadiness). */
+/** GET /api/paperwork/shipments/{id} (server/features/paperwork/paperwork.readiness.ts, TPaperworkReadiness). */
 type TReadiness = {
   missing: Record<string, string[]>;
   parties: {

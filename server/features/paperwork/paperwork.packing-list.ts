@@ -1,0 +1,128 @@
+// The packing list's own parts: one row per physical package, the contents, the packing totals.
+import type { RowInput } from "jspdf-autotable";
+import { keepFigureWhole } from "./cell-wrap";
+import {
+  formatDimensions,
+  formatVolume,
+  formatWeight,
+  multiplyDecimal,
+  volumeMicroCubicInches,
+} from "./format";
+import { FONT, type TCtx, table, totalsTable } from "./paperwork.layout";
+import type { TPaperTotals, TPaperworkModel } from "./paperwork.model";
+import { lineDescription, packageKindRow, quantityText } from "./paperwork.sections";
+
+/** One row per physical package, numbered 1…n across the shipment (a line of 3 boxes is 3 rows). */
+export function drawPackages(ctx: TCtx, model: TPaperworkModel) {
+  const total = model.packages.reduce((n, p) => n + p.quantity, 0);
+  const body: RowInput[] = [];
+  let number = 0;
+  for (const p of model.packages) {
+    for (let k = 0; k < p.quantity; k++) {
+      number += 1;
+      body.push([
+        `${number} of ${total}`,
+        p.type,
+        formatWeight(p.net_weight),
+        formatWeight(p.gross_weight),
+        formatDimensions(p.length, p.width, p.height),
+        formatVolume(volumeMicroCubicInches(1, p.length, p.width, p.height)),
+      ]);
+    }
+  }
+  table(ctx, {
+    head: [
+      [
+        "Package no.",
+        "Package type",
+        { content: "Net weight", styles: { halign: "right" } },
+        { content: "Gross weight", styles: { halign: "right" } },
+        "Dimensions",
+        { content: "Volume", styles: { halign: "right" } },
+      ],
+    ],
+    body,
+    showHead: "everyPage",
+    rowPageBreak: "avoid",
+    didParseCell: (data) => {
+      if (data.section === "body" && data.column.index !== 1) keepFigureWhole(ctx.doc, data);
+    },
+    styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
+    headStyles: {
+      font: FONT,
+      fontStyle: "bold",
+      fillColor: [234, 238, 244],
+      textColor: 20,
+      lineWidth: 0.25,
+      lineColor: 210,
+    },
+    columnStyles: {
+      0: { cellWidth: 50 },
+      2: { cellWidth: 80, halign: "right" },
+      3: { cellWidth: 80, halign: "right" },
+      4: { cellWidth: 192 },
+      5: { cellWidth: 80, halign: "right" },
+    },
+  });
+}
+
+export function drawContents(ctx: TCtx, model: TPaperworkModel) {
+  table(ctx, {
+    head: [
+      [
+        "#",
+        "Product no.",
+        "Description",
+        "HTS",
+        "ECCN",
+        "Origin",
+        { content: "Qty", styles: { halign: "right" } },
+        { content: "Net weight", styles: { halign: "right" } },
+      ],
+    ],
+    body: model.lines.map((line, i) => [
+      String(i + 1),
+      line.product_number,
+      lineDescription(line),
+      line.hts,
+      line.eccn,
+      line.origin,
+      quantityText(line),
+      formatWeight(multiplyDecimal(line.unit_net_weight, line.quantity, 3)),
+    ]),
+    showHead: "everyPage",
+    rowPageBreak: "avoid",
+    didParseCell: (data) => {
+      if (data.section === "body" && data.column.index >= 6) keepFigureWhole(ctx.doc, data);
+    },
+    styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
+    headStyles: {
+      font: FONT,
+      fontStyle: "bold",
+      fillColor: [234, 238, 244],
+      textColor: 20,
+      lineWidth: 0.25,
+      lineColor: 210,
+    },
+    columnStyles: {
+      0: { cellWidth: 18 },
+      1: { cellWidth: 62 },
+      3: { cellWidth: 58 },
+      4: { cellWidth: 46 },
+      5: { cellWidth: 56 },
+      6: { cellWidth: 44, halign: "right" },
+      7: { cellWidth: 84, halign: "right" },
+    },
+  });
+}
+
+export function drawPackingTotals(ctx: TCtx, model: TPaperworkModel, totals: TPaperTotals) {
+  totalsTable(ctx, [
+    ["Total packages (pieces)", String(totals.packages)],
+    ...packageKindRow(model),
+    ["Total quantity (units)", String(totals.pieces)],
+    ["Total net weight", formatWeight(totals.net_weight)],
+    ["Total gross weight", formatWeight(totals.gross_weight)],
+    ["Total volume", formatVolume(totals.volume)],
+  ]);
+}
