@@ -303,6 +303,8 @@ async function evaluate(db: TDb, workspaceId: number, ctx: TContext): Promise<TS
         license_exception: item.license_exception,
         license_exception_note: item.license_exception_note,
         override_justification: item.override_justification,
+        schedule_b_unit: item.schedule_b_unit,
+        schedule_b_quantity: item.schedule_b_quantity,
       },
     };
   });
