@@ -412,6 +412,49 @@ describe("licences", () => {
   });
 });
 
+describe("LVS per shipment and ECCN", () => {
+  test("two lines of one ECCN, each within the LVS value but over it together, are not offered LVS", async () => {
+    const owner = await signUp(ctx);
+    // 1A001 (NS2, LVS $5000) to Brazil (Country Group B, NS2 marked): $3,000 + $3,000 > $5,000.
+    const a = await product(owner, { US_ECCN: "1A001.a", unit_value: "3000.00", product_number: "SEAL-A" });
+    const b = await product(owner, { US_ECCN: "1A001.b", unit_value: "3000.00", product_number: "SEAL-B" });
+    const ear99 = await product(owner, { US_ECCN: "EAR99", unit_value: "9000.00", product_number: "CABLE" });
+    const single = await shipment(owner, 32, [
+      { product_id: a.id, quantity: 1 },
+      { product_id: ear99.id, quantity: 1 },
+    ]);
+    const alone = await standing(owner, single.id);
+    // Lines of another ECCN do not count towards the limit.
+    expect(alone.lines[0].determination.exceptions_offered.map((o) => o.symbol)).toEqual(["LVS"]);
+
+    const s = await shipment(
+      owner,
+      32,
+      [
+        { product_id: a.id, quantity: 1 },
+        { product_id: b.id, quantity: 1 },
+      ],
+      { aes_citation: "X20261120123456" },
+    );
+    let ec = await standing(owner, s.id);
+    for (const line of ec.lines) {
+      expect(line.determination.outcome).toBe("license_required");
+      expect(line.determination.exceptions_offered.map((o) => o.symbol)).not.toContain("LVS");
+      expect(line.warnings.join(" ")).toContain("together are $6,000 net");
+    }
+    const url = `/api/export-control/shipments/${s.id}/lines/${s.items[0].id}`;
+    ec = (await (
+      await call(ctx, owner.auth, "PUT", url, { license_exception: "LVS" })
+    ).json()) as TShipmentExportControl;
+    expect(ec.lines[0].basis.kind).toBe("none");
+    expect(ec.lines[0].warnings.join(" ")).toContain("LVS is not available");
+    const refused = await generate(owner, s.id);
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toContain("SEAL-A");
+    expect(await documentsOf(s.id)).toEqual([]);
+  });
+});
+
 describe("EEI", () => {
   test("the ITN must be X, a real past date and six digits", async () => {
     const p = await product(who, { US_ECCN: "EAR99" });
