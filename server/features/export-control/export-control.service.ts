@@ -192,7 +192,7 @@ async function evaluate(db: TDb, workspaceId: number, ctx: TContext): Promise<TS
 
   // LVS is judged on the net value of all the shipment's lines of one ECCN entry (§ 740.3(a)); every
   // line goes to the shipment's one destination. Null: a line's value cannot be converted to USD.
-  const valueOf = (item: (typeof ctx.lines)[number]["item"]) =>
+  const lineUsdCents = (item: (typeof ctx.lines)[number]["item"]) =>
     toUsdCents(centsOf(item.extended_value), currency, shipment.usd_exchange_rate);
   const entryOf = (eccn: string) => splitEccn(eccn)?.entry ?? null;
   const byEntry = new Map<string, bigint | null>();
@@ -200,12 +200,12 @@ async function evaluate(db: TDb, workspaceId: number, ctx: TContext): Promise<TS
     const entry = entryOf(product.US_ECCN);
     if (!entry) continue;
     const sum = byEntry.has(entry) ? (byEntry.get(entry) ?? null) : 0n;
-    const value = valueOf(item);
+    const value = lineUsdCents(item);
     byEntry.set(entry, sum === null || value === null ? null : sum + value);
   }
 
   const lines: TLineExportControl[] = ctx.lines.map(({ item, product }) => {
-    const valueUsd = valueOf(item);
+    const valueUsd = lineUsdCents(item);
     const entry = entryOf(product.US_ECCN);
     const determination = determineLine(tables, {
       eccn: product.US_ECCN,
