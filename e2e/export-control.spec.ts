@@ -90,6 +90,22 @@ test("a line goes from 'licence required' to covered by choosing a licence, and 
     .selectOption({ label: "D424242 — BIS licence for MMIC to China ($10000.00 left)" });
   await expect(line.getByTestId("outcome")).toHaveText("Covered");
   await expect(line).toContainText("Covered by licence D424242.");
+  // The Schedule B unit of quantity defaults to NO (the piece count); another unit asks for its quantity.
+  await expect(page.getByLabel("Schedule B unit for AMP-7")).toHaveValue("NO");
+  await page.getByLabel("Schedule B unit for AMP-7").selectOption("KG");
+  const kg = page.getByLabel("Quantity in KG for AMP-7");
+  await expect(kg).toHaveAttribute("placeholder", "required, e.g. 12.5");
+  await kg.fill("1.25");
+  await kg.blur();
+  await expect
+    .poll(async () => {
+      const res = await page.request.get(`/api/export-control/shipments/${item.id}/eei-data-sheet.json`);
+      const sheet = (await res.json()) as {
+        lines: { unit_of_measure: string; schedule_b_quantity: string }[];
+      };
+      return [sheet.lines[0].unit_of_measure, sheet.lines[0].schedule_b_quantity];
+    })
+    .toEqual(["KG", "1.25"]);
   await page.screenshot({ path: "test-results/export-control-covered-1440.png", fullPage: true });
   const axe = await new AxeBuilder({ page }).include('[data-testid="export-control"]').analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);

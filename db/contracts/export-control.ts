@@ -47,6 +47,65 @@ export const ZScheduleB = z
   .transform((v) => v.replace(/[.\s]/g, ""))
   .refine((v) => v === "" || /^\d{10}$/.test(v), SCHEDULE_B_MESSAGE);
 
+/**
+ * The Census units of quantity Schedule B numbers are reported in (15 CFR 30.6(a)(15)); the unit of a
+ * given Schedule B number is in the Schedule B schedule, which the product does not ship, so the user
+ * states it per line. X: no quantity is required for that number.
+ */
+export const SCHEDULE_B_UNITS = [
+  "NO",
+  "DOZ",
+  "DPR",
+  "GR",
+  "GRS",
+  "HUN",
+  "THS",
+  "PCS",
+  "PRS",
+  "PK",
+  "DPC",
+  "KG",
+  "G",
+  "CKG",
+  "GKG",
+  "CGM",
+  "T",
+  "L",
+  "PFL",
+  "BBL",
+  "M",
+  "M2",
+  "M3",
+  "CM",
+  "CM2",
+  "KM",
+  "KM3",
+  "LNM",
+  "SQ",
+  "FBM",
+  "CAR",
+  "CTN",
+  "CYK",
+  "KWH",
+  "MWH",
+  "JWL",
+  "GBQ",
+  "X",
+] as const;
+export type TScheduleBUnit = (typeof SCHEDULE_B_UNITS)[number];
+
+const SCHEDULE_B_QUANTITY_MESSAGE =
+  "Enter the quantity in the Schedule B unit as a positive number (up to 12 digits and 3 decimals), or leave it empty.";
+
+/** A quantity in the Schedule B unit: an exact positive decimal, "" when not given. */
+export const ZScheduleBQuantity = z
+  .union([z.string(), z.number()], { error: SCHEDULE_B_QUANTITY_MESSAGE })
+  .transform((v) => (typeof v === "number" ? String(v) : v.trim().replace(/,/g, "")))
+  .refine(
+    (v) => v === "" || (/^\d{1,12}(\.\d{1,3})?$/.test(v) && /[1-9]/.test(v)),
+    SCHEDULE_B_QUANTITY_MESSAGE,
+  );
+
 const RATE_MESSAGE =
   "Enter the US dollars per one unit of the currency as a positive number (up to 10 decimals).";
 
@@ -117,6 +176,16 @@ export const ZExportControlLineFields = {
     )
     .optional(),
   license_exception_note: z.string().trim().max(500, "Please use at most 500 characters.").optional(),
+  schedule_b_unit: z
+    .string({ error: "Choose the Schedule B unit of quantity." })
+    .trim()
+    .transform((v) => v.toUpperCase())
+    .refine(
+      (v) => (SCHEDULE_B_UNITS as readonly string[]).includes(v),
+      `Choose the Schedule B unit of quantity from: ${SCHEDULE_B_UNITS.join(", ")}.`,
+    )
+    .optional(),
+  schedule_b_quantity: ZScheduleBQuantity.optional(),
   license_id: z
     .preprocess(
       (v) => (v === "" ? null : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v),
@@ -185,6 +254,8 @@ export type TLineExportControl = {
     license_exception: string;
     license_exception_note: string;
     override_justification: string;
+    schedule_b_unit: string;
+    schedule_b_quantity: string;
   };
 };
 

@@ -187,7 +187,7 @@ export const ZShipmentItemInput = z.object({
   id: optionalId().optional(),
   product_id: requiredId(),
   quantity: quantity(),
-  /** Export control (schedule_b, license_exception, license_exception_note, license_id, override_justification): left out, the stored value of the same line stays. */
+  /** Export control (schedule_b, license_exception, license_exception_note, license_id, override_justification, schedule_b_unit, schedule_b_quantity): left out, the stored value of the same line stays. */
   ...ZExportControlLineFields,
   unit_of_measure: z
     .preprocess(
@@ -481,6 +481,9 @@ export type TShipmentItem = {
   license_exception_note: string;
   license_id: number | null;
   override_justification: string;
+  /** The Census unit of quantity for the EEI and the quantity in it ("": the piece count / not given). */
+  schedule_b_unit: string;
+  schedule_b_quantity: string;
   unit_of_measure: TUnitOfMeasure;
   /** This sale's unit price; null: the catalogue price (unit_value). */
   unit_price: string | null;

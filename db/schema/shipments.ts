@@ -210,6 +210,10 @@ export const shipment_items = sqliteTable(
     override_justification: text().notNull().default(""),
     /** Unit of measure of the quantity (PCS, KG, M, …; the contract's list). */
     unit_of_measure: text().notNull().default("PCS"),
+    /** The Census unit of quantity of the line's Schedule B number for the EEI (NO, KG, DOZ, …; X: none). */
+    schedule_b_unit: text().notNull().default("NO"),
+    /** The quantity in `schedule_b_unit`, an exact decimal; "": the line's piece count (unit NO) or not given. */
+    schedule_b_quantity: text().notNull().default(""),
     /** The actual unit price of this sale; null: the product's catalogue price. */
     unit_price: money("unit_price"),
     /** Where this line's goods originate; null: the product's country of origin. */

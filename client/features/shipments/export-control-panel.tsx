@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import {
   LICENSE_EXCEPTIONS,
   MIN_JUSTIFICATION,
+  SCHEDULE_B_UNITS,
   type TDeterminationOutcome,
   type TLineExportControl,
   type TShipmentExportControl,
@@ -159,6 +160,8 @@ function LineStanding({
   const [justification, setJustification] = useState(line.stored.override_justification);
   const [note, setNote] = useState(line.stored.license_exception_note);
   const [scheduleB, setScheduleB] = useState(line.stored.schedule_b);
+  const [scheduleBQuantity, setScheduleBQuantity] = useState(line.stored.schedule_b_quantity);
+  const scheduleBUnit = line.stored.schedule_b_unit || "NO";
   const name = line.product_number;
   const licenceOptions = [
     ...line.license_candidates,
@@ -316,7 +319,45 @@ function LineStanding({
             onBlur={() => scheduleB !== line.stored.schedule_b && onSave({ schedule_b: scheduleB })}
           />
         </div>
+        <div className="space-y-1">
+          <Label htmlFor={`schedule-b-unit-${line.item_id}`}>Schedule B unit for {name}</Label>
+          <NativeSelect
+            id={`schedule-b-unit-${line.item_id}`}
+            className="w-32"
+            value={scheduleBUnit}
+            onChange={(e) => onSave({ schedule_b_unit: e.target.value })}
+          >
+            {SCHEDULE_B_UNITS.map((u) => (
+              <NativeSelectOption key={u} value={u}>
+                {u === "X" ? "X (no quantity)" : u}
+              </NativeSelectOption>
+            ))}
+          </NativeSelect>
+        </div>
+        {scheduleBUnit !== "X" && (
+          <div className="space-y-1">
+            <Label htmlFor={`schedule-b-quantity-${line.item_id}`}>
+              Quantity in {scheduleBUnit} for {name}
+            </Label>
+            <Input
+              id={`schedule-b-quantity-${line.item_id}`}
+              className="w-40"
+              inputMode="decimal"
+              placeholder={scheduleBUnit === "NO" ? "the piece count" : "required, e.g. 12.5"}
+              value={scheduleBQuantity}
+              onChange={(e) => setScheduleBQuantity(e.target.value)}
+              onBlur={() =>
+                scheduleBQuantity !== line.stored.schedule_b_quantity &&
+                onSave({ schedule_b_quantity: scheduleBQuantity })
+              }
+            />
+          </div>
+        )}
       </div>
+      <p className="pl-6 text-xs text-muted-foreground">
+        The EEI reports the quantity in the unit Schedule B gives for the number (§ 30.6(a)(14)); NO with the
+        piece count is assumed until you state another.
+      </p>
     </li>
   );
 }

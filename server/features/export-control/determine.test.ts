@@ -216,6 +216,23 @@ describe("determineLine over the shipped edition", () => {
     expect(r.summary).toBe("NS2, MT1: licence required to Israel.");
   });
 
+  test("LVS is judged on the shipment's lines of the same ECCN together, not per line (§ 740.3(a))", () => {
+    // 1A001 has an LVS value of $5,000; Brazil is in Country Group B with NS2 marked.
+    const line = { eccn: "1A001.a", destinationIso2: "BR", lineValueUsdCents: 300_000n };
+    const alone = determineLine(tables, line);
+    expect(alone.exceptions_offered.map((o) => o.symbol)).toEqual(["LVS"]);
+    const together = determineLine(tables, { ...line, shipmentEccnValueUsdCents: 600_000n });
+    expect(together.outcome).toBe("license_required");
+    expect(together.exceptions_offered).toEqual([]);
+    expect(together.review.join("\n")).toContain("together are $6,000 net, over the $5,000 limit");
+    const within = determineLine(tables, { ...line, shipmentEccnValueUsdCents: 500_000n });
+    expect(within.exceptions_offered.map((o) => o.symbol)).toEqual(["LVS"]);
+    expect(within.exceptions_offered[0].text).toContain("lines together, $5,000 net");
+    // A line whose shipment total cannot be converted gets no LVS.
+    const unknown = determineLine(tables, { ...line, shipmentEccnValueUsdCents: null });
+    expect(unknown.exceptions_offered).toEqual([]);
+  });
+
   test("an embargo names part 746 whatever the ECCN", () => {
     for (const eccn of ["EAR99", "5A992.c", "3A001.b.2"]) {
       const r = determineLine(tables, { eccn, destinationIso2: "CU", lineValueUsdCents: 100n });

@@ -13,6 +13,12 @@ export type TDetermineInput = {
   destinationIso2: string | null;
   /** The line's net value in US cents, or null when it cannot be converted. */
   lineValueUsdCents: bigint | null;
+  /**
+   * The net value in US cents of all the shipment's lines of the same ECCN entry to this destination,
+   * this line included (null when one of them cannot be converted). LVS is judged on it (§ 740.3(a):
+   * the limit is per shipment and ECCN, not per line). Left out: the line is alone in its shipment.
+   */
+  shipmentEccnValueUsdCents?: bigint | null;
 };
 
 const ECCN = /^(\d[A-E]\d{3})(?:\.(.+))?$/;
@@ -286,13 +292,24 @@ export function determineLine(tables: TEarTables, input: TDetermineInput): TDete
   const offered: TDetermination["exceptions_offered"] = [];
   if (reasons.length && groups.has("B")) {
     const limit = /^\$(\d+)$/.exec(entry.lvs_value.replace(/,/g, ""));
-    if (limit && input.lineValueUsdCents !== null) {
+    const shipmentValue =
+      input.shipmentEccnValueUsdCents === undefined
+        ? input.lineValueUsdCents
+        : input.shipmentEccnValueUsdCents;
+    if (limit && shipmentValue !== null) {
       const cents = BigInt(limit[1]) * 100n;
-      if (input.lineValueUsdCents <= cents) {
+      const alone = input.lineValueUsdCents === shipmentValue;
+      if (shipmentValue <= cents) {
         offered.push({
           symbol: "LVS",
-          text: `LVS (§ 740.3): the line's net value ${money(input.lineValueUsdCents)} is within ${money(cents)} for ${parts.entry} to Country Group B.`,
+          text: alone
+            ? `LVS (§ 740.3): the line's net value ${money(shipmentValue)} is within ${money(cents)} for ${parts.entry} to Country Group B.`
+            : `LVS (§ 740.3): the shipment's ${parts.entry} lines together, ${money(shipmentValue)} net, are within ${money(cents)} to Country Group B.`,
         });
+      } else if (!alone && input.lineValueUsdCents !== null && input.lineValueUsdCents <= cents) {
+        review.push(
+          `LVS not available: the shipment's ${parts.entry} lines together are ${money(shipmentValue)} net, over the ${money(cents)} limit per shipment (§ 740.3(a)).`,
+        );
       }
     }
     if (entry.gbs_available === "yes") {

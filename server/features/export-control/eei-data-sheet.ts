@@ -42,9 +42,14 @@ export type TEeiLine = {
   /** § 30.6(a)(12)–(13). */
   schedule_b: string;
   description: string;
-  /** § 30.6(a)(14): quantity in the Schedule B unit; here the line's count of units. */
+  /** The line's count of pieces as sold. */
   quantity: number;
+  /**
+   * § 30.6(a)(14): the Census unit of quantity the user stated for the Schedule B number (NO by
+   * default; X: none required) and the quantity in it, an exact decimal ("" when X or not given).
+   */
   unit_of_measure: string;
+  schedule_b_quantity: string;
   /** § 30.6(a)(15): shipping weight in kg (net weight × quantity; packaging not included). */
   shipping_weight_kg: string;
   /** § 30.6(a)(16): value in US dollars. */
@@ -156,6 +161,12 @@ export async function eeiDataSheet(db: TDb, workspaceId: number, shipmentId: num
     if (weight <= 0) missing.push(`Line ${n}: the shipping weight (the product's net weight).`);
     if (!eccn) missing.push(`Line ${n}: the ECCN (or EAR99).`);
     if (basis.kind === "none") missing.push(`Line ${n}: the licence basis (licence, exception or NLR).`);
+    const unit = item.schedule_b_unit || "NO";
+    const scheduleBQuantity =
+      unit === "X" ? "" : item.schedule_b_quantity || (unit === "NO" ? String(item.quantity) : "");
+    if (unit !== "X" && !scheduleBQuantity) {
+      missing.push(`Line ${n} (${product.product_number}): the Schedule B quantity in ${unit}.`);
+    }
     return {
       line_number: n,
       product_number: product.product_number,
@@ -164,7 +175,8 @@ export async function eeiDataSheet(db: TDb, workspaceId: number, shipmentId: num
       schedule_b: scheduleB,
       description: [product.name, product.description].filter(Boolean).join(" — "),
       quantity: item.quantity,
-      unit_of_measure: "NO",
+      unit_of_measure: unit,
+      schedule_b_quantity: scheduleBQuantity,
       shipping_weight_kg: scaledToDecimal(weight, 3),
       value_usd: cents === null ? "" : scaledToDecimal(Number(cents), 2),
       export_information_code: "OS",
@@ -256,8 +268,8 @@ const LINE_HEADER = [
   "D/F",
   "Schedule B",
   "Description",
-  "Quantity",
-  "Unit",
+  "Schedule B quantity",
+  "Schedule B unit",
   "Shipping weight (kg)",
   "Value (USD)",
   "Export info code",
@@ -272,7 +284,7 @@ const lineCells = (l: TEeiLine) => [
   l.origin_indicator,
   l.schedule_b,
   l.description,
-  String(l.quantity),
+  l.schedule_b_quantity,
   l.unit_of_measure,
   l.shipping_weight_kg,
   l.value_usd,
@@ -403,13 +415,22 @@ export async function sliPdf(sheet: TEeiDataSheet): Promise<Uint8Array> {
   autoTable(doc, {
     startY: lastY(doc) + 12,
     head: [
-      ["Line", "Schedule B", "Description", "Qty", "Weight (kg)", "Value (USD)", "ECCN", "Licence basis"],
+      [
+        "Line",
+        "Schedule B",
+        "Description",
+        "Qty (Schedule B unit)",
+        "Weight (kg)",
+        "Value (USD)",
+        "ECCN",
+        "Licence basis",
+      ],
     ],
     body: sheet.lines.map((l) => [
       String(l.line_number),
       l.schedule_b,
       l.description,
-      String(l.quantity),
+      [l.schedule_b_quantity, l.unit_of_measure].filter(Boolean).join(" "),
       l.shipping_weight_kg,
       l.value_usd,
       l.eccn,

@@ -26,7 +26,7 @@ import {
   shipments,
 } from "../../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
-import { determineLine } from "./determine";
+import { determineLine, splitEccn } from "./determine";
 import { earTablesFor } from "./ear-tables";
 
 const TEMPLATE_STATUS = 1;
@@ -190,12 +190,28 @@ async function evaluate(db: TDb, workspaceId: number, ctx: TContext): Promise<TS
   const rateMissing =
     currency !== null && currency !== "USD" && rateToScaled(shipment.usd_exchange_rate) === null;
 
+  // LVS is judged on the net value of all the shipment's lines of one ECCN entry (§ 740.3(a)); every
+  // line goes to the shipment's one destination. Null: a line's value cannot be converted to USD.
+  const lineUsdCents = (item: (typeof ctx.lines)[number]["item"]) =>
+    toUsdCents(centsOf(item.extended_value), currency, shipment.usd_exchange_rate);
+  const entryOf = (eccn: string) => splitEccn(eccn)?.entry ?? null;
+  const byEntry = new Map<string, bigint | null>();
+  for (const { item, product } of ctx.lines) {
+    const entry = entryOf(product.US_ECCN);
+    if (!entry) continue;
+    const sum = byEntry.has(entry) ? (byEntry.get(entry) ?? null) : 0n;
+    const value = lineUsdCents(item);
+    byEntry.set(entry, sum === null || value === null ? null : sum + value);
+  }
+
   const lines: TLineExportControl[] = ctx.lines.map(({ item, product }) => {
-    const valueUsd = toUsdCents(centsOf(item.extended_value), currency, shipment.usd_exchange_rate);
+    const valueUsd = lineUsdCents(item);
+    const entry = entryOf(product.US_ECCN);
     const determination = determineLine(tables, {
       eccn: product.US_ECCN,
       destinationIso2: destination?.iso2 ?? null,
       lineValueUsdCents: valueUsd,
+      shipmentEccnValueUsdCents: entry ? (byEntry.get(entry) ?? null) : valueUsd,
     });
     const warnings: string[] = [...determination.review];
     if (product.has_license && determination.outcome === "nlr") {
@@ -303,6 +319,8 @@ async function evaluate(db: TDb, workspaceId: number, ctx: TContext): Promise<TS
         license_exception: item.license_exception,
         license_exception_note: item.license_exception_note,
         override_justification: item.override_justification,
+        schedule_b_unit: item.schedule_b_unit,
+        schedule_b_quantity: item.schedule_b_quantity,
       },
     };
   });

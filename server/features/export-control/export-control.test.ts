@@ -51,7 +51,14 @@ type TShipment = {
   id: number;
   updated_at: string;
   aes_citation: string;
-  items: { id: number; product_id: number; license_id: number | null; override_justification: string }[];
+  items: {
+    id: number;
+    product_id: number;
+    license_id: number | null;
+    override_justification: string;
+    schedule_b_unit: string;
+    schedule_b_quantity: string;
+  }[];
 };
 
 /** A shipment built through the API: exporter in the US, an importer in `country`, the given lines. */
@@ -405,6 +412,49 @@ describe("licences", () => {
   });
 });
 
+describe("LVS per shipment and ECCN", () => {
+  test("two lines of one ECCN, each within the LVS value but over it together, are not offered LVS", async () => {
+    const owner = await signUp(ctx);
+    // 1A001 (NS2, LVS $5000) to Brazil (Country Group B, NS2 marked): $3,000 + $3,000 > $5,000.
+    const a = await product(owner, { US_ECCN: "1A001.a", unit_value: "3000.00", product_number: "SEAL-A" });
+    const b = await product(owner, { US_ECCN: "1A001.b", unit_value: "3000.00", product_number: "SEAL-B" });
+    const ear99 = await product(owner, { US_ECCN: "EAR99", unit_value: "9000.00", product_number: "CABLE" });
+    const single = await shipment(owner, 32, [
+      { product_id: a.id, quantity: 1 },
+      { product_id: ear99.id, quantity: 1 },
+    ]);
+    const alone = await standing(owner, single.id);
+    // Lines of another ECCN do not count towards the limit.
+    expect(alone.lines[0].determination.exceptions_offered.map((o) => o.symbol)).toEqual(["LVS"]);
+
+    const s = await shipment(
+      owner,
+      32,
+      [
+        { product_id: a.id, quantity: 1 },
+        { product_id: b.id, quantity: 1 },
+      ],
+      { aes_citation: "X20261120123456" },
+    );
+    let ec = await standing(owner, s.id);
+    for (const line of ec.lines) {
+      expect(line.determination.outcome).toBe("license_required");
+      expect(line.determination.exceptions_offered.map((o) => o.symbol)).not.toContain("LVS");
+      expect(line.warnings.join(" ")).toContain("together are $6,000 net");
+    }
+    const url = `/api/export-control/shipments/${s.id}/lines/${s.items[0].id}`;
+    ec = (await (
+      await call(ctx, owner.auth, "PUT", url, { license_exception: "LVS" })
+    ).json()) as TShipmentExportControl;
+    expect(ec.lines[0].basis.kind).toBe("none");
+    expect(ec.lines[0].warnings.join(" ")).toContain("LVS is not available");
+    const refused = await generate(owner, s.id);
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toContain("SEAL-A");
+    expect(await documentsOf(s.id)).toEqual([]);
+  });
+});
+
 describe("EEI", () => {
   test("the ITN must be X, a real past date and six digits", async () => {
     const p = await product(who, { US_ECCN: "EAR99" });
@@ -547,6 +597,9 @@ describe("EEI", () => {
     expect(sheet.lines[0]).toMatchObject({
       schedule_b: "8471300100",
       quantity: 4,
+      // Unless the user states another, the Schedule B unit is NO and the quantity the piece count.
+      unit_of_measure: "NO",
+      schedule_b_quantity: "4",
       shipping_weight_kg: "10.000",
       value_usd: "1200.00",
       eccn: "5A992.c",
@@ -557,6 +610,38 @@ describe("EEI", () => {
     expect(sheet.missing).toContain("The routed export transaction indicator (Y/N).");
     expect(sheet.missing).toContain("The hazardous materials indicator (Y/N).");
     expect(sheet.missing.some((m) => m.includes("Related"))).toBe(false);
+    expect(sheet.missing.some((m) => m.includes("Schedule B quantity"))).toBe(false);
+
+    // A unit other than NO needs its quantity: until it is given, the sheet lists it as missing.
+    const lineUrl = `/api/export-control/shipments/${s.id}/lines/${s.items[0].id}`;
+    const kg = await call(ctx, owner.auth, "PUT", lineUrl, { schedule_b_unit: "kg" });
+    expect(kg.status).toBe(200);
+    expect(((await kg.json()) as TShipmentExportControl).lines[0].stored).toMatchObject({
+      schedule_b_unit: "KG",
+      schedule_b_quantity: "",
+    });
+    const withoutQuantity = (await (
+      await call(ctx, owner.auth, "GET", `/api/export-control/shipments/${s.id}/eei-data-sheet.json`)
+    ).json()) as typeof sheet;
+    expect(withoutQuantity.lines[0]).toMatchObject({ unit_of_measure: "KG", schedule_b_quantity: "" });
+    expect(withoutQuantity.missing).toContain("Line 1 (ROUTER-1): the Schedule B quantity in KG.");
+    expect((await call(ctx, owner.auth, "PUT", lineUrl, { schedule_b_quantity: "9.125" })).status).toBe(200);
+    // A shipment PUT that leaves the two fields out keeps them.
+    const current = (await (await call(ctx, owner.auth, "GET", `/api/shipments/${s.id}`)).json()) as {
+      item: TShipment;
+    };
+    const resaved = await call(ctx, owner.auth, "PUT", `/api/shipments/${s.id}`, {
+      ...current.item,
+      items: current.item.items.map(({ schedule_b_unit: _u, schedule_b_quantity: _q, ...line }) => line),
+    });
+    expect(resaved.status).toBe(200);
+    const kept = ((await resaved.json()) as { item: TShipment }).item.items[0];
+    expect([kept.schedule_b_unit, kept.schedule_b_quantity]).toEqual(["KG", "9.125"]);
+    const withQuantity = (await (
+      await call(ctx, owner.auth, "GET", `/api/export-control/shipments/${s.id}/eei-data-sheet.json`)
+    ).json()) as typeof sheet;
+    expect(withQuantity.lines[0]).toMatchObject({ unit_of_measure: "KG", schedule_b_quantity: "9.125" });
+    expect(withQuantity.missing.some((m) => m.includes("Schedule B quantity"))).toBe(false);
 
     const csv = await call(
       ctx,
@@ -568,6 +653,8 @@ describe("EEI", () => {
     const csvText = await csv.text();
     expect(csvText).toContain("8471300100");
     expect(csvText).toContain("Still missing");
+    expect(csvText).toContain("Schedule B quantity,Schedule B unit");
+    expect(csvText).toContain("9.125,KG");
     const pdf = await call(
       ctx,
       owner.auth,
@@ -579,10 +666,41 @@ describe("EEI", () => {
     expect(pdfText).toContain("EEI data sheet");
     expect(pdfText).toContain("8471300100");
     expect(pdfText).toContain("Still missing before filing");
+    expect(pdfText).toContain("9.125   KG");
     const sli = await call(ctx, owner.auth, "GET", `/api/export-control/shipments/${s.id}/sli.pdf`);
     const sliText = (await readPdfText(new Uint8Array(await sli.arrayBuffer()))).text;
     expect(sliText).toContain("Shipper's Letter of Instruction");
     expect(sliText).toContain("NOEEI § 30.37(a)");
+  });
+
+  test("a Schedule B unit outside the Census list, or a bad quantity, is a 422 and changes nothing", async () => {
+    const p = await product(who, { US_ECCN: "EAR99" });
+    const s = await shipment(who, GERMANY, [{ product_id: p.id, quantity: 3 }]);
+    const url = `/api/export-control/shipments/${s.id}/lines/${s.items[0].id}`;
+    for (const [body, message] of [
+      [{ schedule_b_unit: "BOX" }, "Choose the Schedule B unit of quantity from"],
+      [{ schedule_b_unit: 5 }, "Choose the Schedule B unit of quantity"],
+      [{ schedule_b_quantity: "0" }, "positive number"],
+      [{ schedule_b_quantity: "-2" }, "positive number"],
+      [{ schedule_b_quantity: "1.2345" }, "3 decimals"],
+      [{ schedule_b_quantity: "abc" }, "positive number"],
+      [{ schedule_b_unit: "KG", schedule_b_quantity: "1e3" }, "positive number"],
+    ] as const) {
+      const res = await call(ctx, who.auth, "PUT", url, body);
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { message: string }).message).toContain(message);
+    }
+    const ec = await standing(who, s.id);
+    expect(ec.lines[0].stored).toMatchObject({ schedule_b_unit: "NO", schedule_b_quantity: "" });
+    // The shipment PUT validates the same fields.
+    const current = (await (await call(ctx, who.auth, "GET", `/api/shipments/${s.id}`)).json()) as {
+      item: TShipment;
+    };
+    const bad = await call(ctx, who.auth, "PUT", `/api/shipments/${s.id}`, {
+      updated_at: current.item.updated_at,
+      items: [{ id: s.items[0].id, product_id: p.id, quantity: 3, schedule_b_unit: "BOX" }],
+    });
+    expect(bad.status).toBe(422);
   });
 
   test("a bad Schedule B number is a 422", async () => {

@@ -190,6 +190,8 @@ export async function embedLines(db: TDbOrTx, item: Record<string, unknown>) {
         license_exception_note: shipment_items.license_exception_note,
         license_id: shipment_items.license_id,
         override_justification: shipment_items.override_justification,
+        schedule_b_unit: shipment_items.schedule_b_unit,
+        schedule_b_quantity: shipment_items.schedule_b_quantity,
       })
       .from(shipment_items)
       .innerJoin(products, eq(products.id, shipment_items.product_id))
@@ -223,6 +225,8 @@ export async function embedLines(db: TDbOrTx, item: Record<string, unknown>) {
     license_exception_note: r.license_exception_note,
     license_id: r.license_id,
     override_justification: r.override_justification,
+    schedule_b_unit: r.schedule_b_unit,
+    schedule_b_quantity: r.schedule_b_quantity,
     unit_of_measure: r.unit_of_measure,
     unit_price: r.unit_price,
     origin_country_id: r.origin_country_id,

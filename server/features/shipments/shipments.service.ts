@@ -239,6 +239,8 @@ const EXPORT_LINE_COLUMNS = {
   license_exception_note: shipment_items.license_exception_note,
   license_id: shipment_items.license_id,
   override_justification: shipment_items.override_justification,
+  schedule_b_unit: shipment_items.schedule_b_unit,
+  schedule_b_quantity: shipment_items.schedule_b_quantity,
 };
 type TExportLine = { [K in keyof typeof EXPORT_LINE_COLUMNS]: (typeof shipment_items.$inferSelect)[K] };
 const EXPORT_LINE_DEFAULTS: TExportLine = {
@@ -247,6 +249,8 @@ const EXPORT_LINE_DEFAULTS: TExportLine = {
   license_exception_note: "",
   license_id: null,
   override_justification: "",
+  schedule_b_unit: "NO",
+  schedule_b_quantity: "",
 };
 
 /**
@@ -418,6 +422,8 @@ export async function updateShipment(
           license_exception_note: line.license_exception_note,
           license_id: line.license_id,
           override_justification: line.override_justification,
+          schedule_b_unit: line.schedule_b_unit,
+          schedule_b_quantity: line.schedule_b_quantity,
           unit_of_measure: line.unit_of_measure,
           unit_price: line.unit_price,
           origin_country_id: line.origin_country_id,
