@@ -5,12 +5,14 @@ import { expect, test, waitForHydration } from "./fixtures";
 test("search the lists for a listed name typed with a typo", async ({ page, user: _ }) => {
   await page.goto("/restricted-party-screening/search");
   await waitForHydration(page);
-  await page.getByRole("button", { name: "Search" }).click();
+  // The form's own Search, not the header's global search.
+  const search = page.getByRole("main").getByRole("button", { name: "Search", exact: true });
+  await search.click();
   await expect(page.getByText("please fill atleast one of the input fields")).toBeVisible();
   await page.getByLabel("Entity name").fill("R");
   await expect(page.getByText("Entity name must be 2 to 255 characters.")).toBeVisible();
   await page.getByLabel("Entity name").fill("Rosoboronexprt");
-  await page.getByRole("button", { name: "Search" }).click();
+  await search.click();
   const results = page.getByRole("region", { name: "Search results" });
   await expect(results.getByText("FAILED")).toBeVisible();
   await expect(results.getByRole("row").nth(1)).toContainText("ROSOBORONEKSPORT OAO");
@@ -19,7 +21,7 @@ test("search the lists for a listed name typed with a typo", async ({ page, user
   // Whitespace in the keyword becomes commas.
   await page.getByLabel("Entity name").fill("");
   await page.getByLabel("Keyword").fill("zzqx nothingmatches");
-  await page.getByRole("button", { name: "Search" }).click();
+  await search.click();
   await expect(results.getByText("No data found")).toBeVisible();
 });
 

@@ -93,11 +93,13 @@ export const licensesScreen: TEntityScreen<TLicense> = {
     {
       key: "product_id",
       header: "Product",
+      priority: 4,
       cell: (row, d) => <Truncated text={labelOf(d.products, row.product_id)} />,
     },
     {
       key: "usage",
       header: "Used / remaining",
+      priority: 3,
       cell: (row) => <LicenceUsageCell usage={(row as TLicense & { usage?: TLicenseUsage }).usage} />,
     },
   ],
