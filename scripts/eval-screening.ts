@@ -8,6 +8,7 @@
 
 import { loadBundledLists, screeningDataDir } from "../server/features/screening/engine/bundled-lists";
 import { MULTI_WORD_LEGAL_FORMS } from "../server/features/screening/engine/lexicon";
+import { KEYBOARD_NEIGHBOURS } from "../server/features/screening/engine/match-guards";
 import { normalizeName } from "../server/features/screening/engine/normalize";
 import { scoreNames } from "../server/features/screening/engine/score";
 import { buildIndex, screen } from "../server/features/screening/engine/screening-index";
@@ -48,35 +49,6 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 // Variant generators. Each takes a name and returns the disguised name, or null when it does not
 // apply. They imitate how names arrive from customers: typed by hand, copied from a Cyrillic
 // letterhead, with or without the legal form, abbreviated, reordered.
-
-const KEYBOARD_NEIGHBOURS: Record<string, string> = {
-  a: "qwsz",
-  b: "vghn",
-  c: "xdfv",
-  d: "serfcx",
-  e: "wsdr",
-  f: "drtgvc",
-  g: "ftyhbv",
-  h: "gyujnb",
-  i: "ujko",
-  j: "huikmn",
-  k: "jiolm",
-  l: "kop",
-  m: "njk",
-  n: "bhjm",
-  o: "iklp",
-  p: "ol",
-  q: "wa",
-  r: "edft",
-  s: "awedxz",
-  t: "rfgy",
-  u: "yhji",
-  v: "cfgb",
-  w: "qase",
-  x: "zsdc",
-  y: "tghu",
-  z: "asx",
-};
 
 function matchCase(template: string, letter: string): string {
   return template === template.toUpperCase() ? letter.toUpperCase() : letter;

@@ -1,7 +1,7 @@
 // The certificate of origin, laid out as a chamber of commerce expects it.
 import { keepFigureWhole } from "./cell-wrap";
 import { formatDate, formatWeight, multiplyDecimal } from "./format";
-import { block, FONT, MARGIN, type TCtx, table, totalsTable } from "./paperwork.layout";
+import { block, FONT, MARGIN, RULED_LINES, type TCtx, table, totalsTable } from "./paperwork.layout";
 import {
   CHAMBER_CERTIFICATION,
   type TPaperParty,
@@ -71,15 +71,7 @@ export function drawCertificateOfOrigin(ctx: TCtx, model: TPaperworkModel, total
     didParseCell: (data) => {
       if (data.section === "body" && [3, 5].includes(data.column.index)) keepFigureWhole(ctx.doc, data);
     },
-    styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
-    headStyles: {
-      font: FONT,
-      fontStyle: "bold",
-      fillColor: [234, 238, 244],
-      textColor: 20,
-      lineWidth: 0.25,
-      lineColor: 210,
-    },
+    ...RULED_LINES,
     columnStyles: {
       0: { cellWidth: 18 },
       2: { cellWidth: 64 },

@@ -10,7 +10,16 @@ import {
 } from "../../../db/contracts/paperwork";
 import { keepFigureWhole } from "./cell-wrap";
 import { formatMoney, formatWeight, multiplyDecimal } from "./format";
-import { block, FONT, HEADER_TOP, MARGIN, type TCtx, table, totalsTable } from "./paperwork.layout";
+import {
+  block,
+  FONT,
+  HEADER_TOP,
+  MARGIN,
+  RULED_LINES,
+  type TCtx,
+  table,
+  totalsTable,
+} from "./paperwork.layout";
 import type { TPaperTotals, TPaperworkModel } from "./paperwork.model";
 import { lineDescription, packageKindRow, quantityText } from "./paperwork.sections";
 
@@ -62,15 +71,7 @@ export function drawItems(ctx: TCtx, model: TPaperworkModel) {
       entry.bottom = Math.max(entry.bottom, data.cell.y + data.cell.height);
       sums.set(page, entry);
     },
-    styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
-    headStyles: {
-      font: FONT,
-      fontStyle: "bold",
-      fillColor: [234, 238, 244],
-      textColor: 20,
-      lineWidth: 0.25,
-      lineColor: 210,
-    },
+    ...RULED_LINES,
     columnStyles: {
       0: { cellWidth: 18 },
       1: { cellWidth: 54 },

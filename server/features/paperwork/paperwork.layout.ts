@@ -32,6 +32,19 @@ export function nextY(ctx: TCtx, gap = 10): number {
   return last ? last.finalY + gap : HEADER_TOP;
 }
 
+/** The ruled look of the documents' line tables (goods, packages): small type, hairline grid. */
+export const RULED_LINES = {
+  styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
+  headStyles: {
+    font: FONT,
+    fontStyle: "bold",
+    fillColor: [234, 238, 244],
+    textColor: 20,
+    lineWidth: 0.25,
+    lineColor: 210,
+  },
+} satisfies UserOptions;
+
 export function table(ctx: TCtx, options: UserOptions) {
   // jsPDF has no glyph fallback: with CJK text in the document, every cell gets the font(s) it needs
   // (font-runs.ts), before the table's own hooks run.

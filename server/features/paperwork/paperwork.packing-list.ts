@@ -8,7 +8,7 @@ import {
   multiplyDecimal,
   volumeMicroCubicInches,
 } from "./format";
-import { FONT, type TCtx, table, totalsTable } from "./paperwork.layout";
+import { RULED_LINES, type TCtx, table, totalsTable } from "./paperwork.layout";
 import type { TPaperTotals, TPaperworkModel } from "./paperwork.model";
 import { lineDescription, packageKindRow, quantityText } from "./paperwork.sections";
 
@@ -47,15 +47,7 @@ export function drawPackages(ctx: TCtx, model: TPaperworkModel) {
     didParseCell: (data) => {
       if (data.section === "body" && data.column.index !== 1) keepFigureWhole(ctx.doc, data);
     },
-    styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
-    headStyles: {
-      font: FONT,
-      fontStyle: "bold",
-      fillColor: [234, 238, 244],
-      textColor: 20,
-      lineWidth: 0.25,
-      lineColor: 210,
-    },
+    ...RULED_LINES,
     columnStyles: {
       0: { cellWidth: 50 },
       2: { cellWidth: 80, halign: "right" },
@@ -95,15 +87,7 @@ export function drawContents(ctx: TCtx, model: TPaperworkModel) {
     didParseCell: (data) => {
       if (data.section === "body" && data.column.index >= 6) keepFigureWhole(ctx.doc, data);
     },
-    styles: { font: FONT, fontSize: 7.5, cellPadding: 3, textColor: 20, lineWidth: 0.25, lineColor: 210 },
-    headStyles: {
-      font: FONT,
-      fontStyle: "bold",
-      fillColor: [234, 238, 244],
-      textColor: 20,
-      lineWidth: 0.25,
-      lineColor: 210,
-    },
+    ...RULED_LINES,
     columnStyles: {
       0: { cellWidth: 18 },
       1: { cellWidth: 62 },

@@ -15,7 +15,7 @@ export const GUARDED_SCORE_GAP = 0.01;
 const VOWELS = "aeiouy";
 
 /** Keys next to each other on a QWERTY keyboard: the letters a slip of the finger swaps. */
-const NEIGHBOURS: Record<string, string> = {
+export const KEYBOARD_NEIGHBOURS: Record<string, string> = {
   a: "qwsz",
   b: "vghn",
   c: "xdfv",
@@ -70,7 +70,7 @@ export function isTypingSlip(typed: string, listed: string): boolean {
     const sameShape = VOWELS.includes(a) === VOWELS.includes(b);
     return (
       (lt >= MIN_SUBSTITUTION_WORD || (lt === MIN_SUBSTITUTION_WORD - 1 && sameShape)) &&
-      (NEIGHBOURS[b] ?? "").includes(a)
+      (KEYBOARD_NEIGHBOURS[b] ?? "").includes(a)
     );
   }
   return (
