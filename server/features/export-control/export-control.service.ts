@@ -1,7 +1,7 @@
 // A shipment's export-control standing: each line's determination against the EAR tables, the
 // licence, exception or override that covers it, the licences' balances, and whether EEI must be
 // filed (15 CFR part 30). Paperwork asks it before generating anything.
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, type SQL } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { decimalToScaled, scaledToDecimal } from "../../../db/contracts/decimal";
 import {
@@ -67,13 +67,14 @@ const digitsOf = (code: string) => code.replace(/\D/g, "").slice(0, 10);
 
 type TLicenceRow = typeof licenses.$inferSelect;
 
-/** What the licences of the workspace have been drawn down by, outside the given shipment. */
-async function drawnDown(db: TDb, workspaceId: number, licenceIds: number[], exceptShipment: number | null) {
-  const used = new Map<number, { value: bigint; unknownValue: boolean; quantity: number }>();
-  if (!licenceIds.length) return used;
-  const rows = await db
+/** The workspace's shipment lines (templates aside) that ship under the licences `which` names, in shipment order. */
+function licensedLines(db: TDb, workspaceId: number, which: SQL, also?: SQL) {
+  return db
     .select({
       license_id: shipment_items.license_id,
+      shipment_id: shipments.id,
+      name: shipments.name,
+      ship_date: shipments.ship_date,
       extended_value: shipment_items.extended_value,
       quantity: shipment_items.quantity,
       currency: currencies.code,
@@ -86,10 +87,23 @@ async function drawnDown(db: TDb, workspaceId: number, licenceIds: number[], exc
       and(
         eq(shipments.workspace_id, workspaceId),
         ne(shipments.shipping_status_id, TEMPLATE_STATUS),
-        inArray(shipment_items.license_id, licenceIds),
-        exceptShipment === null ? undefined : ne(shipments.id, exceptShipment),
+        which,
+        also,
       ),
-    );
+    )
+    .orderBy(asc(shipments.id));
+}
+
+/** What the licences of the workspace have been drawn down by, outside the given shipment. */
+async function drawnDown(db: TDb, workspaceId: number, licenceIds: number[], exceptShipment: number | null) {
+  const used = new Map<number, { value: bigint; unknownValue: boolean; quantity: number }>();
+  if (!licenceIds.length) return used;
+  const rows = await licensedLines(
+    db,
+    workspaceId,
+    inArray(shipment_items.license_id, licenceIds),
+    exceptShipment === null ? undefined : ne(shipments.id, exceptShipment),
+  );
   for (const r of rows) {
     const entry = used.get(r.license_id ?? 0) ?? { value: 0n, unknownValue: false, quantity: 0 };
     const value = toUsdCents(centsOf(r.extended_value), r.currency ?? null, r.rate);
@@ -451,27 +465,7 @@ export async function licenseUsage(db: TDb, workspaceId: number, licenseId: numb
     .from(licenses)
     .where(and(eq(licenses.id, licenseId), eq(licenses.workspace_id, workspaceId)));
   if (!licence) throw notFound("Licence not found");
-  const rows = await db
-    .select({
-      shipment_id: shipments.id,
-      name: shipments.name,
-      ship_date: shipments.ship_date,
-      extended_value: shipment_items.extended_value,
-      quantity: shipment_items.quantity,
-      currency: currencies.code,
-      rate: shipments.usd_exchange_rate,
-    })
-    .from(shipment_items)
-    .innerJoin(shipments, eq(shipments.id, shipment_items.shipment_id))
-    .leftJoin(currencies, eq(currencies.id, shipments.currency_id))
-    .where(
-      and(
-        eq(shipments.workspace_id, workspaceId),
-        ne(shipments.shipping_status_id, TEMPLATE_STATUS),
-        eq(shipment_items.license_id, licenseId),
-      ),
-    )
-    .orderBy(asc(shipments.id));
+  const rows = await licensedLines(db, workspaceId, eq(shipment_items.license_id, licenseId));
   const byShipment = new Map<number, TLicenseUsage["shipments"][number] & { cents: bigint }>();
   let value = 0n;
   let quantity = 0;

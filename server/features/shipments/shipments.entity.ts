@@ -26,6 +26,20 @@ import { AppError } from "../../lib/errors";
 import { listDocuments, storageKeysOf } from "../documents/documents.service";
 import { refreshLastShipmentDates } from "./last-shipment-date";
 
+/**
+ * The export-control members of a line: read with every line, and kept from the stored line when a
+ * PUT leaves them out.
+ */
+export const EXPORT_LINE_COLUMNS = {
+  schedule_b: shipment_items.schedule_b,
+  license_exception: shipment_items.license_exception,
+  license_exception_note: shipment_items.license_exception_note,
+  license_id: shipment_items.license_id,
+  override_justification: shipment_items.override_justification,
+  schedule_b_unit: shipment_items.schedule_b_unit,
+  schedule_b_quantity: shipment_items.schedule_b_quantity,
+};
+
 /** `filters[status]`: a status id (1–6) or its name ("template", "in transit"); anything else is a 422. */
 function statusCondition(value: string) {
   const text = value.trim().toLowerCase().replace(/_/g, " ");
@@ -185,13 +199,7 @@ export async function embedLines(db: TDbOrTx, item: Record<string, unknown>) {
         HTS: products.HTS,
         country_of_origin_id: products.country_of_origin_id,
         net_weight: products.net_weight,
-        schedule_b: shipment_items.schedule_b,
-        license_exception: shipment_items.license_exception,
-        license_exception_note: shipment_items.license_exception_note,
-        license_id: shipment_items.license_id,
-        override_justification: shipment_items.override_justification,
-        schedule_b_unit: shipment_items.schedule_b_unit,
-        schedule_b_quantity: shipment_items.schedule_b_quantity,
+        ...EXPORT_LINE_COLUMNS,
       })
       .from(shipment_items)
       .innerJoin(products, eq(products.id, shipment_items.product_id))

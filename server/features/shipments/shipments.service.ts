@@ -44,7 +44,7 @@ import {
 } from "../export-control/export-control.service";
 import { exporterProfileRow } from "../exporter-profile/exporter-profile.service";
 import { refreshLastShipmentDates } from "./last-shipment-date";
-import { shipmentsEntity } from "./shipments.entity";
+import { EXPORT_LINE_COLUMNS, shipmentsEntity } from "./shipments.entity";
 
 type TShipmentRow = typeof shipments.$inferSelect;
 
@@ -232,16 +232,6 @@ async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmen
   return { unitValue, errors };
 }
 
-/** The export-control members of a line, kept from the stored line when a PUT leaves them out. */
-const EXPORT_LINE_COLUMNS = {
-  schedule_b: shipment_items.schedule_b,
-  license_exception: shipment_items.license_exception,
-  license_exception_note: shipment_items.license_exception_note,
-  license_id: shipment_items.license_id,
-  override_justification: shipment_items.override_justification,
-  schedule_b_unit: shipment_items.schedule_b_unit,
-  schedule_b_quantity: shipment_items.schedule_b_quantity,
-};
 type TExportLine = { [K in keyof typeof EXPORT_LINE_COLUMNS]: (typeof shipment_items.$inferSelect)[K] };
 const EXPORT_LINE_DEFAULTS: TExportLine = {
   schedule_b: "",
