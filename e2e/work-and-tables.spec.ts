@@ -1,7 +1,7 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, type Page } from "@playwright/test";
-import { expect, test, waitForHydration } from "./fixtures";
+import { createContact, expect, test, waitForHydration } from "./fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -215,19 +215,8 @@ test("an override to PASSED says who cleared it, when and why, and keeps the mat
 }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/home");
-  const res = await page.request.post("/api/contacts", {
-    headers: { origin: process.env.E2E_BASE_URL as string },
-    data: {
-      company: "Rosoboroneksport",
-      partner_type_id: 1,
-      tax_id: "RU-1",
-      contact_1: "Ivan",
-      phone_1: "+7 495 1",
-      email_1: "ivan@example.ru",
-    },
-  });
-  const { item } = (await res.json()) as { item: { id: number } };
-  await page.goto(`/contacts/edit-contact/${item.id}`);
+  const id = await createContact(page, "Rosoboroneksport");
+  await page.goto(`/contacts/edit-contact/${id}`);
   await waitForHydration(page);
   const panel = page.locator("[aria-label='Restricted-party screening']");
   await expect(panel.getByTestId("screening-headline")).toContainText("Screening FAILED");
@@ -313,18 +302,7 @@ test("a semicolon CSV in Windows-1252 imports; the accepted columns and a templa
 
 test("Ctrl-K opens the search; the keyboard finds a contact and opens it", async ({ page, user: _ }) => {
   await page.goto("/home");
-  const contact = await page.request.post("/api/contacts", {
-    headers: { origin: process.env.E2E_BASE_URL as string },
-    data: {
-      company: "Kalmar Harbour Supplies AB",
-      partner_type_id: 1,
-      tax_id: "SE-77",
-      contact_1: "Nils",
-      phone_1: "+46 1",
-      email_1: "nils@kalmar.example",
-    },
-  });
-  const contactId = ((await contact.json()) as { item: { id: number } }).item.id;
+  const contactId = await createContact(page, "Kalmar Harbour Supplies AB");
   for (const [width, height] of [
     [1440, 900],
     [390, 844],
@@ -397,17 +375,7 @@ test("an empty workspace opens on a first-run checklist that ticks itself", asyn
     "Your first shipment",
   ])
     await expect(checklist.getByRole("link", { name: step })).toBeVisible();
-  await page.request.post("/api/contacts", {
-    headers: { origin: process.env.E2E_BASE_URL as string },
-    data: {
-      company: "First Partner Ltd",
-      partner_type_id: 1,
-      tax_id: "GB-1",
-      contact_1: "Ann",
-      phone_1: "+44 1",
-      email_1: "ann@first.example",
-    },
-  });
+  await createContact(page, "First Partner Ltd");
   for (const [width, height] of [
     [1440, 900],
     [390, 844],
