@@ -128,9 +128,10 @@ test("a shipment is built through the form, autosaved with the spec's banners, a
   await waitForHydration(page);
   await expectNoAxeViolations(page);
 
-  // Slow the saves down a little so the 'Autosaving' banner can be seen.
+  // Slow the saves down so the 'Autosaving' banner lasts longer than the assertion's polling interval
+  // (up to 1 s): a quicker save could pass from 'Autosaving' to 'saved' between two polls.
   await page.route("**/api/shipments/*", async (route) => {
-    if (route.request().method() === "PUT") await new Promise((r) => setTimeout(r, 400));
+    if (route.request().method() === "PUT") await new Promise((r) => setTimeout(r, 1500));
     await route.continue();
   });
   await openNewShipment(page);
