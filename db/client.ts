@@ -68,3 +68,33 @@ export async function openDatabase(url: string, authToken?: string): Promise<TDa
     },
   };
 }
+
+/** The database does not enforce foreign keys on a fresh connection: serving would corrupt data. */
+export class ForeignKeysOffError extends Error {}
+
+/**
+ * Proves that a fresh connection enforces foreign keys: inside a transaction of its own (a new
+ * connection, or on a libSQL server a new stream) a row pointing at a missing parent must be
+ * refused. `PRAGMA foreign_keys` only reaches the one connection it runs on, so correctness cannot
+ * rest on it: a server whose default is off would let deletes leave orphan rows behind.
+ */
+export async function assertForeignKeysEnforced(client: Client): Promise<void> {
+  const tx = await client.transaction("deferred");
+  let isEnforced = false;
+  try {
+    await tx.execute("CREATE TEMP TABLE fk_probe_parent (id INTEGER PRIMARY KEY)");
+    await tx.execute("CREATE TEMP TABLE fk_probe_child (parent_id INTEGER REFERENCES fk_probe_parent (id))");
+    await tx.execute("INSERT INTO fk_probe_child (parent_id) VALUES (1)");
+  } catch (error) {
+    if (!/FOREIGN KEY/i.test(String((error as Error)?.message))) throw error;
+    isEnforced = true;
+  } finally {
+    await tx.rollback().catch(() => {});
+    tx.close();
+  }
+  if (!isEnforced) {
+    throw new ForeignKeysOffError(
+      "Cannot start: the database does not enforce foreign keys on a new connection, so deleting a record could leave rows pointing at nothing. Configure the libSQL server so that every connection enforces foreign keys, then start again.",
+    );
+  }
+}

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import type { Client } from "@libsql/client";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import type { TDb } from "./client";
 
@@ -7,8 +8,20 @@ export async function migrateDatabase(db: TDb, folder: string): Promise<void> {
   await migrate(db, { migrationsFolder: folder });
 }
 
-/** A lock older than this is left over from a crash, whatever its process id says. */
-const STALE_LOCK_MS = 10 * 60 * 1000;
+/**
+ * Named locks shared by every process of one database, kept in the database itself (outside the
+ * drizzle schema: the table must exist before the first migration runs). A holder renews its
+ * expiry while it works, so a holder that dies (kill -9, a lost machine) frees the lock when its
+ * expiry passes.
+ */
+const LOCKS_TABLE = `CREATE TABLE IF NOT EXISTS app_locks (
+  name TEXT PRIMARY KEY NOT NULL,
+  owner TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+)`;
+
+/** How long a lock outlives its holder's last renewal; the holder renews it every third of this. */
+export const LOCK_TTL_MS = 30_000;
 const WAIT_LIMIT_MS = 5 * 60 * 1000;
 
 function isProcessAlive(pid: number): boolean {
@@ -22,65 +35,77 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** An empty lock (its holder could not write its id: a full disk) is taken over after this long. */
-const EMPTY_LOCK_MS = 10 * 1000;
+/** "host pid random": the host and process id let a holder on this machine that died be seen at once. */
+const newOwner = () => `${hostname()} ${process.pid} ${crypto.randomUUID()}`;
 
-/** Removes a lock file whose holder is gone (killed mid-migration) or that is implausibly old. */
-function clearStaleLock(lockPath: string): void {
-  try {
-    const content = readFileSync(lockPath, "utf8");
-    const age = Date.now() - statSync(lockPath).mtimeMs;
-    if (!content) {
-      if (age > EMPTY_LOCK_MS) unlinkSync(lockPath);
-      return;
-    }
-    const [pid] = content.split(" ");
-    if (!isProcessAlive(Number(pid)) || age > STALE_LOCK_MS) unlinkSync(lockPath);
-  } catch {
-    // Gone already, or half-written by a holder that is starting: try again shortly.
+/** True when the owner ran on this machine and its process is gone (so its lock need not expire first). */
+function isDeadLocalOwner(owner: string): boolean {
+  const [host, pid] = owner.split(" ");
+  return host === hostname() && Number(pid) !== process.pid && !isProcessAlive(Number(pid));
+}
+
+/** One attempt: takes the lock if it is free, expired or held by a dead process on this machine. */
+async function tryAcquire(client: Client, name: string, owner: string): Promise<boolean> {
+  const now = Date.now();
+  const taken = await client.execute({
+    sql: `INSERT INTO app_locks (name, owner, expires_at) VALUES (?, ?, ?)
+      ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+      WHERE app_locks.expires_at < ?`,
+    args: [name, owner, now + LOCK_TTL_MS, now],
+  });
+  if (taken.rowsAffected === 1) return true;
+  const current = await client.execute({ sql: "SELECT owner FROM app_locks WHERE name = ?", args: [name] });
+  const holder = current.rows[0]?.owner;
+  if (typeof holder === "string" && isDeadLocalOwner(holder)) {
+    await client.execute({ sql: "DELETE FROM app_locks WHERE name = ? AND owner = ?", args: [name, holder] });
   }
+  return false;
 }
 
 /**
- * Runs `work` while holding an exclusive lock file (created with O_EXCL, so only one process can),
- * waiting for another holder to finish. Two processes started together on an empty data folder
- * both used to read "nothing applied yet" and both ran the first migration; with the lock the
- * second one waits, then finds everything applied. A lock left by a killed process is taken over.
+ * Runs `work` while holding the database-wide lock `name`, waiting for another holder (in any
+ * process on any machine using this database) to finish. Two processes started together on an
+ * empty database both used to read "nothing applied yet" and both migrate and seed; with the lock
+ * the second one waits, then finds everything done. When taking the lock fails with an error that
+ * `isUnwritable` accepts (a full disk), `work` runs without it: a database that needs nothing
+ * opens, one that does fails with its own reason.
  */
-export async function withMigrationLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
+export async function withDatabaseLock<T>(
+  client: Client,
+  name: string,
+  work: () => Promise<T>,
+  isUnwritable: (error: unknown) => boolean = () => false,
+): Promise<T> {
+  const owner = newOwner();
   const started = Date.now();
-  let fd: number | undefined;
-  while (fd === undefined) {
-    try {
-      fd = openSync(lockPath, "wx");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // No room for even an empty file, or a read-only folder: nothing can be migrated there, and
-      // a database that needs nothing opens without the lock (one that does fails with its reason).
-      if (code === "ENOSPC" || code === "EDQUOT" || code === "EROFS") return work();
-      if (code !== "EEXIST") throw error;
+  try {
+    await client.execute(LOCKS_TABLE);
+    while (!(await tryAcquire(client, name, owner))) {
       if (Date.now() - started > WAIT_LIMIT_MS) {
         throw new Error(
-          `Another process has been migrating the database for minutes (lock ${lockPath}); remove the file if no such process runs.`,
+          `Another process has held the database's "${name}" lock for minutes. If no such process runs, wait ${LOCK_TTL_MS / 1000} s for it to expire or delete its row from app_locks.`,
         );
       }
-      clearStaleLock(lockPath);
-      await Bun.sleep(50 + Math.random() * 50);
+      await Bun.sleep(100 + Math.random() * 100);
     }
+  } catch (error) {
+    if (isUnwritable(error)) return work();
+    throw error;
   }
+  const renew = setInterval(() => {
+    client
+      .execute({
+        sql: "UPDATE app_locks SET expires_at = ? WHERE name = ? AND owner = ?",
+        args: [Date.now() + LOCK_TTL_MS, name, owner],
+      })
+      .catch(() => {});
+  }, LOCK_TTL_MS / 3);
   try {
-    try {
-      writeSync(fd, `${process.pid} ${new Date().toISOString()}`);
-    } catch {
-      // A full disk: the lock is held all the same (the file exists), only without its holder's id.
-    }
     return await work();
   } finally {
-    closeSync(fd);
-    try {
-      unlinkSync(lockPath);
-    } catch {
-      // Taken over as stale meanwhile: nothing of ours to remove.
-    }
+    clearInterval(renew);
+    await client
+      .execute({ sql: "DELETE FROM app_locks WHERE name = ? AND owner = ?", args: [name, owner] })
+      .catch(() => {});
   }
 }

@@ -2,8 +2,8 @@ import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
-import { openDatabase, type TDb } from "../db/client";
-import { migrateDatabase, withMigrationLock } from "../db/migrate";
+import { assertForeignKeysEnforced, ForeignKeysOffError, openDatabase, type TDb } from "../db/client";
+import { migrateDatabase, withDatabaseLock } from "../db/migrate";
 import { seedReferenceData } from "../db/reference/seed";
 import { countries, screening_lists, users } from "../db/schema";
 import pkg from "../package.json";
@@ -110,6 +110,18 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
     }
     throw error;
   }
+  try {
+    return await runCommand(command, rest, env, runtime);
+  } catch (error) {
+    if (error instanceof ForeignKeysOffError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+async function runCommand(command: string, rest: string[], env: TEnv, runtime: TRuntime): Promise<number> {
   if (command === "migrate") {
     const { close } = await prepareDatabase(env, runtime);
     close();
@@ -154,12 +166,16 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
 async function prepareDatabase(env: TEnv, runtime: TRuntime, options: { deferSeed?: boolean } = {}) {
   for (const dir of ["", "uploads", "outbox"]) mkdirSync(path.join(env.dataDir, dir), { recursive: true });
   const database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
-  // One process at a time migrates and seeds: two started together on an empty folder raced.
-  const lockPath = env.databaseUrl.startsWith("file:")
-    ? `${env.databaseUrl.slice("file:".length)}.migrate-lock`
-    : path.join(env.dataDir, "migrate.lock");
+  try {
+    await assertForeignKeysEnforced(database.client);
+  } catch (error) {
+    database.close();
+    throw error;
+  }
   let hasReferenceData = false;
-  await withMigrationLock(lockPath, async () => {
+  // One process at a time migrates and seeds, whichever machine it runs on: the lock is a row in
+  // the database. Two started together on an empty database raced (each seeded the lists).
+  const work = async () => {
     await migrateDatabase(database.db, await runtime.migrationsFolder());
     const [anyCountry] = options.deferSeed
       ? await database.db.select({ id: countries.id }).from(countries).limit(1)
@@ -172,7 +188,8 @@ async function prepareDatabase(env: TEnv, runtime: TRuntime, options: { deferSee
     if (!anyList) await seedBundledLists(database.db, await runtime.screeningListsFolder());
     // The EAR tables' edition that ships with the product (a no-op once stored).
     await seedShippedEdition(database.db);
-  });
+  };
+  await withDatabaseLock(database.client, "migrate", work, (error) => storageFailureOf(error) !== null);
   const refreshSeed = () => seedReferenceData(database.db);
   return { ...database, refreshSeed: hasReferenceData ? refreshSeed : async () => {} };
 }
