@@ -32,6 +32,7 @@ import type { QueryScreener, ScreeningWorker } from "./features/screening/screen
 import type { TAssetStore } from "./lib/assets";
 import { diskSpace, storageFailureOf } from "./lib/disk-space";
 import { createLogger } from "./lib/logger";
+import { moveLegacyFiles } from "./lib/storage";
 import type { TRenderPage } from "./ssr";
 
 /** Where the process finds what differs between running from source and the compiled binary. */
@@ -292,6 +293,12 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
       .refreshSeed()
       .catch((error) => logger.error("refreshing the reference data failed", { error: String(error) }));
     await housekeeping();
+    // Uploads an earlier version kept on this machine's disk go into the database, for every process.
+    await moveLegacyFiles(path.join(env.dataDir, "uploads"), services.storage)
+      .then((moved) => moved && logger.info("moved uploaded files into the database", { files: moved }))
+      .catch((error) =>
+        logger.error("moving uploaded files into the database failed", { error: String(error) }),
+      );
     try {
       const { index, lists } = await services.screening.registry.get();
       logger.info("screening index ready", {

@@ -7,7 +7,7 @@ import { ScreeningWorkerPool } from "./features/screening/screening-worker";
 import type { TLogger } from "./lib/logger";
 import { createMailer } from "./lib/mailer";
 import { loadAppSecret } from "./lib/secret";
-import { localDiskStorage } from "./lib/storage";
+import { databaseStorage } from "./lib/storage";
 
 /**
  * Runs over this many contacts screen on two workers: below it, a second index's load and memory
@@ -21,7 +21,9 @@ export function createServices(env: TEnv, logger: TLogger, db: TDb) {
   const threshold = env.screeningThreshold;
   return {
     mailer: createMailer(env, logger),
-    storage: localDiskStorage(path.join(env.dataDir, "uploads")),
+    // Uploads live in the database, where every process reaches them; files an earlier version left
+    // in DATA_DIR/uploads are read from there until serve moves them in.
+    storage: databaseStorage(db.$client, { legacyRoot: path.join(env.dataDir, "uploads") }),
     secret: loadAppSecret(env),
     screening: {
       registry,

@@ -9,3 +9,4 @@ export * from "./paperwork";
 export * from "./reference";
 export * from "./screening";
 export * from "./shipments";
+export * from "./stored-files";

@@ -1,6 +1,7 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { Client } from "@libsql/client";
 
 /**
  * Where uploaded files live. Features only see this interface, so an S3-compatible implementation
@@ -9,12 +10,24 @@ import path from "node:path";
  */
 export type TStorage = {
   put(key: string, data: Uint8Array): Promise<void>;
-  /** The stored bytes, or null when the key is unknown. */
-  get(key: string): Promise<Blob | null>;
+  /** The stored file, or null when the key is unknown. */
+  get(key: string): Promise<TStoredFile | null>;
   delete(key: string): Promise<void>;
 };
 
+/** A stored file: its size, and its bytes as a stream (a download) or all at once (an image). */
+export type TStoredFile = {
+  size: number;
+  stream(): ReadableStream<Uint8Array>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+};
+
 const KEY = /^[a-z0-9][a-z0-9/_-]{0,200}$/;
+
+function validKey(key: string): string {
+  if (!KEY.test(key) || key.includes("..")) throw new Error(`Invalid storage key ${JSON.stringify(key)}`);
+  return key;
+}
 
 /** A random storage key under a prefix, e.g. "avatars/3f2c…". */
 export function newStorageKey(prefix: string): string {
@@ -26,10 +39,7 @@ export function newStorageKey(prefix: string): string {
  * key prefix (uploads/documents/3f2c…), no fan-out folders below it.
  */
 export function localDiskStorage(root: string): TStorage {
-  const fileFor = (key: string) => {
-    if (!KEY.test(key) || key.includes("..")) throw new Error(`Invalid storage key ${JSON.stringify(key)}`);
-    return path.join(root, key);
-  };
+  const fileFor = (key: string) => path.join(root, validKey(key));
   return {
     async put(key, data) {
       const file = fileFor(key);
@@ -46,4 +56,130 @@ export function localDiskStorage(root: string): TStorage {
       rmSync(fileFor(key), { force: true });
     },
   };
+}
+
+/**
+ * Bytes per chunk of a file kept in the database. A chunk is one row (and one round trip to a
+ * libSQL server on download); 512 KiB keeps a 25 MB document to 50 rows while no single value
+ * approaches what a server accepts in one request (see scripts/bench-storage.ts for the figures).
+ */
+export const CHUNK_BYTES = 512 * 1024;
+
+/**
+ * Files kept in the database (stored_files, stored_file_chunks): every app process using the
+ * database serves every upload, and the database is the one thing to back up. A file is written in
+ * one transaction (a half-written file is never seen) and read one chunk at a time.
+ *
+ * `legacyRoot` is the folder earlier versions kept uploads in (DATA_DIR/uploads): a key not yet in
+ * the database is read from there, and `moveLegacyFiles` copies such files in, then removes them.
+ */
+export function databaseStorage(client: Client, options: { legacyRoot?: string } = {}): TStorage {
+  const legacy = options.legacyRoot ? localDiskStorage(options.legacyRoot) : null;
+  const chunk = async (key: string, seq: number): Promise<Uint8Array> => {
+    const result = await client.execute({
+      sql: "SELECT data FROM stored_file_chunks WHERE key = ? AND seq = ?",
+      args: [key, seq],
+    });
+    const data = result.rows[0]?.data;
+    if (!(data instanceof ArrayBuffer)) throw new Error(`Stored file ${key} is missing its chunk ${seq}`);
+    return new Uint8Array(data);
+  };
+  return {
+    async put(key, data) {
+      validKey(key);
+      const count = Math.ceil(data.length / CHUNK_BYTES);
+      await client.batch(
+        [
+          { sql: "DELETE FROM stored_files WHERE key = ?", args: [key] },
+          {
+            sql: "INSERT INTO stored_files (key, size, chunk_count) VALUES (?, ?, ?)",
+            args: [key, data.length, count],
+          },
+          ...Array.from({ length: count }, (_, seq) => ({
+            sql: "INSERT INTO stored_file_chunks (key, seq, data) VALUES (?, ?, ?)",
+            args: [
+              key,
+              seq,
+              Buffer.from(
+                data.buffer,
+                data.byteOffset + seq * CHUNK_BYTES,
+                Math.min(CHUNK_BYTES, data.length - seq * CHUNK_BYTES),
+              ),
+            ],
+          })),
+        ],
+        "write",
+      );
+    },
+    async get(key) {
+      validKey(key);
+      const result = await client.execute({
+        sql: "SELECT size, chunk_count FROM stored_files WHERE key = ?",
+        args: [key],
+      });
+      const row = result.rows[0];
+      if (!row) return legacy ? legacy.get(key) : null;
+      const size = Number(row.size);
+      const count = Number(row.chunk_count);
+      return {
+        size,
+        stream() {
+          let seq = 0;
+          return new ReadableStream<Uint8Array>({
+            async pull(controller) {
+              if (seq >= count) {
+                controller.close();
+                return;
+              }
+              controller.enqueue(await chunk(key, seq++));
+            },
+          });
+        },
+        async arrayBuffer() {
+          const bytes = new Uint8Array(size);
+          for (let seq = 0, offset = 0; seq < count; seq++) {
+            const part = await chunk(key, seq);
+            bytes.set(part, offset);
+            offset += part.length;
+          }
+          return bytes.buffer;
+        },
+      };
+    },
+    async delete(key) {
+      validKey(key);
+      await client.execute({ sql: "DELETE FROM stored_files WHERE key = ?", args: [key] });
+      await legacy?.delete(key);
+    },
+  };
+}
+
+/**
+ * Moves the files an earlier version kept under `legacyRoot` into `storage` (the database), one at
+ * a time, each removed from the disk once stored (a move cut short is simply done again: keys are
+ * never reused, so storing a file twice writes the same bytes). Returns how many were moved. Until it has run, `databaseStorage` reads them from the disk.
+ */
+export async function moveLegacyFiles(legacyRoot: string, storage: TStorage): Promise<number> {
+  const disk = localDiskStorage(legacyRoot);
+  let moved = 0;
+  let prefixes: string[];
+  try {
+    prefixes = readdirSync(legacyRoot, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
+      .map((entry) => entry.name);
+  } catch {
+    return 0;
+  }
+  for (const prefix of prefixes) {
+    for (const name of readdirSync(path.join(legacyRoot, prefix))) {
+      const key = `${prefix}/${name}`;
+      if (!KEY.test(key)) continue;
+      const file = await disk.get(key);
+      if (!file) continue;
+      await storage.put(key, new Uint8Array(await file.arrayBuffer()));
+      await disk.delete(key);
+      moved++;
+    }
+  }
+  return moved;
 }

@@ -9,6 +9,7 @@ import { loadEnv, type TEnv } from "../env";
 import { seedShippedEdition } from "../features/export-control/ear-tables";
 import { seedBundledLists } from "../features/screening/lists.service";
 import { createLogger } from "../lib/logger";
+import { databaseStorage, type TStorage } from "../lib/storage";
 import { createServices } from "../services";
 
 const MIGRATIONS = path.resolve(import.meta.dir, "../../db/migrations");
@@ -78,4 +79,26 @@ export function appOver(
     ...createServices(ctx.env, logger, ctx.database.db),
     ...replaced,
   });
+}
+
+/** The app's upload storage over a context's database (what the running app reads and writes). */
+export const storageOf = (ctx: Pick<TTestContext, "database" | "dataDir">): TStorage =>
+  databaseStorage(ctx.database.client, { legacyRoot: path.join(ctx.dataDir, "uploads") });
+
+/** The names (after "prefix/") of the stored files under a key prefix such as "documents", sorted. */
+export async function storedNames(ctx: Pick<TTestContext, "database">, prefix: string): Promise<string[]> {
+  const result = await ctx.database.client.execute({
+    sql: "SELECT key FROM stored_files WHERE key LIKE ? ORDER BY key",
+    args: [`${prefix}/%`],
+  });
+  return result.rows.map((row) => String(row.key).slice(prefix.length + 1));
+}
+
+/** The bytes stored under a key, or null when nothing is. */
+export async function storedBytes(
+  ctx: Pick<TTestContext, "database" | "dataDir">,
+  key: string,
+): Promise<Uint8Array | null> {
+  const file = await storageOf(ctx).get(key);
+  return file ? new Uint8Array(await file.arrayBuffer()) : null;
 }

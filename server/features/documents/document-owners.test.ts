@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { documents } from "../../../db/schema";
 import type { TEntityDefinition } from "../../lib/entity/entity";
 import { deleteRecord } from "../../lib/entity/entity.service";
 import { newStorageKey } from "../../lib/storage";
 import { buildContact, buildLicense, buildProduct, call, signUp } from "../../test/factories";
-import { createTestContext, type TTestContext } from "../../test/setup";
+import { createTestContext, storedBytes, type TTestContext } from "../../test/setup";
 import { productsEntity } from "../products/products.entity";
 import { DOCUMENT_OWNERS, type TDocument, type TOwnerColumn } from "./documents.service";
 import { PDF, PNG } from "./test-files";
@@ -67,7 +65,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.database.close());
 
-const storedFile = (key: string) => path.join(ctx.dataDir, "uploads", key);
+const isStored = async (key: string) => (await storedBytes(ctx, key)) !== null;
 const keysOf = async (ownerColumn: TOwnerColumn, ownerId: number) =>
   (await ctx.database.db.select().from(documents).where(eq(documents[ownerColumn], ownerId))).map(
     (row) => row.storage_key,
@@ -128,7 +126,7 @@ describe.each(OWNERS)("documents of $name", ({ endpoint, ownerColumn, build }) =
     expect((await ctx.app.request(doc.url, { headers: stranger.auth })).status).toBe(404);
     expect((await ctx.app.request(doc.url, { method: "DELETE", headers: stranger.auth })).status).toBe(404);
     const [key] = await keysOf(ownerColumn, id);
-    expect(existsSync(storedFile(key))).toBe(true);
+    expect(await isStored(key)).toBe(true);
     expect((await ctx.app.request(doc.url, { headers: owner.auth })).status).toBe(200);
   });
 
@@ -140,7 +138,7 @@ describe.each(OWNERS)("documents of $name", ({ endpoint, ownerColumn, build }) =
       .uploaded;
     const keys = await keysOf(ownerColumn, id);
     expect(keys).toHaveLength(2);
-    for (const key of keys) expect(existsSync(storedFile(key))).toBe(true);
+    for (const key of keys) expect(await isStored(key)).toBe(true);
     const urls = (
       (await (await call(ctx, owner.auth, "GET", `${endpoint}/${id}`)).json()) as {
         item: { documents: TDocument[] };
@@ -148,7 +146,7 @@ describe.each(OWNERS)("documents of $name", ({ endpoint, ownerColumn, build }) =
     ).item.documents.map((d) => d.url);
 
     expect((await call(ctx, owner.auth, "DELETE", `${endpoint}/${id}`)).status).toBe(200);
-    for (const key of keys) expect(existsSync(storedFile(key))).toBe(false);
+    for (const key of keys) expect(await isStored(key)).toBe(false);
     expect(await keysOf(ownerColumn, id)).toEqual([]);
     for (const url of urls) expect((await ctx.app.request(url, { headers: owner.auth })).status).toBe(404);
     // Another record's files are untouched.

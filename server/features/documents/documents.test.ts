@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { documents, products, wikis } from "../../../db/schema";
 import { createLogger } from "../../lib/logger";
-import { localDiskStorage } from "../../lib/storage";
 import { signUp } from "../../test/factories";
-import { createTestContext, type TTestContext } from "../../test/setup";
+import { createTestContext, storageOf, storedBytes, storedNames, type TTestContext } from "../../test/setup";
 import {
   attachDocuments,
   deleteOwnerFiles,
@@ -35,10 +34,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.database.close());
 
-const uploadsOf = (context: TTestContext) => path.join(context.dataDir, "uploads", "documents");
-const storedFiles = (context: TTestContext) =>
-  existsSync(uploadsOf(context)) ? readdirSync(uploadsOf(context)).sort() : [];
-const fileOf = (context: TTestContext, key: string) => path.join(context.dataDir, "uploads", key);
+const storedFiles = (context: TTestContext) => storedNames(context, "documents");
+const isStored = async (context: TTestContext, key: string) => (await storedBytes(context, key)) !== null;
 const keyOf = async (context: TTestContext, id: number) =>
   (await context.database.db.select().from(documents).where(eq(documents.id, id)))[0].storage_key;
 
@@ -80,7 +77,7 @@ function upload(
 describe("upload", () => {
   test("several files at once: each detected by content, stored under a generated key", async () => {
     const productId = await createProduct(ctx, owner);
-    const before = storedFiles(ctx).length;
+    const before = (await storedFiles(ctx)).length;
     const res = await upload(ctx, owner, productId, [
       file(PDF, "Commercial invoice.pdf", "application/pdf"),
       file(PNG, "label.png", "image/png"),
@@ -108,10 +105,10 @@ describe("upload", () => {
     expect(first.document_type).toBeNull();
     expect(typeof first.created_at).toBe("string");
     expect(first).not.toHaveProperty("storage_key");
-    expect(storedFiles(ctx).length).toBe(before + 4);
+    expect((await storedFiles(ctx)).length).toBe(before + 4);
     const key = await keyOf(ctx, first.id);
     expect(key).toMatch(/^documents\/[0-9a-f]{32}$/);
-    expect(new Uint8Array(readFileSync(fileOf(ctx, key)))).toEqual(PDF);
+    expect(await storedBytes(ctx, key)).toEqual(PDF);
 
     // A second upload (field name without brackets) answers with all of the owner's documents.
     const more = await upload(ctx, owner, productId, [file(PDF, "second.pdf")], { field: "documents" });
@@ -128,7 +125,7 @@ describe("upload", () => {
 
   test("a disguised executable fails on its own; when every file fails the answer is 422", async () => {
     const productId = await createProduct(ctx, owner);
-    const before = storedFiles(ctx);
+    const before = await storedFiles(ctx);
     const mixed = await upload(ctx, owner, productId, [
       file(EXE, "x.pdf", "application/pdf"),
       file(PDF, "ok.pdf"),
@@ -151,12 +148,12 @@ describe("upload", () => {
     expect(onlyBody.message).toBe("x.pdf file upload failed.");
     expect(onlyBody.uploaded).toEqual([]);
     expect(onlyBody.documents.map((d) => d.original_name)).toEqual(["ok.pdf"]);
-    expect(storedFiles(ctx).length).toBe(before.length + 1);
+    expect((await storedFiles(ctx)).length).toBe(before.length + 1);
   });
 
   test("path-traversal names are display text only; the file lands under a generated name", async () => {
     const productId = await createProduct(ctx, owner);
-    const before = new Set(storedFiles(ctx));
+    const before = new Set(await storedFiles(ctx));
     const res = await upload(ctx, owner, productId, [
       file(CSV, "../../etc/passwd"),
       file(PDF, "..\\..\\Windows\\evil.pdf"),
@@ -171,9 +168,9 @@ describe("upload", () => {
       const key = await keyOf(ctx, doc.id);
       expect(key).not.toContain("passwd");
       expect(key).not.toContain("evil");
-      expect(existsSync(fileOf(ctx, key))).toBe(true);
+      expect(await isStored(ctx, key)).toBe(true);
     }
-    const added = storedFiles(ctx).filter((name) => !before.has(name));
+    const added = (await storedFiles(ctx)).filter((name) => !before.has(name));
     expect(added).toHaveLength(2);
     for (const name of added) expect(name).toMatch(/^[0-9a-f]{32}$/);
     expect(existsSync(path.join(ctx.dataDir, "etc"))).toBe(false);
@@ -181,7 +178,7 @@ describe("upload", () => {
 
   test("the owner id must be given and be one of the caller's records", async () => {
     const theirs = await createProduct(ctx, stranger);
-    const before = storedFiles(ctx).length;
+    const before = (await storedFiles(ctx)).length;
     expect((await upload(ctx, owner, theirs, [file(PDF, "a.pdf")])).status).toBe(404);
     expect((await upload(ctx, owner, 99_999_999, [file(PDF, "a.pdf")])).status).toBe(404);
     const missing = await upload(ctx, owner, "", [file(PDF, "a.pdf")]);
@@ -190,7 +187,7 @@ describe("upload", () => {
     const mine = await createProduct(ctx, owner);
     const none = await upload(ctx, owner, mine, []);
     expect(none.status).toBe(422);
-    expect(storedFiles(ctx).length).toBe(before);
+    expect((await storedFiles(ctx)).length).toBe(before);
     const anonymous = await ctx.app.request("/api/products/documents", {
       method: "POST",
       body: new FormData(),
@@ -223,7 +220,7 @@ describe("size limits (UPLOAD_MAX_MB=1)", () => {
     const mixedBody = (await mixed.json()) as TUploadBody;
     expect(mixedBody.uploaded.map((d) => d.original_name)).toEqual(["fine.pdf"]);
     expect(mixedBody.failed.map((f) => f.message)).toEqual(["huge.txt file upload failed."]);
-    expect(storedFiles(small)).toHaveLength(1);
+    expect(await storedFiles(small)).toHaveLength(1);
   });
 
   test("a request body over ten files' worth is cut off with 413", async () => {
@@ -271,7 +268,7 @@ describe("download and delete", () => {
     );
     expect((await ctx.app.request(doc.url)).status).toBe(401);
     expect((await ctx.app.request("/api/products/documents/abc", { headers: owner.auth })).status).toBe(404);
-    expect(existsSync(fileOf(ctx, await keyOf(ctx, doc.id)))).toBe(true);
+    expect(await isStored(ctx, await keyOf(ctx, doc.id))).toBe(true);
   });
 
   test("delete answers {result, messages} and removes the row and the file", async () => {
@@ -279,12 +276,12 @@ describe("download and delete", () => {
     const [doc] = (
       (await (await upload(ctx, owner, productId, [file(PDF, "gone.pdf")])).json()) as TUploadBody
     ).uploaded;
-    const stored = fileOf(ctx, await keyOf(ctx, doc.id));
-    expect(existsSync(stored)).toBe(true);
+    const stored = await keyOf(ctx, doc.id);
+    expect(await isStored(ctx, stored)).toBe(true);
     const res = await ctx.app.request(doc.url, { method: "DELETE", headers: owner.auth });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ result: true, messages: ["Operation successful"] });
-    expect(existsSync(stored)).toBe(false);
+    expect(await isStored(ctx, stored)).toBe(false);
     expect((await ctx.app.request(doc.url, { headers: owner.auth })).status).toBe(404);
     expect((await ctx.app.request(doc.url, { method: "DELETE", headers: owner.auth })).status).toBe(404);
   });
@@ -310,13 +307,13 @@ describe("download and delete", () => {
 describe("service", () => {
   const depsOf = (context: TTestContext) => ({
     db: context.database.db,
-    storage: localDiskStorage(path.join(context.dataDir, "uploads")),
+    storage: storageOf(context),
     env: context.env,
     logger: createLogger("silent"),
   });
 
   test("a failed insert (owner gone: foreign key) leaves no orphan file", async () => {
-    const before = storedFiles(ctx);
+    const before = await storedFiles(ctx);
     const result = await attachDocuments(
       depsOf(ctx),
       { ownerColumn: "product_id", ownerId: 99_999_999, workspaceId: owner.user.workspace_id },
@@ -327,7 +324,7 @@ describe("service", () => {
       ["orphan.pdf file upload failed.", "save_failed"],
       ["orphan.png file upload failed.", "save_failed"],
     ]);
-    expect(storedFiles(ctx)).toEqual(before);
+    expect(await storedFiles(ctx)).toEqual(before);
   });
 
   test("a storage failure records no row", async () => {
@@ -379,8 +376,8 @@ describe("service", () => {
     expect(keys).toHaveLength(2);
     await ctx.database.db.delete(products).where(eq(products.id, a));
     expect(await ctx.database.db.select().from(documents).where(eq(documents.product_id, a))).toEqual([]);
-    for (const key of keys) expect(existsSync(fileOf(ctx, key))).toBe(true);
+    for (const key of keys) expect(await isStored(ctx, key)).toBe(true);
     await deleteOwnerFiles(deps, keys);
-    for (const key of keys) expect(existsSync(fileOf(ctx, key))).toBe(false);
+    for (const key of keys) expect(await isStored(ctx, key)).toBe(false);
   });
 });

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { TLicenseUsage, TShipmentExportControl } from "../../../db/contracts/export-control";
 import { documents, export_control_audit } from "../../../db/schema";
 import { buildContact, buildLicense, buildProduct, call, signUp } from "../../test/factories";
-import { createTestContext, type TTestContext } from "../../test/setup";
+import { createTestContext, storedNames, type TTestContext } from "../../test/setup";
 import { readPdfText } from "../paperwork/pdf-text";
 import { SHIPPED_FILES } from "./ear-tables";
 
@@ -112,13 +110,7 @@ async function generate(owner: TWho, id: number, types = ["commercial_invoice"])
 
 const documentsOf = (id: number) =>
   ctx.database.db.select().from(documents).where(eq(documents.shipment_id, id));
-const storedFiles = () => {
-  try {
-    return readdirSync(path.join(ctx.dataDir, "uploads", "documents")).length;
-  } catch {
-    return 0;
-  }
-};
+const storedFiles = async () => (await storedNames(ctx, "documents")).length;
 
 async function invoiceText(owner: TWho, documentId: number) {
   const file = await call(ctx, owner.auth, "GET", `/api/paperwork/documents/${documentId}/download`);
@@ -174,14 +166,14 @@ describe("refusals", () => {
     const s = await shipment(who, IRAN, [{ product_id: p.id, quantity: 1 }], {
       aes_citation: "X20261120123456",
     });
-    const files = storedFiles();
+    const files = await storedFiles();
     const { status, body } = await generate(who, s.id);
     expect(status).toBe(422);
     expect(body.message).toContain("part 746");
     expect(body.message).toContain("Iran");
     expect(body.lines?.[0].eccn).toBe("EAR99");
     expect(await documentsOf(s.id)).toEqual([]);
-    expect(storedFiles()).toBe(files);
+    expect(await storedFiles()).toBe(files);
   });
 
   test("an override needs a written justification, clears the line, and is audited (who, when, why)", async () => {

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { decimalToScaled, scaledToDecimal } from "../../../db/contracts/decimal";
 import { DESTINATION_CONTROL_STATEMENT } from "../../../db/contracts/paperwork";
@@ -15,7 +13,7 @@ import {
   shipments,
 } from "../../../db/schema";
 import { buildContact, buildLicense, buildProduct, call, signUp } from "../../test/factories";
-import { createTestContext, type TTestContext } from "../../test/setup";
+import { createTestContext, storedNames, type TTestContext } from "../../test/setup";
 import { readPdfText } from "./pdf-text";
 
 const POLAND = 176;
@@ -189,12 +187,8 @@ async function documentsOf(shipmentId: number) {
   return ctx.database.db.select().from(documents).where(eq(documents.shipment_id, shipmentId));
 }
 
-function storedFiles(): string[] {
-  try {
-    return readdirSync(path.join(ctx.dataDir, "uploads", "documents"));
-  } catch {
-    return [];
-  }
+function storedFiles(): Promise<string[]> {
+  return storedNames(ctx, "documents");
 }
 
 describe("generation", () => {
@@ -279,7 +273,7 @@ describe("generation", () => {
   });
 
   test("422 lists everything missing at once and generates nothing", async () => {
-    const filesBefore = storedFiles().length;
+    const filesBefore = (await storedFiles()).length;
     const shipment = await createShipment(who, {
       fields: { name: "", currency_id: null, incoterm_id: null },
     });
@@ -299,7 +293,7 @@ describe("generation", () => {
     );
     expect(body.message).toContain("exporter_of_record_id");
     expect(await documentsOf(shipment.id)).toEqual([]);
-    expect(storedFiles().length).toBe(filesBefore);
+    expect((await storedFiles()).length).toBe(filesBefore);
   });
 
   test("bad input is a 422 naming the field", async () => {
@@ -315,7 +309,7 @@ describe("generation", () => {
     const { shipment } = await readyShipment(owner);
     const first = await generate(owner, shipment.id, ["commercial_invoice", "packing_list"]);
     expect(first.status).toBe(201);
-    const filesAfterFirst = storedFiles().length;
+    const filesAfterFirst = (await storedFiles()).length;
     const second = await generate(owner, shipment.id, ["commercial_invoice"]);
     expect(second.status).toBe(201);
     const oldInvoice = first.body.documents.find((d) => d.document_type === "commercial_invoice")!;
@@ -325,7 +319,7 @@ describe("generation", () => {
     expect(rows.map((r) => r.id)).not.toContain(oldInvoice.id);
     expect(rows.map((r) => r.id)).toContain(packing.id);
     // The replaced file is gone from storage; the new one took its place.
-    expect(storedFiles().length).toBe(filesAfterFirst);
+    expect((await storedFiles()).length).toBe(filesAfterFirst);
     const audit = await ctx.database.db
       .select()
       .from(paperwork_audit_log)
@@ -424,14 +418,14 @@ describe("generation", () => {
       .update(contacts)
       .set({ company: "Müller \u{1F600} Handels GmbH" })
       .where(eq(contacts.id, importer.id));
-    const filesBefore = storedFiles().length;
+    const filesBefore = (await storedFiles()).length;
     const { status, body } = await generate(who, shipment.id, ["commercial_invoice"]);
     expect(status).toBe(422);
     expect(Object.keys(body.errors ?? {})).toEqual(["importer.company"]);
     expect(body.message).toContain("Importer of record: company");
     expect(body.message).toContain("U+1F600");
     expect(await documentsOf(shipment.id)).toEqual([]);
-    expect(storedFiles().length).toBe(filesBefore);
+    expect((await storedFiles()).length).toBe(filesBefore);
   });
 
   test("Arabic, Hebrew and Devanagari parties are generated and read back in logical order", async () => {
@@ -477,14 +471,14 @@ describe("generation", () => {
     expect(readiness.licences[0].needs_license).toBe(true);
     expect(readiness.licences[0].license).toBeNull();
     expect(readiness.licences[0].message).toContain("NS2: licence required to China");
-    const filesBefore = storedFiles().length;
+    const filesBefore = (await storedFiles()).length;
     const { status, body } = await generate(owner, shipment.id, ["commercial_invoice"]);
     expect(status).toBe(422);
     expect(body.message).toContain("MMIC-1");
     expect(body.message).toContain("3A001.b.2");
     expect(body.message).toContain("China");
     expect(await documentsOf(shipment.id)).toEqual([]);
-    expect(storedFiles().length).toBe(filesBefore);
+    expect((await storedFiles()).length).toBe(filesBefore);
     const logs = await ctx.database.db
       .select()
       .from(paperwork_audit_log)
@@ -634,14 +628,14 @@ describe("compliance gate", () => {
       items: [{ product, quantity: 1 }],
       fields: { aes_citation: "X20261120123456" },
     });
-    const filesBefore = storedFiles().length;
+    const filesBefore = (await storedFiles()).length;
     const blocked = await generate(owner, shipment.id, ["commercial_invoice"]);
     expect(blocked.status).toBe(409);
     expect(blocked.body.message).toContain("Importer of record Rosoboronexport");
     expect(blocked.body.message).toContain("screening screen");
     expect(blocked.body.parties?.map((p) => p.status)).toEqual(["failed"]);
     expect(await documentsOf(shipment.id)).toEqual([]);
-    expect(storedFiles().length).toBe(filesBefore);
+    expect((await storedFiles()).length).toBe(filesBefore);
 
     const trade = (await (
       await call(ctx, owner.auth, "GET", `/api/screenings/trade?itemId=${importer.id}`)

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import {
   RETENTION_MESSAGE,
@@ -8,9 +7,8 @@ import {
   type TShipment,
 } from "../../../db/contracts/shipments";
 import { documents, shipment_items, shipments } from "../../../db/schema";
-import { localDiskStorage } from "../../lib/storage";
 import { buildContact, buildProduct, call, signUp } from "../../test/factories";
-import { appOver, createTestContext, type TTestContext } from "../../test/setup";
+import { appOver, createTestContext, storedBytes, type TTestContext } from "../../test/setup";
 import { attachDocuments } from "../documents/documents.service";
 import { ELF, PDF, PNG } from "../documents/test-files";
 import { shipmentsEntity } from "./shipments.entity";
@@ -813,9 +811,9 @@ describe("documents", () => {
   });
 });
 
-/** Whether the app's upload storage (DATA_DIR/uploads) still holds the key. */
+/** Whether the app's upload storage still holds the key. */
 async function storageHas(key: string): Promise<boolean> {
-  return (await localDiskStorage(path.join(ctx.dataDir, "uploads")).get(key)) !== null;
+  return (await storedBytes(ctx, key)) !== null;
 }
 
 describe("line deletes", () => {
