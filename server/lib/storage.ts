@@ -73,7 +73,11 @@ export const CHUNK_BYTES = 512 * 1024;
  * `legacyRoot` is the folder earlier versions kept uploads in (DATA_DIR/uploads): a key not yet in
  * the database is read from there, and `moveLegacyFiles` copies such files in, then removes them.
  */
-export function databaseStorage(client: Client, options: { legacyRoot?: string } = {}): TStorage {
+export function databaseStorage(
+  client: Client,
+  options: { legacyRoot?: string; chunkBytes?: number } = {},
+): TStorage {
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
   const legacy = options.legacyRoot ? localDiskStorage(options.legacyRoot) : null;
   const chunk = async (key: string, seq: number): Promise<Uint8Array> => {
     const result = await client.execute({
@@ -87,7 +91,7 @@ export function databaseStorage(client: Client, options: { legacyRoot?: string }
   return {
     async put(key, data) {
       validKey(key);
-      const count = Math.ceil(data.length / CHUNK_BYTES);
+      const count = Math.ceil(data.length / chunkBytes);
       await client.batch(
         [
           { sql: "DELETE FROM stored_files WHERE key = ?", args: [key] },
@@ -102,8 +106,8 @@ export function databaseStorage(client: Client, options: { legacyRoot?: string }
               seq,
               Buffer.from(
                 data.buffer,
-                data.byteOffset + seq * CHUNK_BYTES,
-                Math.min(CHUNK_BYTES, data.length - seq * CHUNK_BYTES),
+                data.byteOffset + seq * chunkBytes,
+                Math.min(chunkBytes, data.length - seq * chunkBytes),
               ),
             ],
           })),
