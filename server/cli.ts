@@ -283,7 +283,12 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
       purgeUsedSignatures(database.db),
     ]).catch((error) => logger.error("housekeeping failed", { error: String(error) }));
   const timer = setInterval(housekeeping, 60 * 60 * 1000);
-  const stopWatching = watchListVersions(database.db, services.screening.registry, logger);
+  const stopWatching = watchListVersions({
+    db: database.db,
+    registry: services.screening.registry,
+    rescreen: services.screening.rescreen,
+    logger,
+  });
   // Give the first requests (health checks, a waiting browser) the event loop before the heavy work.
   const warmUp = setTimeout(async () => {
     await loadRenderer().catch((error) =>
