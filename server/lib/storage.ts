@@ -59,11 +59,11 @@ export function localDiskStorage(root: string): TStorage {
 }
 
 /**
- * Bytes per chunk of a file kept in the database. A chunk is one row (and one round trip to a
- * libSQL server on download); 512 KiB keeps a 25 MB document to 50 rows while no single value
- * approaches what a server accepts in one request (see scripts/bench-storage.ts for the figures).
+ * Bytes per chunk of a file kept in the database. A chunk is one row and one round trip to a
+ * libSQL server each way: 1 MiB stored and read a 25 MB file over a server 15–20 % faster than
+ * 512 KiB and up to twice as fast as 256 KiB, and equally fast embedded (npm run bench:storage).
  */
-export const CHUNK_BYTES = 512 * 1024;
+export const CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Files kept in the database (stored_files, stored_file_chunks): every app process using the
@@ -92,28 +92,32 @@ export function databaseStorage(
     async put(key, data) {
       validKey(key);
       const count = Math.ceil(data.length / chunkBytes);
-      await client.batch(
-        [
-          { sql: "DELETE FROM stored_files WHERE key = ?", args: [key] },
-          {
-            sql: "INSERT INTO stored_files (key, size, chunk_count) VALUES (?, ?, ?)",
-            args: [key, data.length, count],
-          },
-          ...Array.from({ length: count }, (_, seq) => ({
+      // One statement per chunk in one transaction rather than one batch: as fast, and over a libSQL
+      // server each request carries one chunk instead of the whole file (a 25 MB batch is a ~34 MB
+      // JSON body; the process's peak memory for it was 2.5 times that of the transaction).
+      const tx = await client.transaction("write");
+      try {
+        await tx.execute({ sql: "DELETE FROM stored_files WHERE key = ?", args: [key] });
+        await tx.execute({
+          sql: "INSERT INTO stored_files (key, size, chunk_count) VALUES (?, ?, ?)",
+          args: [key, data.length, count],
+        });
+        for (let seq = 0; seq < count; seq++) {
+          const start = seq * chunkBytes;
+          await tx.execute({
             sql: "INSERT INTO stored_file_chunks (key, seq, data) VALUES (?, ?, ?)",
             args: [
               key,
               seq,
-              Buffer.from(
-                data.buffer,
-                data.byteOffset + seq * chunkBytes,
-                Math.min(chunkBytes, data.length - seq * chunkBytes),
-              ),
+              Buffer.from(data.buffer, data.byteOffset + start, Math.min(chunkBytes, data.length - start)),
             ],
-          })),
-        ],
-        "write",
-      );
+          });
+        }
+        await tx.commit();
+      } finally {
+        // Rolls back whatever was not committed.
+        tx.close();
+      }
     },
     async get(key) {
       validKey(key);
