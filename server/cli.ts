@@ -298,12 +298,6 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
       .refreshSeed()
       .catch((error) => logger.error("refreshing the reference data failed", { error: String(error) }));
     await housekeeping();
-    // Uploads an earlier version kept on this machine's disk go into the database, for every process.
-    await moveLegacyFiles(path.join(env.dataDir, "uploads"), services.storage)
-      .then((moved) => moved && logger.info("moved uploaded files into the database", { files: moved }))
-      .catch((error) =>
-        logger.error("moving uploaded files into the database failed", { error: String(error) }),
-      );
     try {
       const { index, lists } = await services.screening.registry.get();
       logger.info("screening index ready", {
@@ -319,6 +313,13 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
       logger.error("building the screening index failed", { error: String(error) });
     }
     if (!isStopping) stopSweeping = startPendingSweep({ db: database.db, logger, ...services.screening });
+    // Uploads an earlier version kept on this machine's disk go into the database, for every process.
+    if (!isStopping)
+      await moveLegacyFiles(path.join(env.dataDir, "uploads"), services.storage)
+        .then((moved) => moved && logger.info("moved uploaded files into the database", { files: moved }))
+        .catch((error) =>
+          logger.error("moving uploaded files into the database failed", { error: String(error) }),
+        );
   }, WARM_UP_DELAY_MS);
   // Handlers first: a SIGTERM that arrives while starting up still shuts down cleanly.
   let isStopping = false;

@@ -4,7 +4,7 @@
 
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, ROOT, startServer } from "../scripts/lib";
@@ -47,6 +47,9 @@ describe.if(isBuilt)("two app processes on one libSQL server", () => {
   beforeAll(async () => {
     server = startHranaServer({ file: dbFile });
     // Both start at once on the empty database: one migrates and seeds, the other waits for it.
+    // A file an earlier version stored on A's disk, before uploads lived in the database.
+    mkdirSync(path.join(dir, "a", "uploads", "avatars"), { recursive: true });
+    writeFileSync(path.join(dir, "a", "uploads", "avatars", "legacy1"), "earlier upload");
     const start = (name: string) =>
       startServer({ DATABASE_URL: server.url, DATA_DIR: path.join(dir, name) }, { healthTimeoutMs: 240_000 });
     [a, b] = await Promise.all([start("a"), start("b")]);
@@ -64,6 +67,14 @@ describe.if(isBuilt)("two app processes on one libSQL server", () => {
     expect(lists.length).toBeGreaterThan(0);
     expect(lists.filter((list) => list.n !== 1)).toEqual([]);
     expect(query<{ n: number }>("SELECT count(*) AS n FROM app_locks")[0].n).toBe(0);
+  });
+
+  test("a file an earlier version left on one process's disk is moved into the database", async () => {
+    const legacy = path.join(dir, "a", "uploads", "avatars", "legacy1");
+    for (let i = 0; i < 100 && existsSync(legacy); i++) await Bun.sleep(100);
+    expect(existsSync(legacy)).toBe(false);
+    const [row] = query<{ size: number }>("SELECT size FROM stored_files WHERE key = 'avatars/legacy1'");
+    expect(row?.size).toBe("earlier upload".length);
   });
 
   test("a session made on one process works on the other", async () => {
