@@ -67,6 +67,9 @@ class StatementError extends Error {
   }
 }
 
+/** A sequence that failed on a locked database after changing something: not retried. */
+class PartlyAppliedError extends StatementError {}
+
 function fromValue(value: TValue): unknown {
   switch (value.type) {
     case "null":
@@ -110,7 +113,9 @@ async function whileBusy<T>(work: () => T): Promise<T> {
     try {
       return work();
     } catch (error) {
-      if (!isBusy(error) || Date.now() - started > BUSY_TIMEOUT_MS) throw error;
+      if (!isBusy(error) || error instanceof PartlyAppliedError || Date.now() - started > BUSY_TIMEOUT_MS) {
+        throw error;
+      }
       await Bun.sleep(2 + Math.random() * 8);
     }
   }
@@ -121,8 +126,11 @@ export function startHranaServer(options: {
   file: string;
   port?: number;
   foreignKeys?: boolean;
+  /** How long a stream may sit idle before it is closed (and its transaction rolled back). */
+  streamIdleMs?: number;
 }): THranaServer {
   const foreignKeys = options.foreignKeys ?? true;
+  const streamIdleMs = options.streamIdleMs ?? STREAM_IDLE_MS;
   const setup = new Database(options.file, { create: true });
   setup.exec("PRAGMA journal_mode = WAL");
   setup.close();
@@ -233,7 +241,23 @@ export function startHranaServer(options: {
         return { type: "batch", result: await batch(stream, request.batch.steps) };
       case "sequence": {
         const sql = sqlOf(stream, request);
-        await whileBusy(() => stream.db.run(sql));
+        // Several statements: one that finds the database locked is retried only while none before
+        // it has changed anything, or the retry would apply them twice.
+        const changes = () => stream.db.query("SELECT total_changes()").values()[0][0];
+        const before = changes();
+        await whileBusy(() => {
+          try {
+            stream.db.run(sql);
+          } catch (error) {
+            if (isBusy(error) && changes() !== before) {
+              throw new PartlyAppliedError(
+                `Partly applied, then: ${(error as Error).message}`,
+                "SQLITE_BUSY",
+              );
+            }
+            throw error;
+          }
+        });
         return { type: "sequence" };
       }
       case "store_sql":
@@ -292,7 +316,7 @@ export function startHranaServer(options: {
       open.timer = setTimeout(() => {
         streams.delete(expiring);
         closeStream(open);
-      }, STREAM_IDLE_MS);
+      }, streamIdleMs);
     }
     return Response.json({ baton, base_url: null, results });
   };
