@@ -33,8 +33,12 @@ export function peerDevFile(dir: string): string | undefined {
 
 const isFamous = (family: string): boolean => family.startsWith("supplement:real-company");
 
-/** Screens every case, prints the section and returns per-case CPU times in ms (for the p99). */
-export function evalPeerDev(index: ScreeningIndex, file: string, threshold = DEFAULT_THRESHOLD): number[] {
+/** Screens every case, prints the section and returns per-case CPU times in ms (for the p99) and names. */
+export function evalPeerDev(
+  index: ScreeningIndex,
+  file: string,
+  threshold = DEFAULT_THRESHOLD,
+): { cpu: number[]; names: string[] } {
   const cases = readFileSync(file, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
@@ -105,5 +109,5 @@ export function evalPeerDev(index: ScreeningIndex, file: string, threshold = DEF
   );
   console.log(`  misses and false alarms (${lines.length}):`);
   for (const l of lines) console.log(l);
-  return cpu;
+  return { cpu, names: cases.map((c) => c.name) };
 }

@@ -4,6 +4,7 @@
 import { OPTIMISM } from "./blocking";
 import { type NameField, nameAt, type ScreeningIndex } from "./index-model";
 import {
+  abbreviationSimilarity,
   joinedOutOfReach,
   type PreparedName,
   pairSimilarity,
@@ -198,10 +199,19 @@ export function lostSlotFor(index: ScreeningIndex, owner: string, query: number)
   return victim;
 }
 
-/** Similarity of a possibly-missed query word to a list word, short forms either way included. */
+/**
+ * Similarity of a possibly-missed query word to a list word, short forms and mistyped abbreviations
+ * ("Sccs" for "svcs", i.e. "services") either way included, as exact scoring compares them.
+ */
 function lostPairSimilarity(lost: LostWord, text: string, key: string): number {
   const sim = wordSimilarity(lost.text, lost.key, text, key);
-  return Math.max(sim, shortFormSimilarity(lost.text, text), shortFormSimilarity(text, lost.text));
+  return Math.max(
+    sim,
+    shortFormSimilarity(lost.text, text),
+    shortFormSimilarity(text, lost.text),
+    abbreviationSimilarity(lost.text, text),
+    abbreviationSimilarity(text, lost.text),
+  );
 }
 
 /** Best similarity of a possibly-missed query word to any word of a name, made optimistic as in blocking. */
