@@ -52,6 +52,7 @@ import {
   type NameHit,
   verdictFloor,
 } from "./screen-evidence";
+import { letterSet, popCount } from "./similarity";
 import type { ListEntry, ScreenOptions } from "./types";
 
 /**
@@ -195,6 +196,9 @@ function scoreWrittenName(index: ScreeningIndex, queryName: string, options: Scr
         count: unit.count,
         key,
         text,
+        keySet: letterSet(key),
+        textSet: letterSet(text),
+        mayShorten: mayBeShortForm(text),
         slot,
         sims: slot ? NO_MEMO : words.memoFor(`lost\u0000${key}\u0000${text}`),
         pairSims: slot ? NO_MEMO : words.memoFor(`lostpair\u0000${key}\u0000${text}`),
@@ -321,10 +325,4 @@ function scoreWrittenName(index: ScreeningIndex, queryName: string, options: Scr
   addAcronymHits(index, tokens, hits);
   words.settle();
   return hits;
-}
-
-function popCount(bits: number): number {
-  let x = bits - ((bits >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
