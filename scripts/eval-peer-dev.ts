@@ -13,7 +13,7 @@ import {
 } from "../server/features/screening/engine/screening-index";
 import type { ListEntry } from "../server/features/screening/engine/types";
 
-interface PeerCase {
+export interface PeerCase {
   kind: "listed" | "clean";
   family: string;
   name: string;
@@ -31,6 +31,14 @@ export function peerDevFile(dir: string): string | undefined {
   return candidates.find((p): p is string => p !== undefined && existsSync(p));
 }
 
+/** The cases of peer-dev.jsonl, one a line. */
+export function readPeerCases(file: string): PeerCase[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as PeerCase);
+}
+
 const isFamous = (family: string): boolean => family.startsWith("supplement:real-company");
 
 /** Screens every case, prints the section and returns per-case CPU times in ms (for the p99) and names. */
@@ -39,10 +47,7 @@ export function evalPeerDev(
   file: string,
   threshold = DEFAULT_THRESHOLD,
 ): { cpu: number[]; names: string[] } {
-  const cases = readFileSync(file, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as PeerCase);
+  const cases = readPeerCases(file);
   const key = (e: ListEntry): string => `${e.sourceList}:${e.sourceId}`;
   const families = new Map<string, { kind: string; total: number; ok: number }>();
   const lines: string[] = [];

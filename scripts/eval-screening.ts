@@ -763,19 +763,27 @@ function ordinaryName(): string {
 const entryKey = (e: ListEntry): string => `${e.sourceList}|${e.sourceId}`;
 const pad = (s: string, n: number): string => (s.length >= n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
 
-function main(): void {
-  const dir = screeningDataDir();
-  const { entries } = loadBundledLists(dir);
-  const index = buildIndex(entries);
-  console.log(`lists: ${dir}; ${entries.length} entries, ${index.stats.names} indexed names`);
-  // --peer-only: just the peer-dev section (names written by other projects).
-  const peerFile = peerDevFile(dir);
-  if (process.argv.includes("--peer-only")) {
-    if (peerFile === undefined) throw new Error("peer-dev.jsonl not found: set PEER_DEV_FILE");
-    evalPeerDev(index, peerFile, THRESHOLD);
-    return;
-  }
+/** A disguised list name, the name it came from and what disguised it. */
+export interface EvaluationCase {
+  text: string;
+  source: string;
+  entry: ListEntry;
+  applied: string[];
+}
 
+/**
+ * The evaluation's cases, generated deterministically from the lists (the seed and sizes from the
+ * command line): disguised list names that must fail on their entry, and ordinary names that must
+ * pass. The benchmark screens the same names.
+ */
+export function evaluationCases(entries: readonly ListEntry[]): {
+  positives: EvaluationCase[];
+  negatives: string[];
+  /** List names the positives were made from. */
+  chosen: number;
+  /** Generated ordinary names dropped because a list has them. */
+  rejected: number;
+} {
   const listTexts = new Set<string>();
   for (const e of entries) {
     for (const n of [e.name, ...e.aliases]) {
@@ -788,13 +796,7 @@ function main(): void {
   }
 
   // Positives: N random list names (primary or alias), VARIANTS disguises each.
-  interface Case {
-    text: string;
-    source: string;
-    entry: ListEntry;
-    applied: string[];
-  }
-  const positives: Case[] = [];
+  const positives: EvaluationCase[] = [];
   const usable = entries.filter((e) => normalizeName(e.name).tokens.length > 0);
   const chosen = new Set<number>();
   while (chosen.size < Math.min(N, usable.length)) chosen.add(Math.floor(random() * usable.length));
@@ -831,6 +833,24 @@ function main(): void {
     }
     negatives.push(name);
   }
+
+  return { positives, negatives, chosen: chosen.size, rejected };
+}
+
+function main(): void {
+  const dir = screeningDataDir();
+  const { entries } = loadBundledLists(dir);
+  const index = buildIndex(entries);
+  console.log(`lists: ${dir}; ${entries.length} entries, ${index.stats.names} indexed names`);
+  // --peer-only: just the peer-dev section (names written by other projects).
+  const peerFile = peerDevFile(dir);
+  if (process.argv.includes("--peer-only")) {
+    if (peerFile === undefined) throw new Error("peer-dev.jsonl not found: set PEER_DEV_FILE");
+    evalPeerDev(index, peerFile, THRESHOLD);
+    return;
+  }
+
+  const { positives, negatives, chosen, rejected } = evaluationCases(entries);
 
   // Scores for the threshold sweep: the target entry's score for positives, the best score for negatives.
   const positiveScores: number[] = [];
@@ -911,7 +931,7 @@ function main(): void {
 
   console.log(`seed ${SEED}, threshold ${THRESHOLD}`);
   console.log(
-    `positives ${positives.length} (from ${chosen.size} list names), negatives ${negatives.length} (${rejected} generated names were on the lists and dropped)`,
+    `positives ${positives.length} (from ${chosen} list names), negatives ${negatives.length} (${rejected} generated names were on the lists and dropped)`,
   );
   console.log(`TP ${tp}  FN ${fn} (of which ${wrongEntry} failed on another entry)  FP ${fp}  TN ${tn}`);
   console.log(
@@ -956,4 +976,5 @@ function main(): void {
   }
 }
 
-main();
+// Run as a script; the benchmark imports evaluationCases only.
+if (import.meta.main) main();
