@@ -175,15 +175,16 @@ function scoreWrittenName(index: ScreeningIndex, queryName: string, options: Scr
   for (const unit of units) {
     s.unit++;
     const unitStamp = s.unit;
-    const { vocab: vocabCandidates, sims: vocabSims, exactHit } = unitCandidates(index, unit);
-    // A word not on the lists as written may have more typos than its deletion keys reach. (Words
-    // of two or three letters have none; the bound's assumed discount keeps their names in reach.)
+    const { vocab: vocabCandidates, sims: vocabSims, exactHit, closeHit } = unitCandidates(index, unit);
+    // A word not on the lists as written may have more typos than its deletion keys reach, unless
+    // blocking found a list word it is plainly a slip of (FOUND_SIMILARITY). (Words of two or three
+    // letters have no deletion keys; the bound's assumed discount keeps their names in reach.)
     // A word shaped like a short form may stand for a longer word whatever else it spells exactly
     // ("Sccs", a slip of "svcs", for "services", though "sks" is a list word).
     const lostBit =
       !unit.isPair &&
       lostUnits.length < 31 &&
-      ((!exactHit && mayEscapeBlocking(unit)) ||
+      ((!exactHit && !closeHit && mayEscapeBlocking(unit)) ||
         mayBeShortForm(unit.lookups[1] ?? (unit.lookups[0] as string)))
         ? 1 << lostUnits.length
         : 0;
