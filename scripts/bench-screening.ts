@@ -1,11 +1,13 @@
 // Benchmarks the restricted-party matching engine on all bundled lists: index build time and
-// memory, single-query latency percentiles and a 10,000-name batch.
+// memory, the CPU time of each query over the evaluation's names (peer-dev and the project's own
+// evaluation, screened as the product screens them), a 10,000-name batch's CPU time, and a started
+// server's idle memory with the lists loaded.
 //
-//   bun scripts/bench-screening.ts
+//   bun scripts/bench-screening.ts [--rss-only]
 //
 // Reads lists from $SCREENING_DATA_DIR (default: db/screening-lists, else /work/shared/data/screening).
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadBundledLists, screeningDataDir } from "../server/features/screening/engine/bundled-lists";
@@ -13,7 +15,9 @@ import { entriesKey, indexKey, packIndex, unpackIndex } from "../server/features
 import { buildIndex, screen } from "../server/features/screening/engine/screening-index";
 import { setIndexCacheDir } from "../server/features/screening/index-cache";
 import { ScreeningWorkerPool, type TQuery } from "../server/features/screening/screening-worker";
-import { ROOT } from "./lib";
+import { peerDevFile, readPeerCases } from "./eval-peer-dev";
+import { evaluationCases } from "./eval-screening";
+import { ensureClientBuild, freePort, ROOT, waitForHealth } from "./lib";
 
 /** Deterministic PRNG (mulberry32) so runs are comparable. */
 function makeRandom(seed: number): () => number {
@@ -124,7 +128,59 @@ async function batchOnWorkers(names: readonly string[]): Promise<void> {
   }
 }
 
+/** Resident set size of a process in MB, from /proc (Linux). */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/**
+ * Idle memory of a whole server process with the bundled lists loaded: a fresh DATA_DIR, a free
+ * port, started from source; read once /api/health says the screening index is ready and the build's
+ * garbage has had time to go. The first start builds and stores the index; the second loads it, as
+ * every later start does.
+ */
+async function idleServerRss(): Promise<void> {
+  // The server serves the client build: built here if missing or stale.
+  await ensureClientBuild();
+  const dir = mkdtempSync(path.join(tmpdir(), "tradewinds-bench-rss-"));
+  const env = { ...process.env, DATA_DIR: dir, LOG_LEVEL: "warn" };
+  try {
+    const migrate = Bun.spawnSync([process.execPath, path.join(ROOT, "server", "main.ts"), "migrate"], {
+      env,
+      stderr: "inherit",
+    });
+    if (migrate.exitCode !== 0) throw new Error("migrate failed");
+    for (const run of ["first start (builds the index)", "later start (loads it)"]) {
+      const port = freePort();
+      const proc = Bun.spawn([process.execPath, path.join(ROOT, "server", "main.ts"), "serve"], {
+        env: { ...env, PORT: String(port) },
+        stdout: "ignore",
+        stderr: "inherit",
+      });
+      try {
+        await waitForHealth(`http://127.0.0.1:${port}`, 180_000, true);
+        await Bun.sleep(3_000);
+        const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+        console.log(
+          `idle server RSS, ${run}: ${rssMb(proc.pid).toFixed(0)} MB (load average ${load})  target < 200 MB`,
+        );
+      } finally {
+        proc.kill("SIGTERM");
+        await proc.exited;
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  // --rss-only: just the started server's idle memory.
+  if (process.argv.includes("--rss-only")) {
+    await idleServerRss();
+    return;
+  }
   const dir = screeningDataDir();
   const parseStart = performance.now();
   const { lists, entries } = loadBundledLists(dir);
@@ -172,29 +228,25 @@ async function main(): Promise<void> {
     return `${pick(SURNAMES)} ${pick(TRADES)} ${pick(FORMS)}`.trim();
   };
 
-  for (let i = 0; i < 300; i++) screen(index, { name: makeQuery() });
-
-  const timings: number[] = [];
-  // CPU time per query as well: on a shared machine wall time mostly measures the other processes.
+  // The evaluation's names (eval:screening): peer-dev's and the own evaluation's, each screened once
+  // as the contact flow screens a name (default options). CPU time, as the machine is shared.
+  const peerFile = peerDevFile(dir);
+  const { positives, negatives } = evaluationCases(entries);
+  const evaluationNames = [
+    ...(peerFile === undefined ? [] : readPeerCases(peerFile).map((c) => c.name)),
+    ...positives.map((c) => c.text),
+    ...negatives,
+  ];
   const cpuTimings: number[] = [];
-  let failed = 0;
-  for (let i = 0; i < 2000; i++) {
-    const name = makeQuery();
+  for (const name of evaluationNames) {
     const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    const result = screen(index, { name, country: i % 3 === 0 ? "RU" : undefined });
-    timings.push(performance.now() - t0);
+    screen(index, { name });
     const c = process.cpuUsage(c0);
     cpuTimings.push((c.user + c.system) / 1000);
-    if (result.status === "failed") failed++;
   }
-  timings.sort((a, b) => a - b);
   cpuTimings.sort((a, b) => a - b);
   console.log(
-    `2,000 single queries: p50 ${ms(percentile(timings, 50))}  p95 ${ms(percentile(timings, 95))}  p99 ${ms(percentile(timings, 99))}  max ${ms(timings[timings.length - 1] ?? 0)}  (${failed} failed)  target p99 ≤ 5 ms`,
-  );
-  console.log(
-    `  CPU per query: p50 ${ms(percentile(cpuTimings, 50))}  p99 ${ms(percentile(cpuTimings, 99))}  (process CPU time, all threads)`,
+    `per-query CPU over peer-dev${peerFile === undefined ? " (not found)" : ""} + the own evaluation (${evaluationNames.length.toLocaleString("en-US")} names, each once): p50 ${ms(percentile(cpuTimings, 50))}  p99 ${ms(percentile(cpuTimings, 99))}  max ${ms(cpuTimings[cpuTimings.length - 1] ?? 0)}  target p99 ≤ 5 ms`,
   );
 
   const batch = Array.from({ length: 10_000 }, makeQuery);
@@ -206,9 +258,10 @@ async function main(): Promise<void> {
   const total = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   console.log(
-    `10,000 names on this thread: ${(total / 1000).toFixed(2)} s total (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s), ${ms(total / batch.length)} per name (${batchFailed} failed)`,
+    `10,000 names in a batch on this thread: CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (${(total / 1000).toFixed(2)} s wall, ${batchFailed} failed)  target < 5 s CPU`,
   );
   await batchOnWorkers(batch);
+  await idleServerRss();
 }
 
 await main();

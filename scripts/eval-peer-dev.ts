@@ -13,7 +13,7 @@ import {
 } from "../server/features/screening/engine/screening-index";
 import type { ListEntry } from "../server/features/screening/engine/types";
 
-interface PeerCase {
+export interface PeerCase {
   kind: "listed" | "clean";
   family: string;
   name: string;
@@ -31,14 +31,23 @@ export function peerDevFile(dir: string): string | undefined {
   return candidates.find((p): p is string => p !== undefined && existsSync(p));
 }
 
-const isFamous = (family: string): boolean => family.startsWith("supplement:real-company");
-
-/** Screens every case, prints the section and returns per-case CPU times in ms (for the p99). */
-export function evalPeerDev(index: ScreeningIndex, file: string, threshold = DEFAULT_THRESHOLD): number[] {
-  const cases = readFileSync(file, "utf8")
+/** The cases of peer-dev.jsonl, one a line. */
+export function readPeerCases(file: string): PeerCase[] {
+  return readFileSync(file, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as PeerCase);
+}
+
+const isFamous = (family: string): boolean => family.startsWith("supplement:real-company");
+
+/** Screens every case, prints the section and returns per-case CPU times in ms (for the p99) and names. */
+export function evalPeerDev(
+  index: ScreeningIndex,
+  file: string,
+  threshold = DEFAULT_THRESHOLD,
+): { cpu: number[]; names: string[] } {
+  const cases = readPeerCases(file);
   const key = (e: ListEntry): string => `${e.sourceList}:${e.sourceId}`;
   const families = new Map<string, { kind: string; total: number; ok: number }>();
   const lines: string[] = [];
@@ -105,5 +114,5 @@ export function evalPeerDev(index: ScreeningIndex, file: string, threshold = DEF
   );
   console.log(`  misses and false alarms (${lines.length}):`);
   for (const l of lines) console.log(l);
-  return cpu;
+  return { cpu, names: cases.map((c) => c.name) };
 }

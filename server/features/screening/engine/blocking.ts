@@ -104,7 +104,15 @@ export interface UnitCandidates {
   vocab: Int32Array;
   sims: Float64Array;
   exactHit: boolean;
+  /** Whether some list word it reaches is at least FOUND_SIMILARITY alike (see mayEscapeBlocking). */
+  closeHit: boolean;
 }
+
+/**
+ * A word this alike to a list word blocking reached is taken as that word with a slip or two: it is
+ * not also sought, as a word blocking may have missed, among the words of every name touched.
+ */
+export const FOUND_SIMILARITY = 0.85;
 
 /**
  * Blocking units remembered per index, so a word many queries share is looked up once: up to
@@ -153,6 +161,7 @@ export function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitC
   const vocab: number[] = [];
   const sims: number[] = [];
   let exactHit = false;
+  let closeHit = false;
   const compare = (from: number): void => {
     for (let c = from; c < candidates.length; c++) {
       const v = candidates[c] as number;
@@ -163,6 +172,7 @@ export function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitC
         if (sim > best) best = sim;
       }
       if (best === 1) exactHit = true;
+      if (best >= FOUND_SIMILARITY) closeHit = true;
       if (best <= 0) continue;
       vocab.push(v);
       // Exact scoring may rate a pair higher (plain spellings, abbreviations, calibration): stay optimistic.
@@ -176,7 +186,7 @@ export function unitCandidates(index: ScreeningIndex, unit: BlockingUnit): UnitC
     addSamePrefix(index, unit, addVocab);
     compare(from);
   }
-  const result = { vocab: Int32Array.from(vocab), sims: Float64Array.from(sims), exactHit };
+  const result = { vocab: Int32Array.from(vocab), sims: Float64Array.from(sims), exactHit, closeHit };
   rememberUnit(memo, memoKey, result);
   return result;
 }

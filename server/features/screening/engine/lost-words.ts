@@ -4,12 +4,17 @@
 import { OPTIMISM } from "./blocking";
 import { type NameField, nameAt, type ScreeningIndex } from "./index-model";
 import {
+  abbreviationSimilarity,
+  editBudget,
+  joinedBudgetFor,
   joinedOutOfReach,
+  mayBeShortForm,
   type PreparedName,
   pairSimilarity,
   shortFormSimilarity,
   wordSimilarity,
 } from "./score";
+import { letterSet, typingDistanceAtLeast } from "./similarity";
 
 export interface LostWord {
   weight: number;
@@ -17,6 +22,11 @@ export interface LostWord {
   count: number;
   key: string;
   text: string;
+  /** letterSet of `key` and `text`, for the cheap test before a comparison (see mayBeClose). */
+  keySet: number;
+  textSet: number;
+  /** mayBeShortForm of `text`: whether it may stand for a longer list word. */
+  mayShorten: boolean;
   /**
    * Similarities to list words by vocabulary id (NaN: not compared yet), kept across queries for the
    * last LOST_SLOTS lost words; undefined past those, which use `sims` and `pairSims` instead.
@@ -55,6 +65,13 @@ export interface NameWordIds {
   keyString: Int32Array;
   pairKeyString: Int32Array;
   pairTextString: Int32Array;
+  /** letterSet of each word's text and key, and of each pair's key and spelling. */
+  textSet: Int32Array;
+  keySet: Int32Array;
+  pairKeySet: Int32Array;
+  pairTextSet: Int32Array;
+  /** 1 where the word's text may be a short form (mayBeShortForm) of a longer word. */
+  shortShape: Uint8Array;
 }
 
 const nameWordIdStore = new WeakMap<ScreeningIndex, NameWordIds>();
@@ -78,6 +95,11 @@ export function nameWordIds(index: ScreeningIndex): NameWordIds {
       keyString: new Int32Array(0),
       pairKeyString: new Int32Array(0),
       pairTextString: new Int32Array(0),
+      textSet: new Int32Array(0),
+      keySet: new Int32Array(0),
+      pairKeySet: new Int32Array(0),
+      pairTextSet: new Int32Array(0),
+      shortShape: new Uint8Array(0),
     };
     nameWordIdStore.set(index, none);
     return none;
@@ -110,6 +132,11 @@ export function nameWordIds(index: ScreeningIndex): NameWordIds {
     keyString: Int32Array.from(keys.ids),
     pairKeyString: Int32Array.from(pairKeys.ids),
     pairTextString: Int32Array.from(pairTexts.ids),
+    textSet: new Int32Array(words),
+    keySet: new Int32Array(words),
+    pairKeySet: new Int32Array(pairs),
+    pairTextSet: new Int32Array(pairs),
+    shortShape: new Uint8Array(words),
   };
   if (nameCount > 0 && (keys.ids.length !== words || texts.start.length !== nameCount + 1))
     throw new Error("screening index: a name's texts and keys differ in number");
@@ -125,12 +152,18 @@ export function nameWordIds(index: ScreeningIndex): NameWordIds {
     ids.key[w] = vocabulary.get(key) ?? -1;
     ids.textLength[w] = Math.min(text.length, 0xffff);
     ids.keyLength[w] = Math.min(key.length, 0xffff);
+    ids.textSet[w] = letterSet(text);
+    ids.keySet[w] = letterSet(key);
+    ids.shortShape[w] = mayBeShortForm(text) ? 1 : 0;
   }
   for (let p = 0; p < pairs; p++) {
     const pairKey = strings[pairKeys.ids[p] as number] as string;
     ids.pair[p] = vocabulary.get(pairKey) ?? -1;
+    const pairText = strings[pairTexts.ids[p] as number] as string;
     ids.pairKeyLength[p] = pairKey.length;
-    ids.pairTextLength[p] = (strings[pairTexts.ids[p] as number] as string).length;
+    ids.pairTextLength[p] = pairText.length;
+    ids.pairKeySet[p] = letterSet(pairKey);
+    ids.pairTextSet[p] = letterSet(pairText);
   }
   nameWordIdStore.set(index, ids);
   return ids;
@@ -198,10 +231,36 @@ export function lostSlotFor(index: ScreeningIndex, owner: string, query: number)
   return victim;
 }
 
-/** Similarity of a possibly-missed query word to a list word, short forms either way included. */
-function lostPairSimilarity(lost: LostWord, text: string, key: string): number {
-  const sim = wordSimilarity(lost.text, lost.key, text, key);
-  return Math.max(sim, shortFormSimilarity(lost.text, text), shortFormSimilarity(text, lost.text));
+/**
+ * Similarity of a possibly-missed query word to a list word, short forms and mistyped abbreviations
+ * ("Sccs" for "svcs", i.e. "services") either way included, as exact scoring compares them.
+ */
+function lostPairSimilarity(
+  lost: LostWord,
+  text: string,
+  key: string,
+  close = true,
+  shortShape = true,
+): number {
+  // Not `close`: neither spelling is within an edit budget of the lost word's, so they score 0.
+  const sim = close ? wordSimilarity(lost.text, lost.key, text, key) : 0;
+  // Short forms and abbreviations either way need a word shaped like one (mayBeShortForm).
+  if (!lost.mayShorten && !shortShape) return sim;
+  return Math.max(
+    sim,
+    shortFormSimilarity(lost.text, text),
+    shortFormSimilarity(text, lost.text),
+    abbreviationSimilarity(lost.text, text),
+    abbreviationSimilarity(text, lost.text),
+  );
+}
+
+/**
+ * Whether two spellings may be within `budget` typing edits, by their letter sets and lengths alone
+ * (typingDistanceAtLeast): most list words a lost word meets are not, and this needs no comparison.
+ */
+function mayBeClose(setA: number, setB: number, budget: number): boolean {
+  return typingDistanceAtLeast(setA, setB) <= budget;
 }
 
 /** Best similarity of a possibly-missed query word to any word of a name, made optimistic as in blocking. */
@@ -229,11 +288,13 @@ export function lostWordSimilarity(
     const v = ids.text[w] as number;
     let sim = v >= 0 ? (slot.word[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
-      sim = lostPairSimilarity(
-        lost,
-        strings[ids.textString[w] as number] as string,
-        strings[ids.keyString[w] as number] as string,
-      );
+      const text = strings[ids.textString[w] as number] as string;
+      const key = strings[ids.keyString[w] as number] as string;
+      // The spellings compare only when their letters leave them within an edit budget.
+      const close =
+        mayBeClose(lost.textSet, ids.textSet[w] as number, editBudget(Math.max(textLength, text.length))) ||
+        mayBeClose(lost.keySet, ids.keySet[w] as number, editBudget(Math.max(keyLength, key.length)));
+      sim = lostPairSimilarity(lost, text, key, close, ids.shortShape[w] === 1);
       if (v >= 0) {
         slot.word[v] = sim;
         slot.setWords.push(v);
@@ -253,7 +314,10 @@ export function lostWordSimilarity(
     const v = ids.pairKeyString[p] === ids.pairTextString[p] ? (ids.pair[p] as number) : -1;
     let sim = v >= 0 ? (slot.pair[v] as number) : Number.NaN;
     if (Number.isNaN(sim)) {
-      sim = pairSimilarity(pairKey, pairText, lost.key, lost.text);
+      const close =
+        mayBeClose(ids.pairKeySet[p] as number, lost.keySet, joinedBudgetFor(pairKey.length, keyLength)) ||
+        mayBeClose(ids.pairTextSet[p] as number, lost.textSet, joinedBudgetFor(pairText.length, textLength));
+      sim = close ? pairSimilarity(pairKey, pairText, lost.key, lost.text) : 0;
       if (v >= 0) {
         slot.pair[v] = sim;
         slot.setPairs.push(v);

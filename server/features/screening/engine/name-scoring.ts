@@ -52,6 +52,7 @@ import {
   type NameHit,
   verdictFloor,
 } from "./screen-evidence";
+import { letterSet, popCount } from "./similarity";
 import type { ListEntry, ScreenOptions } from "./types";
 
 /**
@@ -174,14 +175,17 @@ function scoreWrittenName(index: ScreeningIndex, queryName: string, options: Scr
   for (const unit of units) {
     s.unit++;
     const unitStamp = s.unit;
-    const { vocab: vocabCandidates, sims: vocabSims, exactHit } = unitCandidates(index, unit);
-    // A word not on the lists as written may have more typos than its deletion keys reach. (Words
-    // of two or three letters have none; the bound's assumed discount keeps their names in reach.)
+    const { vocab: vocabCandidates, sims: vocabSims, exactHit, closeHit } = unitCandidates(index, unit);
+    // A word not on the lists as written may have more typos than its deletion keys reach, unless
+    // blocking found a list word it is plainly a slip of (FOUND_SIMILARITY). (Words of two or three
+    // letters have no deletion keys; the bound's assumed discount keeps their names in reach.)
+    // A word shaped like a short form may stand for a longer word whatever else it spells exactly
+    // ("Sccs", a slip of "svcs", for "services", though "sks" is a list word).
     const lostBit =
       !unit.isPair &&
       lostUnits.length < 31 &&
-      !exactHit &&
-      (mayEscapeBlocking(unit) || mayBeShortForm(unit.lookups[1] ?? (unit.lookups[0] as string)))
+      ((!exactHit && !closeHit && mayEscapeBlocking(unit)) ||
+        mayBeShortForm(unit.lookups[1] ?? (unit.lookups[0] as string)))
         ? 1 << lostUnits.length
         : 0;
     if (lostBit !== 0) {
@@ -193,6 +197,9 @@ function scoreWrittenName(index: ScreeningIndex, queryName: string, options: Scr
         count: unit.count,
         key,
         text,
+        keySet: letterSet(key),
+        textSet: letterSet(text),
+        mayShorten: mayBeShortForm(text),
         slot,
         sims: slot ? NO_MEMO : words.memoFor(`lost\u0000${key}\u0000${text}`),
         pairSims: slot ? NO_MEMO : words.memoFor(`lostpair\u0000${key}\u0000${text}`),
@@ -319,10 +326,4 @@ function scoreWrittenName(index: ScreeningIndex, queryName: string, options: Scr
   addAcronymHits(index, tokens, hits);
   words.settle();
   return hits;
-}
-
-function popCount(bits: number): number {
-  let x = bits - ((bits >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }

@@ -1,6 +1,12 @@
 import { ABBREVIATIONS, GENERIC_WORDS, INDUSTRY_WORDS } from "./lexicon";
 import { normalizeName, tokenKey } from "./normalize";
-import { boundedLevenshtein, jaroWinkler, typingDistance } from "./similarity";
+import {
+  boundedLevenshtein,
+  jaroWinkler,
+  letterSet,
+  typingDistance,
+  typingDistanceAtLeast,
+} from "./similarity";
 import type { NameToken } from "./types";
 
 /** A name reduced to what the scorer needs, computed once per list name and once per query. */
@@ -69,6 +75,12 @@ const MIN_JOINED_LENGTH = 6;
 /** Edits joinedSimilarity allows when the longer of the two has this many letters. */
 function joinedBudget(longest: number): number {
   return longest >= 10 ? 2 : 1;
+}
+
+/** The typing edits joinedSimilarity allows between a joined pair and a word of these lengths. */
+export function joinedBudgetFor(joinedLength: number, wordLength: number): number {
+  const longest = Math.max(joinedLength, wordLength);
+  return longest < MIN_JOINED_LENGTH ? 0 : joinedBudget(longest);
 }
 
 /**
@@ -143,6 +155,8 @@ export function tokenSimilarity(a: string, b: string): number {
   const budget = editBudget(longest);
   if (budget === 0 || Math.abs(la - lb) > budget) return 0;
   if (hasDigit(a) || hasDigit(b)) return 0;
+  // Words whose letters alone put them beyond the budget need no alignment (most words compared).
+  if (typingDistanceAtLeast(letterSet(a), letterSet(b)) > budget) return 0;
   // Slips of the finger count half an edit (typingDistance), and never more than a real edit.
   const t = typingDistance(a, b, budget);
   if (t > budget) return 0;
@@ -268,6 +282,7 @@ export function joinedSimilarity(joined: string, word: string): number {
   if (longest < MIN_JOINED_LENGTH) return 0;
   const budget = joinedBudget(longest);
   if (Math.abs(joined.length - word.length) > budget || hasDigit(joined) || hasDigit(word)) return 0;
+  if (typingDistanceAtLeast(letterSet(joined), letterSet(word)) > budget) return 0;
   // Counted in typingDistance: "lomge vitu" is two slips from "longevity".
   const t = typingDistance(joined, word, budget);
   return t > budget ? 0 : 1 - t / longest;

@@ -4,9 +4,11 @@ import {
   boundedLevenshtein,
   jaro,
   jaroWinkler,
+  letterSet,
   levenshtein,
   SLIP_COST,
   typingDistance,
+  typingDistanceAtLeast,
 } from "./similarity";
 
 describe("jaro / jaro-winkler", () => {
@@ -186,5 +188,40 @@ describe("typingDistance computes only the band within its limit", () => {
       }
     }
     expect(withinLimit).toBeGreaterThan(5_000);
+  });
+});
+
+describe("typingDistanceAtLeast: a lower bound read from letter sets", () => {
+  test.each([
+    ["muhajmad", "abdul", 2], // m (no neighbour in "abdul") and l (none in "muhajmad") are whole edits
+    ["kdsk", "aaaa", 2.5], // k, d, s to unmake: only s has a neighbouring key (a) in "aaaa"
+    ["lynh", "lynn", 0.5], // a neighbouring key
+    ["talasa", "talassa", 0], // a key pressed twice changes no letter set
+    ["marvel", "mrvael", 0], // letters moved
+    ["wong", "wang", 1], // o/a are not neighbours
+  ])("%s / %s >= %d", (a, b, bound) => {
+    expect(typingDistanceAtLeast(letterSet(a), letterSet(b))).toBe(bound);
+    expect(typingDistance(a, b, 8)).toBeGreaterThanOrEqual(bound);
+  });
+
+  test("never above typingDistance, on random words of a few letters", () => {
+    // Few letters, so the words share many and slips are common: where a wrong bound would show.
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const word = (): string =>
+      Array.from({ length: 1 + next(9) }, () => "asdfqwezx-1"[next(11)] as string).join("");
+    let tight = 0;
+    for (let k = 0; k < 20_000; k++) {
+      const a = word();
+      const b = word();
+      const bound = typingDistanceAtLeast(letterSet(a), letterSet(b));
+      const distance = typingDistance(a, b, 20);
+      expect(bound).toBeLessThanOrEqual(distance);
+      if (bound > 0 && bound === distance) tight++;
+    }
+    expect(tight).toBeGreaterThan(100);
   });
 });

@@ -218,3 +218,56 @@ export function typingDistance(a: string, b: string, max: number): number {
   const d = slipPrev[lb] / 2;
   return d > max ? max + 1 : d;
 }
+
+/** Number of bits set in a 32-bit integer. */
+export function popCount(bits: number): number {
+  let x = bits - ((bits >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * The set of characters a word has, as bits: a to z each its own, any other character one of six
+ * more bits (characters sharing a bit only make two sets look closer).
+ */
+export function letterSet(word: string): number {
+  let bits = 0;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    bits |= 1 << (c >= 97 && c <= 122 ? c - 97 : 26 + (c % 6));
+  }
+  return bits;
+}
+
+// Per letter, the letters of its neighbouring keys as a letterSet.
+const NEIGHBOUR_SETS = new Int32Array(26);
+for (let a = 0; a < 26; a++)
+  for (let b = 0; b < 26; b++) if (NEIGHBOURS[a * 26 + b] === 1) NEIGHBOUR_SETS[a] |= 1 << b;
+
+/** How many letters of `from` have a neighbouring key in `to` (both letterSets). */
+function withNeighbourIn(from: number, to: number): number {
+  let n = 0;
+  for (let rest = from & 0x3ffffff; rest !== 0; rest &= rest - 1) {
+    if ((NEIGHBOUR_SETS[31 - Math.clz32(rest & -rest)] as number) & to) n++;
+  }
+  return n;
+}
+
+/**
+ * A lower bound of typingDistance from the two words' letter sets (letterSet). Each letter one word
+ * has and the other lacks must be unmade, or made, by an edit of its own side (swaps and doubled
+ * keys change no set), and one edit answers at most one such letter on each side. It costs only
+ * SLIP_COST when it is a neighbouring key's substitution, so only for a letter with a neighbouring
+ * key in the other word; every other letter's edit costs a whole one.
+ */
+export function typingDistanceAtLeast(setA: number, setB: number): number {
+  const onlyA = setA & ~setB;
+  const onlyB = setB & ~setA;
+  const countA = popCount(onlyA);
+  const countB = popCount(onlyB);
+  const edits = Math.max(countA, countB);
+  if (edits === 0) return 0;
+  // Edits that can't be slips: one per letter without a neighbouring key on the other side.
+  const whole = Math.max(countA - withNeighbourIn(onlyA, setB), countB - withNeighbourIn(onlyB, setA));
+  return SLIP_COST * edits + (1 - SLIP_COST) * whole;
+}

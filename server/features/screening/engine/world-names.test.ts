@@ -160,6 +160,21 @@ describe("the verdict does not depend on the reporting floor", () => {
     });
     expect(new Set(verdicts).size).toBe(1);
   });
+
+  // A mistyped abbreviation ("Sccs" for "svcs") that also spells a list word's key ("SKS") exactly
+  // must still be allowed for when the pruning bound judges the name it abbreviates a word of.
+  const services = buildIndex([
+    entry("aviation", "LIMITED LIABILITY COMPANY AVIATION ENGINEERING AND SERVICES COMPANY"),
+    entry("sks", "SKS TRADING LLC"),
+  ]);
+  test("a mistyped abbreviation of a listed word", () => {
+    const name = "LIMITED LIABIKLITY COMPAN AVIATIOON Eng & Sccs COMPANY";
+    for (const minScore of [0.5, 0.75, 0.85]) {
+      const result = screen(services, { name }, { minScore });
+      expect(result.status).toBe("failed");
+      expect(result.matches[0]?.entry.sourceId).toBe("aviation");
+    }
+  });
 });
 
 describe("a shorter name that reaches a listed one only fuzzily, or by another ending", () => {
