@@ -218,7 +218,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       setConfig(await viewer.save());
       setPhase({ kind: "ready", lines });
       // The settings panel is where rows, columns, filters and charts are chosen: open it from the start.
-      // (Restoring `settings: true` together with the first load never settled in Perspective 3.8.)
+      //
       // On a narrow screen it would cover the whole grid, so there it stays closed.
       if (lines > 0 && window.matchMedia("(min-width: 1024px)").matches) {
         void viewer.toggleConfig(true).catch(() => undefined);
