@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { DownloadIcon, ImageIcon, RefreshCwIcon, Settings2Icon } from "lucide-react";
+import { DownloadIcon, RefreshCwIcon, Settings2Icon } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { REPORT_ATTRIBUTES, type TReportAttribute } from "../../../db/contracts/report-attributes";
@@ -8,6 +8,7 @@ import { Button } from "../../components/ui/button";
 import { Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { Switch } from "../../components/ui/switch";
+import { safeReportCsv } from "./report-csv";
 import { ReportTools } from "./report-tools";
 import {
   configFor,
@@ -30,7 +31,6 @@ type TViewer = HTMLElement & {
   restore(config: TViewerConfig): Promise<void>;
   save(): Promise<TViewerConfig>;
   getView(): Promise<{ to_csv(): Promise<string>; num_rows(): Promise<number> }>;
-  getPlugin(): Promise<{ render?: () => Promise<Blob> }>;
   toggleConfig(force?: boolean): Promise<void>;
   delete(): Promise<void>;
 };
@@ -122,7 +122,6 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
   const [stretchRows, setStretchRows] = useState(0);
   const [isAdvanced, setIsAdvanced] = useState(false);
   const [isToolsOpen, setIsToolsOpen] = useState(false);
-  const [isChart, setIsChart] = useState(false);
 
   useEffect(() => {
     setIsAdvanced(window.localStorage.getItem(ADVANCED_STORAGE_KEY) === "1");
@@ -170,10 +169,14 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       viewer = document.createElement("perspective-viewer") as unknown as TViewer;
       viewer.setAttribute("theme", "Pro Light");
       viewer.className = "block h-full w-full";
-      viewer.addEventListener("perspective-config-update", (event) => {
-        const next = (event as CustomEvent<TViewerConfig>).detail;
-        setConfig(next);
-        setIsChart(Boolean(next.plugin && next.plugin !== "Datagrid"));
+      // The event carries only what changed: the whole configuration is read back.
+      viewer.addEventListener("perspective-config-update", () => {
+        void viewer
+          ?.save()
+          .then((next) => {
+            if (!isCancelled) setConfig(next);
+          })
+          .catch(() => undefined);
       });
       containerRef.current?.replaceChildren(viewer);
       viewerRef.current = viewer;
@@ -203,7 +206,8 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
           return;
         }
         // Whatever the user pivoted meanwhile stays; the other columns get their default aggregates.
-        const current = await viewer.save();
+        // The viewer names the table it shows (`table`); without it, restore keeps the one just loaded.
+        const { table: _shown, ...current } = await viewer.save();
         const aggregates = { ...defaultConfig(attributes).aggregates!, ...current.aggregates! };
         await Promise.all([viewer.load(full), viewer.restore({ ...current, aggregates })]);
         void table.delete().catch(() => undefined);
@@ -280,15 +284,9 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
   const exportCsv = async () => {
     const view = await viewerRef.current?.getView();
     if (!view) return;
-    download(new Blob([await view.to_csv()], { type: "text/csv" }), `report-${today()}.csv`);
+    // Cells a spreadsheet would run as formulas are written as text (report-csv.ts).
+    download(new Blob([safeReportCsv(await view.to_csv())], { type: "text/csv" }), `report-${today()}.csv`);
     toast.success("CSV exported");
-  };
-
-  const exportPng = async () => {
-    const plugin = await viewerRef.current?.getPlugin();
-    if (!plugin?.render) return;
-    download(await plugin.render(), `report-${today()}.png`);
-    toast.success("PNG exported");
   };
 
   const setAdvanced = (value: boolean) => {
@@ -333,12 +331,6 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
           <DownloadIcon />
           Export CSV
         </Button>
-        {isChart && (
-          <Button variant="outline" disabled={!isReady || isEmpty} onClick={() => void exportPng()}>
-            <ImageIcon />
-            Export PNG
-          </Button>
-        )}
         <Button disabled={!isReady || isReloading} onClick={() => void reload()}>
           {isReloading ? <Spinner /> : <RefreshCwIcon />}
           Reload

@@ -61,8 +61,9 @@ export function isConfigured(config: TViewerConfig | null | undefined): boolean 
 /** The setup to store for a viewer configuration: rows = group_by, columns = split_by. */
 export function setupFromConfig(config: TViewerConfig): TSavedSetup {
   const { group_by = [], split_by = [], ...rest } = config;
-  // Settings panel state and theme are the viewer's chrome, not the report.
-  const { settings: _settings, theme: _theme, ...kept } = rest;
+  // Settings panel state and theme are the viewer's chrome, not the report; `table` names the page's
+  // own table, which the next page load names afresh.
+  const { settings: _settings, theme: _theme, table: _table, ...kept } = rest;
   return { rows: [...group_by], columns: [...split_by], config: kept };
 }
 
@@ -86,7 +87,10 @@ function majorVersion(config: Record<string, unknown>): number {
  * - `version` is dropped: the viewer stamps its own on the next save.
  */
 export function migrateViewerConfig(config: Record<string, unknown>): TViewerConfig {
-  if (majorVersion(config) >= 5) return config as TViewerConfig;
+  if (majorVersion(config) >= 5) {
+    const { table: _table, ...rest } = config;
+    return rest as TViewerConfig;
+  }
   const { version: _version, plugin_config: _plugin, columns_config: _columns, ...rest } = config;
   const migrated: TViewerConfig = { ...rest };
   if (typeof rest.plugin === "string" && rest.plugin !== GRID_PLUGIN) migrated.plugin = GRID_PLUGIN;
