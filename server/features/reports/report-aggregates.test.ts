@@ -2,7 +2,7 @@
 // here under Bun) fed the Arrow stream the screen downloads, checked against SQL written
 // independently over the same database.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import perspective from "@perspective-dev/client";
+import perspective from "@perspective-dev/client/node";
 import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import { insertBulkLines, insertReportContact, insertReportProduct } from "./report-fixtures";
