@@ -6,6 +6,7 @@ import perspectiveViewer from "@perspective-dev/viewer";
 import "@perspective-dev/viewer-datagrid";
 // Only the light theme the screen uses, with its icons and labels (themes.css carries all eighteen).
 import "@perspective-dev/viewer/dist/css/pro.css";
+import "./perspective-theme.css";
 // The viewer's WASM glue as a module of this chunk: without it, the viewer imports its own copy from a
 // blob: URL, which the app's script-src (no blob:) rightly refuses.
 import * as viewerGlue from "@perspective-dev/viewer/dist/wasm/perspective-viewer.js";

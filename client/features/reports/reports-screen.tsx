@@ -21,6 +21,7 @@ import {
   summaryOf,
 } from "./report-view";
 import { isConfigured, type TViewerConfig } from "./saved-setups";
+import { keepViewerLabelled } from "./viewer-a11y";
 
 /** The advanced UI flag: a visible switch on this screen, remembered in this browser. */
 export const ADVANCED_STORAGE_KEY = "tradewinds-reports-advanced";
@@ -133,6 +134,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
     let viewer: TViewer | null = null;
     let table: TTable | null = null;
     let full: TTable | null = null;
+    let stopLabelling = () => {};
     setPhase({ kind: "loading" });
     (async () => {
       // The first view's columns download while the Perspective chunk loads and compiles its
@@ -179,6 +181,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
           .catch(() => undefined);
       });
       containerRef.current?.replaceChildren(viewer);
+      stopLabelling = keepViewerLabelled(viewer);
       viewerRef.current = viewer;
       const firstLabels = new Set(
         attributes.filter((a) => !firstKeys || firstKeys.includes(a.name)).map((a) => a.label),
@@ -233,6 +236,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
     });
     return () => {
       isCancelled = true;
+      stopLabelling();
       viewerRef.current = null;
       tableRef.current = null;
       void viewer
