@@ -204,7 +204,7 @@ try {
     // included), then one of the default view.
     for (let run = 0; run < 4; run++) {
       const isDefault = run === 3;
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "en-US" });
       await context.addCookies([{ name: "twsession", value: token, url: server.url }]);
       // When the first pivot reached the screen: the first frame after the viewer's container says so
       // (the screen's own marks are printed separately, this one does not rely on them).
@@ -344,7 +344,7 @@ try {
     })();
     const contexts = await Promise.all(
       [0, 1, 2].map(async () => {
-        const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+        const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "en-US" });
         await context.addCookies([{ name: "twsession", value: token, url: server.url }]);
         return context;
       }),
