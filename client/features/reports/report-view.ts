@@ -10,6 +10,8 @@ export function defaultConfig(attributes: readonly TReportAttribute[]): TViewerC
   const label = (name: string) => attributes.find((a) => a.name === name)?.label ?? name;
   return {
     plugin: "Datagrid",
+    // The viewer's panel title (it says "untitled" otherwise).
+    title: "Shipment lines",
     group_by: [label("ship_month")],
     split_by: [label("status")],
     columns: [label("extended_value_usd")],
