@@ -42,19 +42,19 @@ function lazyModules(): Plugin {
 }
 
 /**
- * Perspective 3.8's worker instantiates its engine with `WebAssembly.instantiate(bytes)` and reads
+ * Perspective's worker instantiates its engine with `WebAssembly.instantiate(bytes)` and reads
  * `.instance` off the result. Given a compiled `WebAssembly.Module` (which `init_server` accepts and
  * hands to the worker as is), `instantiate` answers the Instance itself, so the worker broke. This
  * reads either, so the reports screen can compile the engine while it downloads (streaming) instead
  * of the worker compiling 10 MB from bytes after the download. The build fails if the code changed.
  */
-const PERSPECTIVE_WORKER_INSTANTIATE = "let a=await WebAssembly.instantiate(s,r);return i(a.instance)";
+const PERSPECTIVE_WORKER_INSTANTIATE = "let d=await WebAssembly.instantiate(n,i);return c(d.instance)";
 function perspectiveCompiledEngine(): Plugin {
   let isPatched = false;
   return {
     name: "tradewinds-perspective-compiled-engine",
     transform(code, id) {
-      if (!/@finos[\\/]perspective[\\/]dist[\\/]esm[\\/]perspective\.js$/.test(id.split("?")[0]!))
+      if (!/@perspective-dev[\\/]client[\\/]dist[\\/]esm[\\/]perspective\.js$/.test(id.split("?")[0]!))
         return null;
       isPatched = true;
       if (!code.includes(PERSPECTIVE_WORKER_INSTANTIATE)) {
@@ -64,7 +64,7 @@ function perspectiveCompiledEngine(): Plugin {
       }
       return code.replace(
         PERSPECTIVE_WORKER_INSTANTIATE,
-        "let a=await WebAssembly.instantiate(s,r);a=a instanceof WebAssembly.Instance?{instance:a}:a;return i(a.instance)",
+        "let d=await WebAssembly.instantiate(n,i);d=d instanceof WebAssembly.Instance?{instance:d}:d;return c(d.instance)",
       );
     },
     // A bundle with Perspective's client code that this transform never saw (the package now resolves
@@ -73,7 +73,7 @@ function perspectiveCompiledEngine(): Plugin {
       const hasPerspective = Object.values(bundle).some(
         (output) =>
           output.type === "chunk" &&
-          output.moduleIds.some((id) => /[\\/]@finos[\\/]perspective[\\/]dist[\\/]/.test(id)),
+          output.moduleIds.some((id) => /[\\/]@perspective-dev[\\/]client[\\/]dist[\\/]/.test(id)),
       );
       if (hasPerspective && !isPatched) {
         this.error("Perspective's worker code was bundled without its engine patch: review vite.config.ts");
@@ -108,12 +108,7 @@ export default defineConfig({
   publicDir: "public",
   // Perspective ships its own WASM and workers: prebundling them breaks their asset URLs.
   optimizeDeps: {
-    exclude: [
-      "@finos/perspective",
-      "@finos/perspective-viewer",
-      "@finos/perspective-viewer-datagrid",
-      "@finos/perspective-viewer-d3fc",
-    ],
+    exclude: ["@perspective-dev/client", "@perspective-dev/viewer", "@perspective-dev/viewer-datagrid"],
   },
   build: {
     // Perspective's modules use top-level await.

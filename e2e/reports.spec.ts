@@ -95,10 +95,23 @@ async function openReports(page: Page) {
   await expect(page.locator("[data-testid=reports-viewer][data-lines]")).toHaveCount(1, { timeout: 60_000 });
 }
 
-/** Axe over the page chrome; the viewer's shadow DOM is Perspective's own markup, out of our hands. */
+/** Axe over the whole screen, the viewer's grid and settings panel (in its shadow DOM) included. */
 async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).exclude("perspective-viewer").analyze();
+  const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+}
+
+/** Stores setups as a browser already has them, opens the screen and loads the first; the viewer's config after. */
+async function loadStoredSetup(page: Page, setups: Record<string, unknown>) {
+  await page.goto("/reports");
+  await page.evaluate((stored) => {
+    window.localStorage.setItem("tradewinds-reports-advanced", "1");
+    window.localStorage.setItem("saved-report-data", JSON.stringify(stored));
+  }, setups);
+  await openReports(page);
+  await page.getByRole("button", { name: "Tools" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Load" }).click();
+  return viewerConfig(page);
 }
 
 test("the viewer renders the seeded lines: value per month by status", async ({ page, user }) => {
@@ -117,7 +130,8 @@ test("the viewer renders the seeded lines: value per month by status", async ({ 
   const config = await viewerConfig(page);
   expect(config.group_by).toEqual(["Ship month"]);
   expect(config.split_by).toEqual(["Status"]);
-  expect(config.columns).toEqual(["Extended value"]);
+  // Values in US dollars: the seeded shipments are in USD, so the same sums.
+  expect(config.columns).toEqual(["Extended value (USD)"]);
   await expectAccessible(page);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: "test-results/reports-1440.png" });
@@ -276,20 +290,42 @@ test("save a setup, reload the page, load it back; delete asks 'Really delete?' 
 
 test("a setup saved with only columns and rows still loads", async ({ page, user }) => {
   await seedReport(user);
-  await page.goto("/reports");
-  await page.evaluate(() => {
-    window.localStorage.setItem("tradewinds-reports-advanced", "1");
-    window.localStorage.setItem(
-      "saved-report-data",
-      JSON.stringify({ Legacy: { columns: [], rows: ["Carrier"] } }),
-    );
-  });
-  await openReports(page);
-  await page.getByRole("button", { name: "Tools" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Load" }).click();
-  const config = await viewerConfig(page);
+  const config = await loadStoredSetup(page, { Legacy: { columns: [], rows: ["Carrier"] } });
   expect(config.group_by).toEqual(["Carrier"]);
   expect(config.split_by).toEqual([]);
+});
+
+test("a setup saved by the Perspective 3.8 screen loads: its chart opens as the grid over the same pivot", async ({
+  page,
+  user,
+}) => {
+  await seedReport(user);
+  // As the 3.8 screen stored it: viewer.save() less settings and theme.
+  const config = await loadStoredSetup(page, {
+    "Old bars": {
+      rows: ["Product"],
+      columns: [],
+      config: {
+        version: "3.8.0",
+        plugin: "Y Bar",
+        plugin_config: {},
+        columns_config: {},
+        title: null,
+        columns: ["Quantity", null],
+        filter: [["Status", "!=", "DELIVERED"]],
+        sort: [],
+        expressions: {},
+        aggregates: { Quantity: "sum" },
+      },
+    },
+  });
+  expect(config.plugin).toBe("Datagrid");
+  expect(config.group_by).toEqual(["Product"]);
+  expect(config.columns).toEqual(["Quantity"]);
+  expect(config.filter).toEqual([["Status", "!=", "DELIVERED"]]);
+  // Fuse: 3 + 10 (the delivered shipment has no fuses); Oscilloscope: 2 + 5 (1 delivered is filtered out).
+  await expect(viewer(page)).toContainText("Oscilloscope");
+  await expect(viewer(page)).toContainText("13");
 });
 
 test("Reload picks up a shipment created meanwhile and keeps the setup", async ({ page, user }) => {
@@ -313,8 +349,34 @@ test("Reload picks up a shipment created meanwhile and keeps the setup", async (
   expect((await viewerConfig(page)).group_by).toEqual(["Ship month"]);
 });
 
-test("export the current view as CSV", async ({ page, user }) => {
-  await seedReport(user);
+test("export the current view as CSV; a product named as a formula is written as text", async ({
+  page,
+  user,
+}) => {
+  const seeded = await seedReport(user);
+  const { client, db } = openDb();
+  const evil = await insertReportProduct(db, seeded.ws, {
+    name: '=HYPERLINK("http://evil.example","Click")',
+    unit_value: "1.00",
+  });
+  await insertReportShipment(db, seeded.ws, {
+    status: 3,
+    ship_date: "2026-03-05",
+    items: [{ product_id: evil, quantity: 1, extended_value: "1.00" }],
+  });
+  client.close();
+  await page.goto("/reports?group_by=Product&columns=Quantity");
+  await waitForHydration(page);
+  await expect(page.locator("[data-testid=reports-viewer][data-lines]")).toHaveCount(1, { timeout: 60_000 });
+  await expect(viewer(page)).toContainText("HYPERLINK");
+  const evilDownload = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const evilCsv = Buffer.concat(await (await (await evilDownload).createReadStream()).toArray()).toString(
+    "utf8",
+  );
+  expect(evilCsv).toContain(`"'=HYPERLINK(""http://evil.example"",""Click"")"`);
+  expect(evilCsv).not.toMatch(/(^|,)=HYPERLINK/m);
+
   await openReports(page);
   const downloading = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export CSV" }).click();
@@ -323,7 +385,8 @@ test("export the current view as CSV", async ({ page, user }) => {
   const text = await (await file.createReadStream()).toArray();
   const csv = Buffer.concat(text).toString("utf8");
   expect(csv).toContain("2026-03");
-  expect(csv).toContain("2000.3");
+  // March in transit: the seeded 2,000.30 plus the 1.00 line above.
+  expect(csv).toContain("2001.3");
 });
 
 test("an empty workspace shows an empty state instead of an empty grid", async ({ page, user: _ }) => {

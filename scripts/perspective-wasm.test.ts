@@ -6,7 +6,7 @@ import { inflateStage0 } from "./perspective-wasm";
 const PACKED = path.resolve(
   import.meta.dir,
   "..",
-  "node_modules/@finos/perspective/dist/wasm/perspective-server.wasm",
+  "node_modules/@perspective-dev/server/dist/wasm/perspective-server.wasm",
 );
 
 test("Perspective's packed engine inflates at build time into the module its worker instantiates", async () => {

@@ -10,8 +10,8 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE = path.join(
   ROOT,
   "node_modules",
-  "@finos",
-  "perspective",
+  "@perspective-dev",
+  "server",
   "dist",
   "wasm",
   "perspective-server.wasm",

@@ -61,6 +61,14 @@ export const REPORT_ATTRIBUTES = [
     description: "Unit value × quantity of the line",
   },
   {
+    name: "extended_value_usd",
+    label: "Extended value (USD)",
+    type: "float",
+    aggregate: "sum",
+    description:
+      "The line's value in US dollars at the shipment's exchange rate; empty when a shipment in another currency has no rate",
+  },
+  {
     name: "total_invoice_value",
     label: "Shipment total invoice value",
     type: "float",

@@ -130,9 +130,18 @@ export function detectDelimiter(firstLine: string): "," | ";" | "\t" {
  * (= + - @, tab, carriage return) get a leading apostrophe, so an exported file cannot run code.
  */
 export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const text = neutraliseFormula(value === null || value === undefined ? "" : String(value));
+  return /[",\r\n]/.test(text) ? quoteCsv(text) : text;
+}
+
+/** Text a spreadsheet would run as a formula (= + - @, tab, carriage return) with a leading apostrophe (OWASP). */
+export function neutraliseFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** A field in double quotes, its own quotes doubled. */
+export function quoteCsv(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 /** A CSV document (CRLF line ends, as RFC 4180 and Excel expect). */

@@ -1,12 +1,16 @@
 // The only module that imports Perspective. The reports screen loads it with import() inside an
 // effect, so Vite puts it (and its CSS and WASM) in chunks of their own that no other screen and no
 // server render ever loads. The WASM files are served by the app itself (Vite `?url` assets).
-import perspective from "@finos/perspective";
-import perspectiveViewer from "@finos/perspective-viewer";
-import "@finos/perspective-viewer-datagrid";
-import "@finos/perspective-viewer-d3fc";
-import "@finos/perspective-viewer/dist/css/themes.css";
-import clientWasm from "@finos/perspective-viewer/dist/wasm/perspective-viewer.wasm?url";
+import perspective from "@perspective-dev/client";
+import perspectiveViewer from "@perspective-dev/viewer";
+import "@perspective-dev/viewer-datagrid";
+// Only the light theme the screen uses, with its icons and labels (themes.css carries all eighteen).
+import "@perspective-dev/viewer/dist/css/pro.css";
+import "./perspective-theme.css";
+// The viewer's WASM glue as a module of this chunk: without it, the viewer imports its own copy from a
+// blob: URL, which the app's script-src (no blob:) rightly refuses.
+import * as viewerGlue from "@perspective-dev/viewer/dist/wasm/perspective-viewer.js";
+import clientWasm from "@perspective-dev/viewer/dist/wasm/perspective-viewer.wasm?url";
 // Perspective's engine, inflated at build time (scripts/perspective-wasm.ts): no stage-0 inflation
 // on the page's main thread.
 import serverWasm from "./generated/perspective-server.wasm?url";
@@ -53,9 +57,9 @@ export function perspectiveClient(): Promise<TClient> {
     // to Perspective's worker as a compiled module: it only instantiates it.
     perspective.init_server(
       compileEngine(serverWasm).finally(() => performance.mark("reports:engine-compiled")),
-      true,
+      { disable_stage_0: true },
     );
-    await perspectiveViewer.init_client(fetch(clientWasm));
+    await perspectiveViewer.init_client(fetch(clientWasm), viewerGlue);
     performance.mark("reports:viewer-wasm-ready");
     const worker = perspective.worker();
     warmNumberFormats();

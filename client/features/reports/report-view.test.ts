@@ -11,6 +11,7 @@ import {
   summaryOf,
   viewLabels,
 } from "./report-view";
+import type { TViewerConfig } from "./saved-setups";
 
 describe("the view /reports opens with", () => {
   test("without a link: value per month by status, every column's default aggregate", () => {
@@ -18,7 +19,7 @@ describe("the view /reports opens with", () => {
     expect(config).toEqual(defaultConfig(REPORT_ATTRIBUTES));
     expect(config.group_by).toEqual(["Ship month"]);
     expect(config.split_by).toEqual(["Status"]);
-    expect(config.columns).toEqual(["Extended value"]);
+    expect(config.columns).toEqual(["Extended value (USD)"]);
     expect((config.aggregates as Record<string, string>)["Shipment total invoice value"]).toBe("avg");
   });
 
@@ -30,8 +31,8 @@ describe("the view /reports opens with", () => {
     expect(config.group_by).toEqual(["Destination country", "Carrier"]);
     expect(config.split_by).toEqual(["Status"]);
     expect(config.columns).toEqual(["Quantity"]);
-    // Values default to the extended value; a link of unknown labels only is the default view.
-    expect(initialConfig(REPORT_ATTRIBUTES, "?group_by=Product").columns).toEqual(["Extended value"]);
+    // Values default to the extended value in USD; a link of unknown labels only is the default view.
+    expect(initialConfig(REPORT_ATTRIBUTES, "?group_by=Product").columns).toEqual(["Extended value (USD)"]);
     expect(initialConfig(REPORT_ATTRIBUTES, "?group_by=Nope")).toEqual(defaultConfig(REPORT_ATTRIBUTES));
   });
 });
@@ -45,7 +46,7 @@ describe("the columns loaded first", () => {
     };
     expect([...viewLabels(config)].sort()).toEqual([
       "Carrier",
-      "Extended value",
+      "Extended value (USD)",
       "Quantity",
       "Ship month",
       "Status",
@@ -55,7 +56,7 @@ describe("the columns loaded first", () => {
       "ship_month",
       "carrier",
       "quantity",
-      "extended_value",
+      "extended_value_usd",
     ]);
     expect(reportDataUrl(["status", "extended_value"])).toBe(
       "/api/reports-data?format=arrow&names=labels&columns=status,extended_value",
@@ -74,15 +75,16 @@ describe("the columns loaded first", () => {
   });
 
   test("a partial table's config keeps only its columns' aggregates", () => {
-    const config = configFor(defaultConfig(REPORT_ATTRIBUTES), new Set(["Status", "Extended value"]));
-    expect(config.aggregates).toEqual({ Status: "count", "Extended value": "sum" });
+    const config = configFor(defaultConfig(REPORT_ATTRIBUTES), new Set(["Status", "Extended value (USD)"]));
+    expect(config.aggregates).toEqual({ Status: "count", "Extended value (USD)": "sum" });
     expect(config.group_by).toEqual(["Ship month"]);
   });
 });
 
 describe("the summary a first view starts from", () => {
-  const base = defaultConfig(REPORT_ATTRIBUTES);
-  test("the default view and the benchmark's destination × status are sums of value: a summary", () => {
+  // Sums in the shipments' own currencies: what a summary answers exactly.
+  const base: TViewerConfig = { ...defaultConfig(REPORT_ATTRIBUTES), columns: ["Extended value"] };
+  test("sums of value by month and status, or destination × status: a summary", () => {
     expect(summaryOf(base, REPORT_ATTRIBUTES)).toEqual({
       groupBy: ["ship_month", "status"],
       sums: ["extended_value"],
@@ -105,6 +107,8 @@ describe("the summary a first view starts from", () => {
       { ...base, aggregates: { ...aggregates, "Extended value": "avg" } },
       { ...base, columns: ["Shipment total invoice value"] },
       { ...base, columns: ["Net weight (kg)"] },
+      // USD is converted line by line (rounded per line, at each shipment's rate): never a summary.
+      defaultConfig(REPORT_ATTRIBUTES),
       { ...base, columns: ["Status"] },
       // Filters, expressions, sorts by other columns, no rows or columns at all.
       { ...base, filter: [["Carrier", "==", "DHL"]] },
@@ -125,7 +129,7 @@ describe("the summary a first view starts from", () => {
 });
 
 describe("the first view's data", () => {
-  const base = defaultConfig(REPORT_ATTRIBUTES);
+  const base: TViewerConfig = { ...defaultConfig(REPORT_ATTRIBUTES), columns: ["Extended value"] };
   const refused = (status: number) => Object.assign(new Error("refused"), { status });
 
   test("a summary the server refuses as too large (413) falls back to the same columns' lines", async () => {

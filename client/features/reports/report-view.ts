@@ -2,14 +2,19 @@ import { REPORT_GROUPABLE, REPORT_SUMMABLE } from "../../../db/contracts/report-
 import type { TReportAttribute } from "../../../db/contracts/reports";
 import type { TViewerConfig } from "./saved-setups";
 
-/** The first-open view: value shipped per month by status, every column's default aggregate set. */
+/**
+ * The first-open view: value shipped in US dollars per month by status (values in the shipments' own
+ * currencies cannot be added up), every column's default aggregate set.
+ */
 export function defaultConfig(attributes: readonly TReportAttribute[]): TViewerConfig {
   const label = (name: string) => attributes.find((a) => a.name === name)?.label ?? name;
   return {
     plugin: "Datagrid",
+    // The viewer's panel title (it says "untitled" otherwise).
+    title: "Shipment lines",
     group_by: [label("ship_month")],
     split_by: [label("status")],
-    columns: [label("extended_value")],
+    columns: [label("extended_value_usd")],
     aggregates: Object.fromEntries(attributes.map((a) => [a.label, a.aggregate])),
     filter: [],
     sort: [],

@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { DownloadIcon, ImageIcon, RefreshCwIcon, Settings2Icon } from "lucide-react";
+import { DownloadIcon, RefreshCwIcon, Settings2Icon } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { REPORT_ATTRIBUTES, type TReportAttribute } from "../../../db/contracts/report-attributes";
@@ -8,6 +8,7 @@ import { Button } from "../../components/ui/button";
 import { Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { Switch } from "../../components/ui/switch";
+import { safeReportCsv } from "./report-csv";
 import { ReportTools } from "./report-tools";
 import {
   configFor,
@@ -20,6 +21,7 @@ import {
   summaryOf,
 } from "./report-view";
 import { isConfigured, type TViewerConfig } from "./saved-setups";
+import { keepViewerLabelled } from "./viewer-a11y";
 
 /** The advanced UI flag: a visible switch on this screen, remembered in this browser. */
 export const ADVANCED_STORAGE_KEY = "tradewinds-reports-advanced";
@@ -30,7 +32,6 @@ type TViewer = HTMLElement & {
   restore(config: TViewerConfig): Promise<void>;
   save(): Promise<TViewerConfig>;
   getView(): Promise<{ to_csv(): Promise<string>; num_rows(): Promise<number> }>;
-  getPlugin(): Promise<{ render?: () => Promise<Blob> }>;
   toggleConfig(force?: boolean): Promise<void>;
   delete(): Promise<void>;
 };
@@ -122,7 +123,6 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
   const [stretchRows, setStretchRows] = useState(0);
   const [isAdvanced, setIsAdvanced] = useState(false);
   const [isToolsOpen, setIsToolsOpen] = useState(false);
-  const [isChart, setIsChart] = useState(false);
 
   useEffect(() => {
     setIsAdvanced(window.localStorage.getItem(ADVANCED_STORAGE_KEY) === "1");
@@ -134,6 +134,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
     let viewer: TViewer | null = null;
     let table: TTable | null = null;
     let full: TTable | null = null;
+    let stopLabelling = () => {};
     setPhase({ kind: "loading" });
     (async () => {
       // The first view's columns download while the Perspective chunk loads and compiles its
@@ -170,12 +171,17 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       viewer = document.createElement("perspective-viewer") as unknown as TViewer;
       viewer.setAttribute("theme", "Pro Light");
       viewer.className = "block h-full w-full";
-      viewer.addEventListener("perspective-config-update", (event) => {
-        const next = (event as CustomEvent<TViewerConfig>).detail;
-        setConfig(next);
-        setIsChart(Boolean(next.plugin && next.plugin !== "Datagrid"));
+      // The event carries only what changed: the whole configuration is read back.
+      viewer.addEventListener("perspective-config-update", () => {
+        void viewer
+          ?.save()
+          .then((next) => {
+            if (!isCancelled) setConfig(next);
+          })
+          .catch(() => undefined);
       });
       containerRef.current?.replaceChildren(viewer);
+      stopLabelling = keepViewerLabelled(viewer);
       viewerRef.current = viewer;
       const firstLabels = new Set(
         attributes.filter((a) => !firstKeys || firstKeys.includes(a.name)).map((a) => a.label),
@@ -203,7 +209,8 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
           return;
         }
         // Whatever the user pivoted meanwhile stays; the other columns get their default aggregates.
-        const current = await viewer.save();
+        // The viewer names the table it shows (`table`); without it, restore keeps the one just loaded.
+        const { table: _shown, ...current } = await viewer.save();
         const aggregates = { ...defaultConfig(attributes).aggregates!, ...current.aggregates! };
         await Promise.all([viewer.load(full), viewer.restore({ ...current, aggregates })]);
         void table.delete().catch(() => undefined);
@@ -218,7 +225,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       setConfig(await viewer.save());
       setPhase({ kind: "ready", lines });
       // The settings panel is where rows, columns, filters and charts are chosen: open it from the start.
-      // (Restoring `settings: true` together with the first load never settled in Perspective 3.8.)
+      //
       // On a narrow screen it would cover the whole grid, so there it stays closed.
       if (lines > 0 && window.matchMedia("(min-width: 1024px)").matches) {
         void viewer.toggleConfig(true).catch(() => undefined);
@@ -229,6 +236,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
     });
     return () => {
       isCancelled = true;
+      stopLabelling();
       viewerRef.current = null;
       tableRef.current = null;
       void viewer
@@ -280,15 +288,9 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
   const exportCsv = async () => {
     const view = await viewerRef.current?.getView();
     if (!view) return;
-    download(new Blob([await view.to_csv()], { type: "text/csv" }), `report-${today()}.csv`);
+    // Cells a spreadsheet would run as formulas are written as text (report-csv.ts).
+    download(new Blob([safeReportCsv(await view.to_csv())], { type: "text/csv" }), `report-${today()}.csv`);
     toast.success("CSV exported");
-  };
-
-  const exportPng = async () => {
-    const plugin = await viewerRef.current?.getPlugin();
-    if (!plugin?.render) return;
-    download(await plugin.render(), `report-${today()}.png`);
-    toast.success("PNG exported");
   };
 
   const setAdvanced = (value: boolean) => {
@@ -333,12 +335,6 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
           <DownloadIcon />
           Export CSV
         </Button>
-        {isChart && (
-          <Button variant="outline" disabled={!isReady || isEmpty} onClick={() => void exportPng()}>
-            <ImageIcon />
-            Export PNG
-          </Button>
-        )}
         <Button disabled={!isReady || isReloading} onClick={() => void reload()}>
           {isReloading ? <Spinner /> : <RefreshCwIcon />}
           Reload

@@ -38,10 +38,63 @@ describe("saved report setups", () => {
       columns: ["Extended value"],
       filter: [["Carrier", "==", "DHL"]],
     });
+    // No viewer version: written as the old screen wrote it, so the chart opens as the grid.
     expect(configFromSetup(readSetups(storage)["By country"])).toMatchObject({
-      plugin: "Y Bar",
+      plugin: "Datagrid",
       group_by: ["Destination country"],
       split_by: ["Status"],
+    });
+  });
+
+  test("a setup saved by the Perspective 3.8 screen loads in the 5.x viewer's format", () => {
+    // As the 3.8 screen stored it (viewer.save() less settings and theme).
+    const storage = memoryStorage({
+      [SAVED_REPORTS_KEY]: JSON.stringify({
+        "Bars by carrier": {
+          rows: ["Carrier"],
+          columns: ["Status"],
+          config: {
+            version: "3.8.0",
+            plugin: "Y Bar",
+            plugin_config: {},
+            columns_config: { Quantity: { number_fg_mode: "bar" } },
+            title: null,
+            columns: ["Quantity", null],
+            filter: [["Status", "!=", "DELIVERED"]],
+            sort: [["Quantity", "desc"]],
+            expressions: ['//Double\n"Quantity" * 2'],
+            aggregates: { Quantity: "avg", Product: "distinct count" },
+          },
+        },
+      }),
+    });
+    expect(configFromSetup(readSetups(storage)["Bars by carrier"])).toEqual({
+      plugin: "Datagrid",
+      title: null,
+      columns: ["Quantity"],
+      filter: [["Status", "!=", "DELIVERED"]],
+      sort: [["Quantity", "desc"]],
+      expressions: { Double: '"Quantity" * 2' },
+      aggregates: { Quantity: "avg", Product: "distinct count" },
+      group_by: ["Carrier"],
+      split_by: ["Status"],
+    });
+  });
+
+  test("a setup saved by the 5.x viewer loads as saved", () => {
+    const config = {
+      version: "5.5.1",
+      plugin: "Datagrid",
+      plugin_config: { edit_mode: "READ_ONLY" },
+      columns_config: { Quantity: { number_fg_mode: "bar" } },
+      columns: ["Quantity"],
+    };
+    const storage = memoryStorage();
+    saveSetup(storage, "new", { ...config, group_by: ["Carrier"] });
+    expect(configFromSetup(readSetups(storage).new)).toEqual({
+      ...config,
+      group_by: ["Carrier"],
+      split_by: [],
     });
   });
 

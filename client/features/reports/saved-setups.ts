@@ -61,14 +61,62 @@ export function isConfigured(config: TViewerConfig | null | undefined): boolean 
 /** The setup to store for a viewer configuration: rows = group_by, columns = split_by. */
 export function setupFromConfig(config: TViewerConfig): TSavedSetup {
   const { group_by = [], split_by = [], ...rest } = config;
-  // Settings panel state and theme are the viewer's chrome, not the report.
-  const { settings: _settings, theme: _theme, ...kept } = rest;
+  // Settings panel state and theme are the viewer's chrome, not the report; `table` names the page's
+  // own table, which the next page load names afresh.
+  const { settings: _settings, theme: _theme, table: _table, ...kept } = rest;
   return { rows: [...group_by], columns: [...split_by], config: kept };
 }
 
-/** The viewer configuration to restore a setup; a setup without `config` keeps the current rest. */
+/** The grid: the only plugin the screen registers. */
+export const GRID_PLUGIN = "Datagrid";
+
+/** The viewer major version that wrote a configuration; configurations from before `version` count as 0. */
+function majorVersion(config: Record<string, unknown>): number {
+  const version = typeof config.version === "string" ? Number.parseInt(config.version, 10) : 0;
+  return Number.isFinite(version) ? version : 0;
+}
+
+/**
+ * A configuration saved by the Perspective 3.x screen, as the 5.x viewer reads it. The pivot itself
+ * (rows, columns, values, filters, sorts, aggregates, expressions) means the same; what changed:
+ * - charts came from the d3fc plugin, which the screen no longer loads: a chart setup opens as the
+ *   grid over the same pivot (a chart's positional empty value slots are dropped);
+ * - `plugin_config` and `columns_config` are the 3.x plugins' own styling keys: dropped, the 5.x grid
+ *   starts from its defaults;
+ * - expressions saved as 2.x-style strings (`//name\nexpr`) become the name → expression object;
+ * - `version` is dropped: the viewer stamps its own on the next save.
+ */
+export function migrateViewerConfig(config: Record<string, unknown>): TViewerConfig {
+  if (majorVersion(config) >= 5) {
+    const { table: _table, ...rest } = config;
+    return rest as TViewerConfig;
+  }
+  const { version: _version, plugin_config: _plugin, columns_config: _columns, ...rest } = config;
+  const migrated: TViewerConfig = { ...rest };
+  if (typeof rest.plugin === "string" && rest.plugin !== GRID_PLUGIN) migrated.plugin = GRID_PLUGIN;
+  if (Array.isArray(rest.columns)) {
+    migrated.columns = (rest.columns as unknown[]).filter((c): c is string => typeof c === "string");
+  }
+  if (Array.isArray(rest.expressions)) {
+    migrated.expressions = Object.fromEntries(
+      (rest.expressions as unknown[])
+        .filter((e): e is string => typeof e === "string")
+        .map((expression) => {
+          const named = /^\/\/\s*(.+)\n([\s\S]*)$/.exec(expression);
+          return named ? [named[1]!.trim(), named[2]!] : [expression, expression];
+        }),
+    );
+  }
+  return migrated;
+}
+
+/**
+ * The viewer configuration to restore a setup; a setup without `config` keeps the current rest. A
+ * setup saved by the Perspective 3.x screen is converted to the 5.x viewer's format.
+ */
 export function configFromSetup(setup: TSavedSetup): TViewerConfig {
-  return { ...(setup.config ?? {}), group_by: setup.rows, split_by: setup.columns };
+  const rest = setup.config ? migrateViewerConfig(setup.config) : {};
+  return { ...rest, group_by: setup.rows, split_by: setup.columns };
 }
 
 /** Saves (or replaces) a named setup and returns the new list. */

@@ -15,6 +15,7 @@ import {
   todayIso,
 } from "../../../db/contracts/export-control";
 import { NOEEI_LEGENDS } from "../../../db/contracts/paperwork";
+import { rateToScaled, toUsdCents } from "../../../db/contracts/usd-rate";
 import {
   contacts,
   countries,
@@ -40,26 +41,7 @@ export const LEGEND_LOW_VALUE = "NOEEI § 30.37(a)";
 const NOT_AUTHORISING =
   /^(pending|denied|rejected|revoked|suspended|expired|returned|withdrawn|cancell?ed)\b/i;
 
-const RATE_SCALE = 10n ** 10n;
-
-/** A rate such as "1.0845" scaled by 10^10, or null when not a positive decimal. */
-export function rateToScaled(rate: string): bigint | null {
-  const m = /^(\d{1,9})(?:\.(\d{1,10}))?$/.exec(rate.trim());
-  if (!m) return null;
-  const scaled = BigInt(m[1] + (m[2] ?? "").padEnd(10, "0"));
-  return scaled > 0n ? scaled : null;
-}
-
-/**
- * Cents of the shipment's currency → US cents at the stored rate (half up); null when it cannot be
- * converted. A shipment without a currency yet is read as US dollars, as its invoice would default.
- */
-export function toUsdCents(cents: bigint, currencyCode: string | null, rate: string): bigint | null {
-  if (currencyCode === "USD" || currencyCode === null) return cents;
-  const scaled = rateToScaled(rate);
-  if (scaled === null) return null;
-  return (cents * scaled + RATE_SCALE / 2n) / RATE_SCALE;
-}
+export { rateToScaled, toUsdCents };
 
 const centsOf = (decimal: string) => BigInt(decimalToScaled(decimal || "0", 2));
 const usd = (cents: bigint) => scaledToDecimal(Number(cents), 2);

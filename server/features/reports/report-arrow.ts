@@ -185,6 +185,8 @@ export function toRecordBatch(
   const dated = new Validity(length);
   const quantity = new Int32Array(length);
   const extended = new Float64Array(length);
+  const extendedUsd = new Float64Array(length);
+  const converted = new Validity(length);
   const invoice = new Float64Array(length);
   const gross = new Float64Array(length);
   const net = new Float64Array(length);
@@ -207,6 +209,11 @@ export function toRecordBatch(
     }
     quantity[i] = line.quantity;
     extended[i] = line.extendedCents / 100;
+    if (line.usdCents === null) converted.nulls++;
+    else {
+      extendedUsd[i] = line.usdCents / 100;
+      converted.bits[i >> 3] |= bit;
+    }
     invoice[i] = shipment.invoiceCents / 100;
     gross[i] = shipment.grossGrams / 1000;
     const product = line.product;
@@ -223,6 +230,7 @@ export function toRecordBatch(
   put("ship_year", { data: year, ...dated.data });
   put("quantity", { data: quantity, ...none });
   put("extended_value", { data: extended, ...none });
+  put("extended_value_usd", { data: extendedUsd, ...converted.data });
   put("total_invoice_value", { data: invoice, ...none });
   put("gross_weight_kg", { data: gross, ...none });
   put("net_weight_kg", { data: net, ...withProduct.data });

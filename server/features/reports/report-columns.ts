@@ -37,6 +37,7 @@ export const SPECS: Record<TReportColumn, TColumnSpec> = {
   country_of_origin: { kind: "dict", dict: (l) => l.origin, index: (x) => x.product?.origin ?? null },
   quantity: { kind: "int", value: (x) => x.quantity },
   extended_value: { kind: "scaled", scale: 2, value: (x) => x.extendedCents },
+  extended_value_usd: { kind: "scaled", scale: 2, value: (x) => x.usdCents },
   total_invoice_value: { kind: "scaled", scale: 2, value: (x) => x.shipment.invoiceCents },
   net_weight_kg: {
     kind: "scaled",

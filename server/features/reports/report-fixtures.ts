@@ -80,6 +80,9 @@ export type TReportShipmentInput = {
   importer?: number | null;
   consignee?: number | null;
   total_invoice_value?: string;
+  /** Currency id (1 is USD, the default) and its USD exchange rate ("" when not set). */
+  currency_id?: number;
+  usd_exchange_rate?: string;
   items: { product_id: number; quantity: number; extended_value: string }[];
   packages?: { package_id: number; gross_weight: string; net_weight?: string }[];
 };
@@ -100,7 +103,8 @@ export async function insertReportShipment(db: TDb, workspaceId: number, input: 
       carrier_id: 1,
       mode_of_transport_id: 1,
       incoterm_id: 1,
-      currency_id: 1,
+      currency_id: input.currency_id ?? 1,
+      usd_exchange_rate: input.usd_exchange_rate ?? "",
       total_invoice_value: input.total_invoice_value ?? "0",
     })
     .returning({ id: shipments.id });
@@ -144,13 +148,14 @@ export async function insertBulkLines(
     sql: `with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ?)
       insert into shipments (id, workspace_id, name, shipper_reference_number, shipping_status_id, ship_date,
         exporter_of_record_id, importer_of_record_id, ultimate_consignee_id, carrier_id, mode_of_transport_id,
-        incoterm_id, currency_id, total_invoice_value)
+        incoterm_id, currency_id, usd_exchange_rate, total_invoice_value)
       select ? + i, ?, 'Bulk ' || i, 'BR-' || i, 2 + (i % 5),
         date('2025-01-01', '+' || (i % 700) || ' days'),
         json_extract('[${contactList}]', '$[' || (i % ${options.contactIds.length}) || ']'),
         json_extract('[${contactList}]', '$[' || ((i + 1) % ${options.contactIds.length}) || ']'),
         json_extract('[${contactList}]', '$[' || ((i + 2) % ${options.contactIds.length}) || ']'),
-        1 + (i % 5), 1 + (i % 3), 1 + (i % 4), 1 + (i % 2), 100000 + i
+        1 + (i % 5), 1 + (i % 3), 1 + (i % 4), 1 + (i % 2), case i % 2 when 0 then '1' else '0.2723' end,
+        100000 + i
       from n`,
     args: [options.shipments, first, workspaceId],
   });

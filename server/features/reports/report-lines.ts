@@ -1,6 +1,7 @@
 // Reading the report's lines page by page: the SQL, and each shipment's columns computed once for all
 // of its lines.
 import { SCREENING_VALUES } from "../../../db/contracts/reports";
+import { toUsdCents } from "../../../db/contracts/usd-rate";
 import type { TextDictionary } from "./report-dictionary";
 import type { TProduct, TReportLookups } from "./report-lookups";
 import type { TRow, TRowSource } from "./report-row-source";
@@ -32,7 +33,8 @@ export const SHIPMENTS_SQL = `
 select s.id, s.name, s.shipper_reference_number, s.shipping_status_id, s.ship_date, s.carrier_id,
   s.mode_of_transport_id, s.incoterm_id, s.currency_id, s.exporter_of_record_id,
   s.importer_of_record_id, s.ultimate_consignee_id, s.total_invoice_value,
-  (select coalesce(sum(p.gross_weight), 0) from shipment_packages p where p.shipment_id = s.id)
+  (select coalesce(sum(p.gross_weight), 0) from shipment_packages p where p.shipment_id = s.id),
+  s.usd_exchange_rate
 from json_each(?) j
 cross join shipments s on s.id = j.value
 where s.workspace_id = ?`;
@@ -62,6 +64,9 @@ export type TShipment = {
   partiesScreening: number;
   invoiceCents: number;
   grossGrams: number;
+  /** The shipment's currency code (null without one) and its stored USD exchange rate, for the USD column. */
+  currencyCode: string | null;
+  usdRate: string;
 };
 
 /** One report line: its shipment, its product and its own numbers. */
@@ -70,6 +75,8 @@ export type TLine = {
   product: TProduct | undefined;
   quantity: number;
   extendedCents: number;
+  /** The line's value in US cents, or null when its shipment's currency has no usable rate. */
+  usdCents: number | null;
 };
 
 const PASSED = SCREENING_VALUES.indexOf("passed");
@@ -110,6 +117,13 @@ function screeningOf(l: TReportLookups, contact: number | null): number | null {
 }
 
 const DAY_MS = 86_400_000;
+
+/** A line's value in US cents at its shipment's rate (exact, half up), as the EEI values are converted. */
+function usdCentsOf(cents: number, shipment: TShipment): number | null {
+  if (shipment.currencyCode === "USD" || shipment.currencyCode === null) return cents;
+  const usd = toUsdCents(BigInt(cents), shipment.currencyCode, shipment.usdRate);
+  return usd === null ? null : Number(usd);
+}
 
 /** One shipment's columns, computed once for all of its lines (plain code: it runs once per shipment). */
 export function toShipment(r: TRow, l: TReportLookups): TShipment {
@@ -157,6 +171,8 @@ export function toShipment(r: TRow, l: TReportLookups): TShipment {
     partiesScreening: partiesOutcome(exporterScreening, importerScreening, consigneeScreening),
     invoiceCents: Number(r[12]),
     grossGrams: Number(r[13]),
+    currencyCode: r[8] === null ? null : (l.currency.values[lookup(l.currency, idOf(r[8])) ?? -1] ?? null),
+    usdRate: String(r[14] ?? ""),
   };
 }
 
@@ -182,11 +198,13 @@ export async function* readLinePages(
     for (const r of items) {
       const shipment = shipments.get(Number(r[1]));
       if (!shipment) continue;
+      const extendedCents = Number(r[4]);
       lines.push({
         shipment,
         product: lookups.products.get(Number(r[2])),
         quantity: Number(r[3]),
-        extendedCents: Number(r[4]),
+        extendedCents,
+        usdCents: usdCentsOf(extendedCents, shipment),
       });
     }
     yield lines;

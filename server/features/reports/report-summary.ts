@@ -141,7 +141,14 @@ ${limit === undefined ? "" : "limit ?"}`;
     }
     const quantity = Number(g[dims.length]);
     shipment.invoiceCents = Number(g[dims.length + 2]);
-    const line: TLine = { shipment, product, quantity, extendedCents: Number(g[dims.length + 1]) };
+    // The USD value is not summable here (each shipment's rate applies per line): never in a summary.
+    const line: TLine = {
+      shipment,
+      product,
+      quantity,
+      extendedCents: Number(g[dims.length + 1]),
+      usdCents: null,
+    };
     const key = groupBy
       .map((c) => {
         const spec = SPECS[c];

@@ -241,6 +241,44 @@ describe("GET /api/reports-data", () => {
     });
   });
 
+  test("the USD value: USD lines as they are, others at their shipment's rate (half up), null without a rate", async () => {
+    const usdUser = await signUp(ctx);
+    const ws = usdUser.user.workspace_id;
+    const db = ctx.database.db;
+    const product = await insertReportProduct(db, ws, { name: "Gauge" });
+    const other = await insertReportProduct(db, ws, { name: "Valve" });
+    const inUsd = await insertReportShipment(db, ws, {
+      items: [{ product_id: product, quantity: 1, extended_value: "1234.56" }],
+    });
+    // EUR (currency 43) at 1.0845 USD: 100.05 × 1.0845 = 108.504225 → 108.50; 0.05 × 1.0845 = 0.054225 → 0.05.
+    const inEur = await insertReportShipment(db, ws, {
+      currency_id: 43,
+      usd_exchange_rate: "1.0845",
+      items: [
+        { product_id: product, quantity: 1, extended_value: "100.05" },
+        { product_id: other, quantity: 2, extended_value: "0.05" },
+      ],
+    });
+    const noRate = await insertReportShipment(db, ws, {
+      currency_id: 43,
+      items: [{ product_id: product, quantity: 1, extended_value: "50.00" }],
+    });
+    const { body } = await getJson(usdUser.auth);
+    const usd = (shipment: number) =>
+      body.data.filter((r) => r.shipment_id === shipment).map((r) => r.extended_value_usd);
+    expect(usd(inUsd)).toEqual(["1234.56"]);
+    expect(usd(inEur)).toEqual(["108.50", "0.05"]);
+    expect(usd(noRate)).toEqual([null]);
+    const table = await getArrow(usdUser.auth);
+    const values = table.getChild("extended_value_usd")!.toArray() as Float64Array;
+    const valid = [...Array(table.numRows).keys()].map((i) => table.getChild("extended_value_usd")!.get(i));
+    expect(valid).toEqual([1234.56, 108.5, 0.05, null]);
+    expect(values.length).toBe(4);
+    const label = REPORT_ATTRIBUTES.find((a) => a.name === "extended_value_usd")!;
+    expect(label.label).toBe("Extended value (USD)");
+    expect(label.aggregate).toBe("sum");
+  });
+
   test("every value has the type its attribute announces", async () => {
     const { body } = await getJson(owner.auth);
     for (const record of body.data) {
