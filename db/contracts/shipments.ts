@@ -219,6 +219,21 @@ export const ZShipmentPackageInput = z.object({
   length: measure(),
   width: measure(),
   height: measure(),
+  /**
+   * What each package of the line holds: a product of the shipment's items and its pieces per package
+   * (each product once). Left out, null or []: contents not assigned. The service checks the products
+   * are the shipment's and that the packed pieces do not exceed the items' quantities.
+   */
+  contents: z
+    .preprocess(
+      (v) => (v === null || v === undefined ? [] : v),
+      z
+        .array(z.object({ product_id: requiredId(), quantity: quantity() }), {
+          error: "Must be a list of the products and pieces in each package.",
+        })
+        .max(100, "At most 100 products per package."),
+    )
+    .default([]),
 });
 
 /**
@@ -514,6 +529,8 @@ export type TShipmentPackage = {
   length: string;
   width: string;
   height: string;
+  /** What each package of this line holds (product and pieces per package); [] when not assigned. */
+  contents: { product_id: number; quantity: number }[];
 };
 
 export type TShipmentDocument = {
