@@ -173,6 +173,8 @@ try {
       exporter_of_record_id: exporter,
       importer_of_record_id: importer,
       ultimate_consignee_id: consignee,
+      // Over $2,500 to Saudi Arabia: the EEI is filed and its ITN printed.
+      aes_citation: "X20261120123456",
       ship_date: "2026-11-20",
       currency_id: 1,
       incoterm_id: 5,
