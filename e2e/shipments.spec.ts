@@ -395,7 +395,8 @@ test("status from the list, print, delete, and 'Shipment not found'", async ({ p
   await expect(page.locator('[data-field="shipping_status_id"] dd')).toHaveText("IN TRANSIT");
   await expect(page.locator('[data-field="ship_date"] dd')).toHaveText("11/20/2026");
   await expect(page.locator('[data-field="freight"] dd')).toHaveText("$1,234.50");
-  await expect(page.locator('[data-field="total_invoice_value"] dd')).toHaveText("$1,282.30");
+  // The antenna kits now sell at 0.20: 3 × 0.10 more than the form's $1,282.30.
+  await expect(page.locator('[data-field="total_invoice_value"] dd')).toHaveText("$1,282.60");
   await expect(page.locator('[data-field="port_of_export"] dd')).toHaveText("N/A");
   await expect(page.getByRole("table", { name: "Items" })).toContainText("Field router");
   await expect(page.getByRole("table", { name: "Packages" })).toContainText("2.25");

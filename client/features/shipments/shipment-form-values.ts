@@ -25,7 +25,27 @@ export type TPackageLine = {
   length: string;
   width: string;
   height: string;
+  /** Pieces of each product in each package of this line, keyed "p" + product id; "" or absent: none. */
+  contents: Record<string, string>;
 };
+
+/** The contents key of a product ("p12"): a plain number key would read as an array index. */
+export const contentKey = (productId: number) => `p${productId}`;
+
+/** The products the item lines ship (lines with a product chosen), in line order. */
+export const shippedProducts = (items: TItemLine[]): number[] =>
+  items.flatMap((i) => (i.product_id === "" ? [] : [i.product_id]));
+
+/** The form's contents as the API takes them: the products given a whole number of pieces ≥ 1. */
+export function contentsOf(
+  contents: Record<string, string>,
+  productIds: number[],
+): { product_id: number; quantity: string }[] {
+  return productIds.flatMap((id) => {
+    const pieces = (contents[contentKey(id)] ?? "").trim();
+    return pieces === "" || pieces === "0" ? [] : [{ product_id: id, quantity: pieces }];
+  });
+}
 
 export type TPartyKey =
   | "exporter_of_record_id"
@@ -108,6 +128,9 @@ export function toValues(source: TShipment): TValues {
     length: plain(p.length),
     width: plain(p.width),
     height: plain(p.height),
+    contents: Object.fromEntries(
+      (p.contents ?? []).map((c) => [contentKey(c.product_id), String(c.quantity)]),
+    ),
   }));
   return values as TValues;
 }

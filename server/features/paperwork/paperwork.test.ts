@@ -749,6 +749,60 @@ describe("packing list contents", () => {
   });
 });
 
+describe("certificate of origin as a shipping form", () => {
+  test("the generated certificate is filed as a shipping form of type 'certificate of origin' with its own copy", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner);
+    const path = `/api/paperwork/shipments/${shipment.id}/certificate-of-origin/shipping-form`;
+    // Nothing to file before the certificate is generated.
+    const early = await call(ctx, owner.auth, "POST", path);
+    expect(early.status).toBe(409);
+    expect(((await early.json()) as { message: string }).message).toContain("no certificate of origin yet");
+
+    const generated = await generate(owner, shipment.id, ["certificate_of_origin"]);
+    expect(generated.status).toBe(201);
+    const res = await call(ctx, owner.auth, "POST", path);
+    expect(res.status).toBe(201);
+    const { item } = (await res.json()) as {
+      item: { id: number; name: string; document_type: string; document: { id: number } };
+    };
+    expect(item).toMatchObject({
+      name: "Certificate of origin SREF-1001",
+      document_type: "certificate of origin",
+    });
+    // The form is one of the workspace's shipping forms, with the PDF attached.
+    const form = await call(ctx, owner.auth, "GET", `/api/shipping-documents/${item.id}`);
+    expect(form.status).toBe(200);
+    const stored = (await form.json()) as {
+      item: { document_type: string; description: string; documents: { id: number; url?: string }[] };
+    };
+    expect(stored.item.document_type).toBe("certificate of origin");
+    expect(stored.item.description).toContain("Order 7781");
+    expect(stored.item.documents.map((d) => d.id)).toEqual([item.document.id]);
+    // The form's file is a copy: regenerating the shipment's certificate leaves it as filed.
+    await generate(owner, shipment.id, ["certificate_of_origin"]);
+    const file = await call(ctx, owner.auth, "GET", stored.item.documents[0].url!);
+    expect(file.status).toBe(200);
+    const pdf = await readPdfText(new Uint8Array(await file.arrayBuffer()));
+    expect(pdf.text).toContain("CERTIFICATE OF ORIGIN");
+    expect(pdf.text).toContain("Zakład Łódź Sp. z o.o.");
+
+    // Another workspace's shipment is a 404; so is a missing one.
+    const other = await signUp(ctx);
+    expect((await call(ctx, other.auth, "POST", path)).status).toBe(404);
+    expect(
+      (
+        await call(
+          ctx,
+          owner.auth,
+          "POST",
+          "/api/paperwork/shipments/999999/certificate-of-origin/shipping-form",
+        )
+      ).status,
+    ).toBe(404);
+  });
+});
+
 describe("isolation and settings", () => {
   test("another workspace cannot see, generate, preview, download or read the audit of a shipment", async () => {
     const { shipment } = await readyShipment(who);
