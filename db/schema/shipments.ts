@@ -15,8 +15,11 @@ import {
   shipping_statuses,
 } from "./reference";
 
-/** One product's pieces in each package of a package line. */
-export type TPackageContent = { product_id: number; quantity: number };
+/**
+ * One product's pieces in the packages of a package line: in every package of the line, or, with
+ * `package`, only in that one (1…the line's quantity), for packages of one type holding different goods.
+ */
+export type TPackageContent = { product_id: number; quantity: number; package?: number };
 
 /** International shipments; a shipment with status 1 (template) is a template. Money ×100. */
 export const shipments = sqliteTable(

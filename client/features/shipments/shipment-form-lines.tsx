@@ -165,6 +165,8 @@ export function PackageContents({
 }) {
   const shipped = items.filter((item) => item.product_id !== "");
   const assigned = contentsOf(line.contents ?? {}, shippedProducts(items)).length;
+  const single = line.single_contents ?? [];
+  const nameOf = (id: number) => products.find((p) => p.id === id)?.label ?? `Product ${id}`;
   return (
     <details className="col-span-full rounded-md border px-3 py-2" open={assigned > 0}>
       <summary className="cursor-pointer text-sm font-medium">
@@ -173,6 +175,18 @@ export function PackageContents({
           {assigned > 0 ? `(${assigned} ${assigned === 1 ? "product" : "products"})` : "(not assigned)"}
         </span>
       </summary>
+      {single.length > 0 && (
+        <ul
+          className="mt-2 space-y-1 text-sm text-muted-foreground"
+          aria-label={`Package ${n}: single packages' contents`}
+        >
+          {single.map((c) => (
+            <li key={`${c.product_id}-${c.package}`}>
+              Package {c.package} of this line also holds {c.quantity} × {nameOf(c.product_id)}
+            </li>
+          ))}
+        </ul>
+      )}
       {shipped.length === 0 ? (
         <p className="mt-2 text-sm text-muted-foreground">
           Add items first: a package holds the shipment's items.
@@ -181,7 +195,7 @@ export function PackageContents({
         <div className="mt-2 grid grid-cols-2 gap-3 md:grid-cols-4">
           {shipped.map((item) => {
             const id = item.product_id as number;
-            const name = products.find((p) => p.id === id)?.label ?? `Product ${id}`;
+            const name = nameOf(id);
             return (
               <LineInput
                 key={id}

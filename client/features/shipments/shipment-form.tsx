@@ -36,7 +36,7 @@ import { GenerateButton, ShipmentDocuments } from "./shipment-documents";
 import { LineInput, LineSelect, PackageContents, Step } from "./shipment-form-lines";
 import {
   changeKey,
-  contentsOf,
+  lineContentsOf,
   PARTIES,
   shippedProducts,
   type TPartyKey,
@@ -133,7 +133,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
           id: ref.packageIds.get(p.package_id as number),
           ...p,
           // Only the products still shipped: contents of a removed item line go with it.
-          contents: contentsOf(p.contents ?? {}, shippedProducts(values.items)),
+          contents: lineContentsOf(p, shippedProducts(values.items)),
         })),
       ...extra,
     };

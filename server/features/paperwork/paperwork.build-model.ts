@@ -179,6 +179,7 @@ export async function buildModel(
                 description: item.product.name || item.product.description,
                 quantity: c.quantity,
                 unit_of_measure: item.unit_of_measure,
+                ...(c.package ? { package: c.package } : {}),
               },
             ]
           : [];

@@ -64,6 +64,8 @@ export type TPaperPackageContent = {
   description: string;
   quantity: number;
   unit_of_measure: string;
+  /** Only this package of the line (1…its quantity); left out: every package. */
+  package?: number;
 };
 
 export type TPaperworkModel = {

@@ -35,9 +35,10 @@ export function drawPackages(ctx: TCtx, model: TPaperworkModel) {
   const body: RowInput[] = [];
   let number = 0;
   for (const p of model.packages) {
-    const contents = p.contents ?? [];
     for (let k = 0; k < p.quantity; k++) {
       number += 1;
+      // What every package of the line holds, and what this one alone holds.
+      const contents = (p.contents ?? []).filter((c) => c.package === undefined || c.package === k + 1);
       body.push([
         `${number} of ${total}`,
         contents.length ? `${p.type}\nContents:\n${contentsText(contents)}` : p.type,

@@ -46,6 +46,10 @@ const box = (overrides: Record<string, unknown>) => ({
   ...overrides,
 });
 
+/** PUTs the 10 routers and 4 antennas packed in 2 cartons holding `contents`. */
+const pack = (shipment: { id: number; updated_at: string }, contents: unknown[]) =>
+  put(shipment.id, { updated_at: shipment.updated_at, items: items(), packages: [box({ contents })] });
+
 /** 10 routers and 4 antennas. */
 const items = () => [
   { product_id: router.id, quantity: 10 },
@@ -120,11 +124,7 @@ describe("package contents", () => {
 
   test("a product that is not an item, a product named twice and bad pieces are 422s", async () => {
     const base = await draft();
-    const notShipped = await put(base.id, {
-      updated_at: base.updated_at,
-      items: items(),
-      packages: [box({ contents: [{ product_id: stranger.id, quantity: 1 }] })],
-    });
+    const notShipped = await pack(base, [{ product_id: stranger.id, quantity: 1 }]);
     expect(notShipped.status).toBe(422);
     expect((await notShipped.json()).errors["packages.0.contents.0.product_id"]).toEqual([
       `Package line 1: ${stranger.product_number} is not an item of this shipment. Pack only the shipment's items.`,
@@ -144,11 +144,7 @@ describe("package contents", () => {
     });
     expect(twice.status).toBe(422);
     expect((await twice.json()).errors["packages.0.contents.1.product_id"]?.[0]).toContain("once");
-    const zero = await put(base.id, {
-      updated_at: base.updated_at,
-      items: items(),
-      packages: [box({ contents: [{ product_id: router.id, quantity: 0 }] })],
-    });
+    const zero = await pack(base, [{ product_id: router.id, quantity: 0 }]);
     expect(zero.status).toBe(422);
     expect(Object.keys((await zero.json()).errors)).toEqual(["packages.0.contents.0.quantity"]);
     const notAList = await put(base.id, {
@@ -161,6 +157,40 @@ describe("package contents", () => {
     // Nothing was stored by the refusals.
     const stored = (await (await call(ctx, owner.auth, "GET", `/api/shipments/${base.id}`)).json()) as TSaved;
     expect(stored.item.packages).toEqual([]);
+  });
+
+  test("contents may name a single package of the line; it counts once, and must exist", async () => {
+    const base = await draft();
+    // Both cartons hold 2 routers (4 of the 10); carton 2 alone also holds the 4 antennas.
+    const res = await pack(base, [
+      { product_id: router.id, quantity: 2 },
+      { product_id: antenna.id, quantity: 4, package: 2 },
+    ]);
+    expect(res.status).toBe(200);
+    const { item } = (await res.json()) as TSaved;
+    expect(item.packages[0].contents).toEqual([
+      { product_id: router.id, quantity: 2 },
+      { product_id: antenna.id, quantity: 4, package: 2 },
+    ]);
+    const noSuchPackage = await pack(item, [{ product_id: antenna.id, quantity: 1, package: 3 }]);
+    expect(noSuchPackage.status).toBe(422);
+    expect((await noSuchPackage.json()).errors["packages.0.contents.0.package"]).toEqual([
+      "Package line 1 has 2 packages: there is no package 3.",
+    ]);
+    // Named for every package and for package 1 as well: once only.
+    const both = await pack(item, [
+      { product_id: router.id, quantity: 1 },
+      { product_id: router.id, quantity: 1, package: 1 },
+    ]);
+    expect(both.status).toBe(422);
+    expect((await both.json()).errors["packages.0.contents.1.product_id"]?.[0]).toContain("once");
+    // 4 antennas in package 1 and 1 in package 2: 5 packed, 4 ship.
+    const over = await pack(item, [
+      { product_id: antenna.id, quantity: 4, package: 1 },
+      { product_id: antenna.id, quantity: 1, package: 2 },
+    ]);
+    expect(over.status).toBe(422);
+    expect((await over.json()).errors["packages.0.contents.1.quantity"]?.[0]).toContain("hold 5 pieces");
   });
 
   test("deleting an item line lets the packages' contents go of its product", async () => {

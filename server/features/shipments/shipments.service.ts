@@ -281,7 +281,10 @@ async function storedItems(tx: TDbOrTx, shipmentId: number) {
  */
 function packageContentErrors(
   items: { product_id: number; quantity: number | string }[],
-  packageLines: { quantity: number; contents: { product_id: number; quantity: number }[] }[],
+  packageLines: {
+    quantity: number;
+    contents: { product_id: number; quantity: number; package?: number }[];
+  }[],
   productNumber: Map<number, string>,
 ): TFieldErrors {
   const errors: TFieldErrors = {};
@@ -289,25 +292,41 @@ function packageContentErrors(
   const shipped = new Map(items.map((line) => [line.product_id, Number(line.quantity)]));
   const packed = new Map<number, { pieces: number; at: string }>();
   packageLines.forEach((line, i) => {
-    const seen = new Set<number>();
+    // A product is named once for every package of the line, or once per numbered package — not both.
+    const inEvery = new Set<number>();
+    const inOne = new Set<number>();
+    const inPackage = new Set<string>();
     line.contents.forEach((content, j) => {
       const at = `packages.${i}.contents.${j}.product_id`;
+      if (content.package !== undefined && content.package > line.quantity) {
+        errors[`packages.${i}.contents.${j}.package`] = [
+          `Package line ${i + 1} has ${line.quantity} ${line.quantity === 1 ? "package" : "packages"}: there is no package ${content.package}.`,
+        ];
+        return;
+      }
       if (!shipped.has(content.product_id)) {
         errors[at] = [
           `Package line ${i + 1}: ${name(content.product_id)} is not an item of this shipment. Pack only the shipment's items.`,
         ];
         return;
       }
-      if (seen.has(content.product_id)) {
+      const key = `${content.product_id}:${content.package}`;
+      const isTwice =
+        content.package === undefined
+          ? inEvery.has(content.product_id) || inOne.has(content.product_id)
+          : inEvery.has(content.product_id) || inPackage.has(key);
+      if (isTwice) {
         errors[at] = [
           `Package line ${i + 1}: name ${name(content.product_id)} once in a package's contents.`,
         ];
         return;
       }
-      seen.add(content.product_id);
+      if (content.package === undefined) inEvery.add(content.product_id);
+      else inOne.add(content.product_id);
+      inPackage.add(key);
       const sofar = packed.get(content.product_id)?.pieces ?? 0;
       packed.set(content.product_id, {
-        pieces: sofar + content.quantity * line.quantity,
+        pieces: sofar + content.quantity * (content.package === undefined ? line.quantity : 1),
         at: `packages.${i}.contents.${j}.quantity`,
       });
     });
