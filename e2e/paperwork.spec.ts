@@ -178,3 +178,36 @@ test("a party that failed screening shows the gate before Generate Paperwork and
   await expectNoAxeViolations(page);
   await screenshots(page, "gate");
 });
+
+test("a generated certificate of origin is filed as a shipping form and opens on the shipping forms screen", async ({
+  page,
+  user: _,
+}) => {
+  const id = await seedShipment(page);
+  const generated = await page.request.post(`/api/paperwork/shipments/${id}/generate`, {
+    headers: origin(),
+    data: { types: ["certificate_of_origin"] },
+  });
+  expect(generated.status()).toBe(201);
+  await page.goto(`/shipments/edit-shipment/${id}`);
+  await waitForHydration(page);
+  const list = page.getByRole("list", { name: "Shipment documents" });
+  await expect(list).toContainText("certificate-of-origin-SR-2042.pdf");
+  // Only the certificate offers filing.
+  await expect(list.getByRole("button", { name: /as a shipping form$/ })).toHaveCount(1);
+  const axe = await new AxeBuilder({ page }).include('[aria-label="Shipment documents"]').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+  await list
+    .getByRole("button", { name: "File certificate-of-origin-SR-2042.pdf as a shipping form" })
+    .click();
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Filed as the shipping form" });
+  await expect(toast).toContainText("Certificate of origin SR-2042");
+  await screenshots(page, "certificate-filed");
+  await toast.getByRole("button", { name: "Open" }).click();
+  await expect(page).toHaveURL(/\/my-shipping-documents\/edit-a-form\/\d+$/);
+  await expect(page.getByLabel(/^Form name|^Name/).first()).toHaveValue("Certificate of origin SR-2042");
+  await expect(page.getByText("certificate-of-origin-SR-2042.pdf")).toBeVisible();
+  // Listed with the workspace's shipping forms.
+  await page.goto("/my-shipping-documents");
+  await expect(page.getByRole("row").filter({ hasText: "Certificate of origin SR-2042" })).toBeVisible();
+});

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createProduct, expect, test, waitForHydration } from "./fixtures";
 
@@ -21,14 +22,20 @@ async function shipmentWithOneLine(page: Page) {
   return item.id;
 }
 
-test("a line's unit, own unit price and origin, and a discount, are edited on the form and autosaved", async ({
-  page,
-  user: _,
-}) => {
+/** The one-line shipment's form, open at 1440 × 900. */
+async function openShipmentWithOneLine(page: Page) {
   const id = await shipmentWithOneLine(page);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/shipments/edit-shipment/${id}`);
   await waitForHydration(page);
+  return id;
+}
+
+test("a line's unit, own unit price and origin, and a discount, are edited on the form and autosaved", async ({
+  page,
+  user: _,
+}) => {
+  const id = await openShipmentWithOneLine(page);
   // The catalogue price shows as the unit price's placeholder; 4 × 12.50.
   await expect(page.getByLabel("Item 1 unit price")).toHaveAttribute("placeholder", "12.50");
   await expect(page.getByLabel("Item 1 extended value")).toContainText("50.00");
@@ -53,4 +60,49 @@ test("a line's unit, own unit price and origin, and a discount, are edited on th
     extended_value: "39.96",
   });
   expect(stored.item).toMatchObject({ discount: "1.96", total_invoice_value: "38.00" });
+});
+
+test("each package line is assigned its contents on the form; too many pieces is refused with the server's message", async ({
+  page,
+  user: _,
+}) => {
+  const id = await openShipmentWithOneLine(page);
+  await page.getByRole("button", { name: "Add Piece" }).click();
+  await page.getByLabel("Package 1 type").selectOption({ index: 1 });
+  await page.getByLabel("Package 1 quantity").fill("2");
+  const contents = page.locator("details").filter({ hasText: "Contents of each package" });
+  await expect(contents).toContainText("(not assigned)");
+  await contents.locator("summary").focus();
+  await page.keyboard.press("Enter");
+  const pieces = page.getByLabel(/Package 1: pieces of .*Brass valve.* in each package/);
+  await expect(pieces).toBeVisible();
+  // 2 packages × 2 valves = the 4 the line ships.
+  await pieces.fill("2");
+  await expect(contents).toContainText("(1 product)");
+  await expect(page.getByTestId("autosave-banner")).toContainText("saved as a draft", { timeout: 20_000 });
+  // The package lines with their contents: no accessibility violations.
+  const axe = await new AxeBuilder({ page }).include("details").analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((node) => node.target).join(" ")}`)).toEqual([]);
+  await page.screenshot({ path: "test-results/package-contents-1440.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "test-results/package-contents-390.png", fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const stored = (await (await page.request.get(`/api/shipments/${id}`)).json()) as {
+    item: { items: { product_id: number }[]; packages: { quantity: number; contents: unknown[] }[] };
+  };
+  expect(stored.item.packages[0].contents).toEqual([
+    { product_id: stored.item.items[0].product_id, quantity: 2 },
+  ]);
+
+  // After a reload the form shows what was stored.
+  await page.reload();
+  await waitForHydration(page);
+  await expect(page.getByLabel(/Package 1: pieces of .*Brass valve.* in each package/)).toHaveValue("2");
+  // 2 × 3 = 6 packed but 4 ship: the server's message names the product and both counts.
+  await page.getByLabel(/Package 1: pieces of .*Brass valve.* in each package/).fill("3");
+  await expect(
+    page.getByText(/The packages hold 6 pieces of BV-1, but its item line ships 4/).first(),
+  ).toBeVisible({
+    timeout: 20_000,
+  });
 });

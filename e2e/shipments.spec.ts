@@ -367,6 +367,24 @@ test("status from the list, print, delete, and 'Shipment not found'", async ({ p
   const stored = await page.request.get(`/api/shipments/${id}`);
   expect(((await stored.json()) as { item: { shipping_status_id: number } }).item.shipping_status_id).toBe(3);
 
+  // A line's own unit, price and origin (what the documents print) reach the print page; the other line
+  // keeps its product's origin and the catalogue price.
+  const stored2 = (await (await page.request.get(`/api/shipments/${id}`)).json()) as {
+    item: { items: Record<string, unknown>[] } & Record<string, unknown>;
+  };
+  const antenna = stored2.item.items.findIndex((l) => (l.product as { name: string }).name === "Antenna kit");
+  stored2.item.items[antenna] = {
+    ...stored2.item.items[antenna],
+    unit_of_measure: "SET",
+    unit_price: "0.20",
+    origin_country_id: 2,
+  };
+  const put = await page.request.put(`/api/shipments/${id}`, {
+    headers: { origin: process.env.E2E_BASE_URL! },
+    data: stored2.item,
+  });
+  expect(put.status()).toBe(200);
+
   await page.addInitScript(() => {
     window.print = () => {
       document.body.dataset.printed = "yes";
@@ -377,10 +395,27 @@ test("status from the list, print, delete, and 'Shipment not found'", async ({ p
   await expect(page.locator('[data-field="shipping_status_id"] dd')).toHaveText("IN TRANSIT");
   await expect(page.locator('[data-field="ship_date"] dd')).toHaveText("11/20/2026");
   await expect(page.locator('[data-field="freight"] dd')).toHaveText("$1,234.50");
-  await expect(page.locator('[data-field="total_invoice_value"] dd')).toHaveText("$1,282.30");
+  // The antenna kits now sell at 0.20: 3 × 0.10 more than the form's $1,282.30.
+  await expect(page.locator('[data-field="total_invoice_value"] dd')).toHaveText("$1,282.60");
   await expect(page.locator('[data-field="port_of_export"] dd')).toHaveText("N/A");
   await expect(page.getByRole("table", { name: "Items" })).toContainText("Field router");
   await expect(page.getByRole("table", { name: "Packages" })).toContainText("2.25");
+  const itemsTable = page.getByRole("table", { name: "Items" });
+  const headers = await itemsTable.getByRole("columnheader").allTextContents();
+  const column = (name: string) => headers.indexOf(name);
+  expect(column("Origin")).toBeGreaterThan(-1);
+  const router = itemsTable.getByRole("row").filter({ hasText: "Field router" }).getByRole("cell");
+  const kit = itemsTable.getByRole("row").filter({ hasText: "Antenna kit" }).getByRole("cell");
+  await expect(router.nth(column("Unit"))).toHaveText("PCS");
+  await expect(router.nth(column("Unit price"))).toHaveText("$12.50");
+  await expect(kit.nth(column("Unit"))).toHaveText("SET");
+  await expect(kit.nth(column("Unit price"))).toHaveText("$0.20");
+  await expect(kit.nth(column("Extended value"))).toHaveText("$0.60");
+  const routerOrigin = (await router.nth(column("Origin")).textContent()) ?? "";
+  const kitOrigin = (await kit.nth(column("Origin")).textContent()) ?? "";
+  expect(routerOrigin).not.toBe("N/A");
+  expect(kitOrigin).not.toBe("N/A");
+  expect(kitOrigin).not.toBe(routerOrigin);
   await expect(page.locator("body")).toHaveAttribute("data-printed", "yes");
 
   await page.goto("/shipments");

@@ -1,5 +1,6 @@
 import { getRouteApi } from "@tanstack/react-router";
 import type { ReactNode } from "react";
+import type { TDictionary } from "../../db/contracts/dictionary";
 import type { TShipment } from "../../db/contracts/shipments";
 import { PageHeader } from "../components/app/screens";
 import { PrintPage } from "../components/kit/print-page";
@@ -16,13 +17,18 @@ export function PrintShipment() {
   const { item, dictionaries } = printShipmentRoute.useLoaderData();
   return (
     <PrintPage screen={shipmentsScreen} item={item} dictionaries={dictionaries}>
-      <ShipmentLinesPrint item={item} />
+      <ShipmentLinesPrint item={item} dictionaries={dictionaries} />
     </PrintPage>
   );
 }
 
-/** The print page's item and package tables. */
-function ShipmentLinesPrint({ item }: { item: TShipment }) {
+/**
+ * The print page's item and package tables. Each line shows what the documents print for it: its unit
+ * of measure, this sale's unit price (the catalogue price when none is set) and its country of origin
+ * (the product's when the line names none); money in the shipment's currency.
+ */
+function ShipmentLinesPrint({ item, dictionaries }: { item: TShipment; dictionaries: TDictionary }) {
+  const currency = item.currency?.code;
   return (
     <div className="mt-6 space-y-6">
       <LinesTable
@@ -32,8 +38,10 @@ function ShipmentLinesPrint({ item }: { item: TShipment }) {
           { label: "Product number" },
           { label: "US ECCN" },
           { label: "HTS" },
+          { label: "Origin" },
           { label: "Quantity", isNumeric: true },
-          { label: "Unit value", isNumeric: true },
+          { label: "Unit" },
+          { label: "Unit price", isNumeric: true },
           { label: "Extended value", isNumeric: true },
         ]}
         rows={item.items.map((line) => ({
@@ -43,9 +51,12 @@ function ShipmentLinesPrint({ item }: { item: TShipment }) {
             line.product.product_number,
             line.product.US_ECCN || "N/A",
             line.product.HTS || "N/A",
+            labelOf(dictionaries.countries, line.origin_country_id ?? line.product.country_of_origin_id) ||
+              "N/A",
             formatNumber(line.quantity),
-            formatMoney(line.unit_value),
-            formatMoney(line.extended_value),
+            line.unit_of_measure,
+            formatMoney(line.unit_price ?? line.unit_value, currency),
+            formatMoney(line.extended_value, currency),
           ],
         }))}
       />

@@ -210,6 +210,7 @@ export const printShipmentRoute = createRoute({
         "payment_terms",
         "currencies",
         "mode_of_transports",
+        "countries",
       ]),
     ]);
     return { item: loaded.item, dictionaries };

@@ -219,6 +219,36 @@ export const ZShipmentPackageInput = z.object({
   length: measure(),
   width: measure(),
   height: measure(),
+  /**
+   * What each package of the line holds: a product of the shipment's items and its pieces per package
+   * (each product once). Left out, null or []: contents not assigned. The service checks the products
+   * are the shipment's and that the packed pieces do not exceed the items' quantities.
+   */
+  contents: z
+    .preprocess(
+      (v) => (v === null || v === undefined ? [] : v),
+      z
+        .array(
+          z.object({
+            product_id: requiredId(),
+            quantity: quantity(),
+            /** Only this package of the line (1…its quantity); left out or null: every package. */
+            package: z.preprocess(
+              (v) => (v === null || v === "" ? undefined : v),
+              z
+                .number({ error: "Package must be a whole number from 1 to the line's quantity." })
+                .int("Package must be a whole number from 1 to the line's quantity.")
+                .min(1, "Package must be a whole number from 1 to the line's quantity.")
+                .optional(),
+            ),
+          }),
+          {
+            error: "Must be a list of the products and pieces in each package.",
+          },
+        )
+        .max(100, "At most 100 products per package line."),
+    )
+    .default([]),
 });
 
 /**
@@ -514,6 +544,8 @@ export type TShipmentPackage = {
   length: string;
   width: string;
   height: string;
+  /** What each package of this line holds (product and pieces per package; `package`: only that one); [] when not assigned. */
+  contents: { product_id: number; quantity: number; package?: number }[];
 };
 
 export type TShipmentDocument = {

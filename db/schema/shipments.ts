@@ -15,6 +15,12 @@ import {
   shipping_statuses,
 } from "./reference";
 
+/**
+ * One product's pieces in the packages of a package line: in every package of the line, or, with
+ * `package`, only in that one (1…the line's quantity), for packages of one type holding different goods.
+ */
+export type TPackageContent = { product_id: number; quantity: number; package?: number };
+
 /** International shipments; a shipment with status 1 (template) is a template. Money ×100. */
 export const shipments = sqliteTable(
   "shipments",
@@ -245,6 +251,12 @@ export const shipment_packages = sqliteTable(
     length: dimension("length").notNull().default(sql`100`),
     width: dimension("width").notNull().default(sql`100`),
     height: dimension("height").notNull().default(sql`100`),
+    /**
+     * What each package of this line holds, as the user assigned it: product and pieces per package
+     * ([] when not assigned). A line of 3 cartons each holding 10 routers is
+     * [{product_id, quantity: 10}]; the packing list prints it under every numbered package.
+     */
+    contents: text({ mode: "json" }).$type<TPackageContent[]>().notNull().default(sql`'[]'`),
   },
   (t) => [
     uniqueIndex("shipment_packages_package_unique").on(t.shipment_id, t.package_id),

@@ -1,4 +1,5 @@
-import { DownloadIcon, EyeIcon, FileIcon } from "lucide-react";
+import { useRouter } from "@tanstack/react-router";
+import { DownloadIcon, EyeIcon, FileIcon, StampIcon } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import {
@@ -99,6 +100,26 @@ export function ShipmentDocuments({
       onChanged(item, doc.document_type);
       toast.success("Operation successful");
     }, "Operation failed");
+  // The generated certificate of origin, filed with the workspace's shipping forms (for the chamber's stamp).
+  const router = useRouter();
+  const [isFiling, setIsFiling] = useState(false);
+  const fileAsShippingForm = async () => {
+    setIsFiling(true);
+    await runAction(async () => {
+      const id = await ensureSaved();
+      const { item } = await api.send<{ item: { id: number; name: string } }>(
+        "POST",
+        `/paperwork/shipments/${id}/certificate-of-origin/shipping-form`,
+      );
+      toast.success(`Filed as the shipping form “${item.name}”`, {
+        action: {
+          label: "Open",
+          onClick: () => void router.navigate({ href: `/my-shipping-documents/edit-a-form/${item.id}` }),
+        },
+      });
+    }, "The certificate could not be filed");
+    setIsFiling(false);
+  };
   return (
     <Card>
       <CardHeader>
@@ -141,6 +162,18 @@ export function ShipmentDocuments({
                     Download
                   </a>
                 </Button>
+                {doc.document_type === "certificate_of_origin" && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    disabled={isFiling}
+                    aria-label={`File ${doc.original_name} as a shipping form`}
+                    onClick={() => void fileAsShippingForm()}
+                  >
+                    {isFiling ? <Spinner /> : <StampIcon />}
+                    File as shipping form
+                  </Button>
+                )}
                 <DeleteDocument name={doc.original_name} onConfirm={() => void remove(doc)} />
               </li>
             ))}

@@ -25,7 +25,37 @@ export type TPackageLine = {
   length: string;
   width: string;
   height: string;
+  /** Pieces of each product in each package of this line, keyed "p" + product id; "" or absent: none. */
+  contents: Record<string, string>;
+  /** Contents the API gave single packages of the line (`package` k): kept as they are by the form. */
+  single_contents?: { product_id: number; quantity: number; package: number }[];
 };
+
+/** The contents key of a product ("p12"): a plain number key would read as an array index. */
+export const contentKey = (productId: number) => `p${productId}`;
+
+/** The products the item lines ship (lines with a product chosen), in line order. */
+export const shippedProducts = (items: TItemLine[]): number[] =>
+  items.flatMap((i) => (i.product_id === "" ? [] : [i.product_id]));
+
+/** The form's contents of every package as the API takes them: the products given pieces ≥ 1. */
+export function contentsOf(
+  contents: Record<string, string>,
+  productIds: number[],
+): { product_id: number; quantity: string }[] {
+  return productIds.flatMap((id) => {
+    const pieces = (contents[contentKey(id)] ?? "").trim();
+    return pieces === "" || pieces === "0" ? [] : [{ product_id: id, quantity: pieces }];
+  });
+}
+
+/** A package line's whole contents for the API: every package's, then single packages' still shipped. */
+export function lineContentsOf(line: TPackageLine, productIds: number[]) {
+  return [
+    ...contentsOf(line.contents ?? {}, productIds),
+    ...(line.single_contents ?? []).filter((c) => productIds.includes(c.product_id)),
+  ];
+}
 
 export type TPartyKey =
   | "exporter_of_record_id"
@@ -108,6 +138,14 @@ export function toValues(source: TShipment): TValues {
     length: plain(p.length),
     width: plain(p.width),
     height: plain(p.height),
+    contents: Object.fromEntries(
+      (p.contents ?? [])
+        .filter((c) => c.package === undefined)
+        .map((c) => [contentKey(c.product_id), String(c.quantity)]),
+    ),
+    single_contents: (p.contents ?? []).flatMap((c) =>
+      c.package === undefined ? [] : [{ product_id: c.product_id, quantity: c.quantity, package: c.package }],
+    ),
   }));
   return values as TValues;
 }

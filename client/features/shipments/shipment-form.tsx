@@ -33,10 +33,12 @@ import { ExportControlPanel } from "./export-control-panel";
 import { PaperworkPanel, type TPaperworkValues } from "./paperwork-panel";
 import { PartyPicker, type TPickedParty } from "./party-picker";
 import { GenerateButton, ShipmentDocuments } from "./shipment-documents";
-import { LineInput, LineSelect, Step } from "./shipment-form-lines";
+import { LineInput, LineSelect, PackageContents, Step } from "./shipment-form-lines";
 import {
   changeKey,
+  lineContentsOf,
   PARTIES,
+  shippedProducts,
   type TPartyKey,
   type TValues,
   toValues,
@@ -127,7 +129,12 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
         })),
       packages: values.packages
         .filter((p) => p.package_id !== "")
-        .map((p) => ({ id: ref.packageIds.get(p.package_id as number), ...p })),
+        .map((p) => ({
+          id: ref.packageIds.get(p.package_id as number),
+          ...p,
+          // Only the products still shipped: contents of a removed item line go with it.
+          contents: lineContentsOf(p, shippedProducts(values.items)),
+        })),
       ...extra,
     };
     // Autosave keeps new and draft shipments drafts; a shipment in transit or delivered keeps its status.
@@ -460,6 +467,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                   length: "1",
                   width: "1",
                   height: "1",
+                  contents: {},
                 } as never)
               }
               onRemove={(i) => lines.removeValue(i)}
@@ -528,6 +536,15 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
                       visibleLabel="H (in)"
                       min={0.01}
                       step={0.01}
+                    />
+                    <PackageContents
+                      form={form}
+                      n={n}
+                      index={i}
+                      line={line}
+                      items={values.items}
+                      products={products}
+                      disabled={isOff}
                     />
                   </>
                 );

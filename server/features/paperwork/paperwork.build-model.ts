@@ -169,6 +169,21 @@ export async function buildModel(
       length: p.length,
       width: p.width,
       height: p.height,
+      // Contents name the shipment's items; one no longer shipped is left out.
+      contents: p.contents.flatMap((c) => {
+        const item = loaded.items.find((i) => i.product.id === c.product_id);
+        return item
+          ? [
+              {
+                product_number: item.product.product_number,
+                description: item.product.name || item.product.description,
+                quantity: c.quantity,
+                unit_of_measure: item.unit_of_measure,
+                ...(c.package ? { package: c.package } : {}),
+              },
+            ]
+          : [];
+      }),
     })),
     freight: s.freight,
     insurance: s.insurance,

@@ -54,6 +54,18 @@ export type TPaperPackage = {
   length: string;
   width: string;
   height: string;
+  /** What each package of the line holds, as the user assigned it; empty or left out: not assigned. */
+  contents?: TPaperPackageContent[];
+};
+
+/** One product in a package: the line's product number and description, pieces per package. */
+export type TPaperPackageContent = {
+  product_number: string;
+  description: string;
+  quantity: number;
+  unit_of_measure: string;
+  /** Only this package of the line (1…its quantity); left out: every package. */
+  package?: number;
 };
 
 export type TPaperworkModel = {

@@ -9,20 +9,39 @@ import {
   volumeMicroCubicInches,
 } from "./format";
 import { RULED_LINES, type TCtx, table, totalsTable } from "./paperwork.layout";
-import type { TPaperTotals, TPaperworkModel } from "./paperwork.model";
+import type { TPaperPackageContent, TPaperTotals, TPaperworkModel } from "./paperwork.model";
 import { lineDescription, packageKindRow, quantityText } from "./paperwork.sections";
 
-/** One row per physical package, numbered 1…n across the shipment (a line of 3 boxes is 3 rows). */
+/**
+ * What one package holds, one product a line, the count first ("3 PCS  P-0001 Field router"): a
+ * right-to-left description then ends the line and cannot draw the count into its run.
+ */
+function contentsText(contents: TPaperPackageContent[]): string {
+  return contents
+    .map((c) =>
+      [`${c.quantity} ${c.unit_of_measure}`, c.product_number, c.description].filter(Boolean).join("  "),
+    )
+    .join("\n");
+}
+
+/**
+ * One row per physical package, numbered 1…n across the shipment (a line of 3 boxes is 3 rows), the
+ * numbers the marks' 'PACKAGES 1-n' refer to. Where the user assigned contents, each package's row
+ * says what it holds under its type.
+ */
 export function drawPackages(ctx: TCtx, model: TPaperworkModel) {
   const total = model.packages.reduce((n, p) => n + p.quantity, 0);
+  const hasContents = model.packages.some((p) => (p.contents ?? []).length > 0);
   const body: RowInput[] = [];
   let number = 0;
   for (const p of model.packages) {
     for (let k = 0; k < p.quantity; k++) {
       number += 1;
+      // What every package of the line holds, and what this one alone holds.
+      const contents = (p.contents ?? []).filter((c) => c.package === undefined || c.package === k + 1);
       body.push([
         `${number} of ${total}`,
-        p.type,
+        contents.length ? `${p.type}\nContents:\n${contentsText(contents)}` : p.type,
         formatWeight(p.net_weight),
         formatWeight(p.gross_weight),
         formatDimensions(p.length, p.width, p.height),
@@ -52,7 +71,8 @@ export function drawPackages(ctx: TCtx, model: TPaperworkModel) {
       0: { cellWidth: 50 },
       2: { cellWidth: 80, halign: "right" },
       3: { cellWidth: 80, halign: "right" },
-      4: { cellWidth: 192 },
+      // Contents take room from the dimensions, which then wrap onto a second line.
+      4: { cellWidth: hasContents ? 120 : 192 },
       5: { cellWidth: 80, halign: "right" },
     },
   });

@@ -541,6 +541,53 @@ describe("packing list", () => {
   });
 });
 
+describe("packing list contents", () => {
+  test("every package of a line prints the line's contents, and a single package also its own", async () => {
+    const model = paperModel({
+      packages: [
+        {
+          type: "Carton",
+          quantity: 2,
+          net_weight: "4.5",
+          gross_weight: "5",
+          length: "24",
+          width: "16",
+          height: "12",
+          contents: [
+            { product_number: "P-0001", description: "Widget 1", quantity: 3, unit_of_measure: "PCS" },
+            {
+              product_number: "P-0002",
+              description: "Widget 2",
+              quantity: 1,
+              unit_of_measure: "SET",
+              package: 2,
+            },
+          ],
+        },
+        {
+          type: "Pallet",
+          quantity: 1,
+          net_weight: "100",
+          gross_weight: "120",
+          length: "48",
+          width: "40",
+          height: "36",
+        },
+      ],
+    });
+    const pdf = await readPdfText(await renderPaperwork("packing_list", model));
+    const table = pdf.text.slice(pdf.text.indexOf("Package no."), pdf.text.indexOf("Product no."));
+    const rows = table.split(/(?=\b\d of 3\b)/).slice(1);
+    expect(rows.map((r) => r.slice(0, 6))).toEqual(["1 of 3", "2 of 3", "3 of 3"]);
+    expect(rows[0]).toContain("3 PCS P-0001 Widget 1");
+    expect(rows[0]).not.toContain("P-0002");
+    expect(rows[1]).toContain("3 PCS P-0001 Widget 1");
+    expect(rows[1]).toContain("1 SET P-0002 Widget 2");
+    // No contents assigned: no contents printed.
+    expect(rows[2]).not.toContain("Contents");
+  });
+});
+
 describe("certificate of origin", () => {
   test("names exporter, consignee, route, goods with HS code and origin, the declaration and the chamber's box", async () => {
     const model = paperModel({

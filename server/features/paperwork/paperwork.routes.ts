@@ -15,6 +15,7 @@ import {
   paperworkReadiness,
   setPaperSize,
 } from "./paperwork.service";
+import { certificateToShippingForm } from "./paperwork.shipping-form";
 
 const ID = "{[0-9]{1,15}}";
 
@@ -40,6 +41,8 @@ function disposition(kind: "inline" | "attachment", name: string): string {
  * - GET  /shipments/:id → readiness (missing fields, screening gate, licence per line, AES advice, DCS)
  * - POST /shipments/:id/generate {types} → 201 {documents, warnings}; 422 missing fields; 409 gate
  * - GET  /shipments/:id/audit → the append-only generation log of the shipment
+ * - POST /shipments/:id/certificate-of-origin/shipping-form → 201 {item}: the generated certificate of
+ *   origin filed as a shipping form of type 'certificate of origin' (409 when none was generated)
  * - GET  /documents/:documentId/preview (inline) and /download (attachment): a shipment document's file
  */
 export const paperworkRoutes = new Hono<TAppEnv>()
@@ -73,6 +76,14 @@ export const paperworkRoutes = new Hono<TAppEnv>()
       return c.json({ ...result, status: { error: false } }, 201);
     },
   )
+  /** POST /shipments/:id/certificate-of-origin/shipping-form → 201 a shipping form filed from the certificate. */
+  .post(`/shipments/:id${ID}/certificate-of-origin/shipping-form`, async (c) => {
+    const form = await certificateToShippingForm(c.var, {
+      workspaceId: authOf(c).workspaceId,
+      shipmentId: Number(c.req.param("id")),
+    });
+    return c.json({ item: form, status: { error: false } }, 201);
+  })
   /** GET /shipments/:id/audit → every generation of this shipment, newest first. */
   .get(`/shipments/:id${ID}/audit`, async (c) => {
     const { workspaceId } = authOf(c);

@@ -681,6 +681,122 @@ describe("compliance gate", () => {
   });
 });
 
+describe("packing list contents", () => {
+  test("each numbered package prints what the user assigned to it; the marks count the same packages", async () => {
+    const owner = await signUp(ctx);
+    const { shipment, controlled, plain } = await readyShipment(owner);
+    const [cartons] = await ctx.database.db
+      .select()
+      .from(shipment_packages)
+      .where(eq(shipment_packages.shipment_id, shipment.id));
+    // The 2 boxes each hold 1 of the licensed product and 400 of the plain one; a crate holds the rest.
+    await ctx.database.db
+      .update(shipment_packages)
+      .set({
+        contents: [
+          { product_id: controlled.id, quantity: 1 },
+          { product_id: plain.id, quantity: 400 },
+        ],
+      })
+      .where(eq(shipment_packages.id, cartons.id));
+    await ctx.database.db.insert(shipment_packages).values({
+      shipment_id: shipment.id,
+      package_id: 2,
+      quantity: 1,
+      net_weight: "3",
+      gross_weight: "4",
+      length: "20",
+      width: "20",
+      height: "20",
+      contents: [
+        { product_id: controlled.id, quantity: 1 },
+        { product_id: plain.id, quantity: 200 },
+      ],
+    });
+    const { status, body } = await generate(owner, shipment.id, ["packing_list"]);
+    expect(status).toBe(201);
+    const file = await call(
+      ctx,
+      owner.auth,
+      "GET",
+      `/api/paperwork/documents/${body.documents[0].id}/download`,
+    );
+    const pdf = await readPdfText(new Uint8Array(await file.arrayBuffer()));
+    const [controlledRow] = await ctx.database.db
+      .select()
+      .from(products)
+      .where(eq(products.id, controlled.id));
+    const [plainRow] = await ctx.database.db.select().from(products).where(eq(products.id, plain.id));
+    const table = pdf.text.slice(pdf.text.indexOf("Package no."), pdf.text.indexOf("Product no."));
+    const rows = table.split(/(?=\b\d of 3\b)/).slice(1);
+    expect(rows.map((r) => r.slice(0, 6))).toEqual(["1 of 3", "2 of 3", "3 of 3"]);
+    for (const [row, plainPieces] of [
+      [rows[0], 400],
+      [rows[1], 400],
+      [rows[2], 200],
+    ] as const) {
+      expect(row).toContain("Contents:");
+      expect(row).toContain(`1 PCS ${controlledRow.product_number}`);
+      expect(row).toContain(`${plainPieces} PCS ${plainRow.product_number}`);
+    }
+    expect(pdf.text).toContain("PACKAGES 1-3");
+  });
+});
+
+describe("certificate of origin as a shipping form", () => {
+  test("the generated certificate is filed as a shipping form of type 'certificate of origin' with its own copy", async () => {
+    const owner = await signUp(ctx);
+    const { shipment } = await readyShipment(owner);
+    const path = `/api/paperwork/shipments/${shipment.id}/certificate-of-origin/shipping-form`;
+    // Nothing to file before the certificate is generated.
+    const early = await call(ctx, owner.auth, "POST", path);
+    expect(early.status).toBe(409);
+    expect(((await early.json()) as { message: string }).message).toContain("no certificate of origin yet");
+
+    const generated = await generate(owner, shipment.id, ["certificate_of_origin"]);
+    expect(generated.status).toBe(201);
+    const res = await call(ctx, owner.auth, "POST", path);
+    expect(res.status).toBe(201);
+    const { item } = (await res.json()) as {
+      item: { id: number; name: string; document_type: string; document: { id: number } };
+    };
+    expect(item).toMatchObject({
+      name: "Certificate of origin SREF-1001",
+      document_type: "certificate of origin",
+    });
+    // The form is one of the workspace's shipping forms, with the PDF attached.
+    const form = await call(ctx, owner.auth, "GET", `/api/shipping-documents/${item.id}`);
+    expect(form.status).toBe(200);
+    const stored = (await form.json()) as {
+      item: { document_type: string; description: string; documents: { id: number; url?: string }[] };
+    };
+    expect(stored.item.document_type).toBe("certificate of origin");
+    expect(stored.item.description).toContain("Order 7781");
+    expect(stored.item.documents.map((d) => d.id)).toEqual([item.document.id]);
+    // The form's file is a copy: regenerating the shipment's certificate leaves it as filed.
+    await generate(owner, shipment.id, ["certificate_of_origin"]);
+    const file = await call(ctx, owner.auth, "GET", stored.item.documents[0].url!);
+    expect(file.status).toBe(200);
+    const pdf = await readPdfText(new Uint8Array(await file.arrayBuffer()));
+    expect(pdf.text).toContain("CERTIFICATE OF ORIGIN");
+    expect(pdf.text).toContain("Zakład Łódź Sp. z o.o.");
+
+    // Another workspace's shipment is a 404; so is a missing one.
+    const other = await signUp(ctx);
+    expect((await call(ctx, other.auth, "POST", path)).status).toBe(404);
+    expect(
+      (
+        await call(
+          ctx,
+          owner.auth,
+          "POST",
+          "/api/paperwork/shipments/999999/certificate-of-origin/shipping-form",
+        )
+      ).status,
+    ).toBe(404);
+  });
+});
+
 describe("isolation and settings", () => {
   test("another workspace cannot see, generate, preview, download or read the audit of a shipment", async () => {
     const { shipment } = await readyShipment(who);

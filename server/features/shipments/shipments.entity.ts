@@ -216,6 +216,7 @@ export async function embedLines(db: TDbOrTx, item: Record<string, unknown>) {
         length: shipment_packages.length,
         width: shipment_packages.width,
         height: shipment_packages.height,
+        contents: shipment_packages.contents,
       })
       .from(shipment_packages)
       .innerJoin(packages, eq(packages.id, shipment_packages.package_id))

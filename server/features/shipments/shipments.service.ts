@@ -185,7 +185,13 @@ export type TGenerateDocuments = (shipment: TShipment, types: TGeneratedDocument
 
 /** Product ids → unit value for the ones of this workspace; package ids that exist. */
 async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmentValues) {
-  const productIds = [...new Set((values.items ?? []).map((line) => line.product_id))];
+  // The packages' contents name products too: their numbers make the contents' messages readable.
+  const productIds = [
+    ...new Set([
+      ...(values.items ?? []).map((line) => line.product_id),
+      ...(values.packages ?? []).flatMap((line) => line.contents.map((c) => c.product_id)),
+    ]),
+  ];
   const packageIds = [...new Set((values.packages ?? []).map((line) => line.package_id))];
   const originIds = [
     ...new Set(
@@ -195,7 +201,7 @@ async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmen
   const [productRows, packageRows, originRows] = await Promise.all([
     productIds.length
       ? db
-          .select({ id: products.id, unit_value: products.unit_value })
+          .select({ id: products.id, unit_value: products.unit_value, number: products.product_number })
           .from(products)
           .where(and(eq(products.workspace_id, workspaceId), inArray(products.id, productIds)))
       : [],
@@ -208,6 +214,7 @@ async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmen
   ]);
   const countryExists = new Set(originRows.map((r) => r.id));
   const unitValue = new Map(productRows.map((r) => [r.id, r.unit_value]));
+  const productNumber = new Map(productRows.map((r) => [r.id, r.number]));
   const packageExists = new Set(packageRows.map((r) => r.id));
   const errors: TFieldErrors = {};
   values.items?.forEach((line, index) => {
@@ -229,7 +236,7 @@ async function lineReferences(db: TDbOrTx, workspaceId: number, values: TShipmen
       ];
     }
   });
-  return { unitValue, errors };
+  return { unitValue, productNumber, errors };
 }
 
 type TExportLine = { [K in keyof typeof EXPORT_LINE_COLUMNS]: (typeof shipment_items.$inferSelect)[K] };
@@ -264,6 +271,75 @@ async function storedItems(tx: TDbOrTx, shipmentId: number) {
     .where(eq(shipment_items.shipment_id, shipmentId))
     .orderBy(asc(shipment_items.id));
   return rows.map(({ catalogue, ...r }) => ({ ...r, unit_value: r.unit_price ?? catalogue }));
+}
+
+/**
+ * What the packages hold must come from the items: each product of a package's contents is a line of
+ * the shipment, named once per package, and the pieces packed of it (per package × the line's
+ * packages, over every package line) do not exceed the line's quantity. Contents are optional: a
+ * product packed in fewer pieces than it ships, or not at all, is fine.
+ */
+function packageContentErrors(
+  items: { product_id: number; quantity: number | string }[],
+  packageLines: {
+    quantity: number;
+    contents: { product_id: number; quantity: number; package?: number }[];
+  }[],
+  productNumber: Map<number, string>,
+): TFieldErrors {
+  const errors: TFieldErrors = {};
+  const name = (id: number) => productNumber.get(id) || `product ${id}`;
+  const shipped = new Map(items.map((line) => [line.product_id, Number(line.quantity)]));
+  const packed = new Map<number, { pieces: number; at: string }>();
+  packageLines.forEach((line, i) => {
+    // A product is named once for every package of the line, or once per numbered package — not both.
+    const inEvery = new Set<number>();
+    const inOne = new Set<number>();
+    const inPackage = new Set<string>();
+    line.contents.forEach((content, j) => {
+      const at = `packages.${i}.contents.${j}.product_id`;
+      if (content.package !== undefined && content.package > line.quantity) {
+        errors[`packages.${i}.contents.${j}.package`] = [
+          `Package line ${i + 1} has ${line.quantity} ${line.quantity === 1 ? "package" : "packages"}: there is no package ${content.package}.`,
+        ];
+        return;
+      }
+      if (!shipped.has(content.product_id)) {
+        errors[at] = [
+          `Package line ${i + 1}: ${name(content.product_id)} is not an item of this shipment. Pack only the shipment's items.`,
+        ];
+        return;
+      }
+      const key = `${content.product_id}:${content.package}`;
+      const isTwice =
+        content.package === undefined
+          ? inEvery.has(content.product_id) || inOne.has(content.product_id)
+          : inEvery.has(content.product_id) || inPackage.has(key);
+      if (isTwice) {
+        errors[at] = [
+          `Package line ${i + 1}: name ${name(content.product_id)} once in a package's contents.`,
+        ];
+        return;
+      }
+      if (content.package === undefined) inEvery.add(content.product_id);
+      else inOne.add(content.product_id);
+      inPackage.add(key);
+      const sofar = packed.get(content.product_id)?.pieces ?? 0;
+      packed.set(content.product_id, {
+        pieces: sofar + content.quantity * (content.package === undefined ? line.quantity : 1),
+        at: `packages.${i}.contents.${j}.quantity`,
+      });
+    });
+  });
+  for (const [productId, { pieces, at }] of packed) {
+    const quantity = shipped.get(productId) ?? 0;
+    if (pieces > quantity) {
+      errors[at] = [
+        `The packages hold ${pieces} pieces of ${name(productId)}, but its item line ships ${quantity}. Lower the pieces per package or raise the item's quantity.`,
+      ];
+    }
+  }
+  return errors;
 }
 
 const DISCOUNT_TOO_LARGE =
@@ -368,6 +444,10 @@ export async function updateShipment(
           })
         : stored;
       const packageLines = values.packages ?? (await storedPackages(tx, id));
+      if (values.packages) {
+        const contentErrors = packageContentErrors(items, values.packages, lines.productNumber);
+        if (Object.keys(contentErrors).length) throw saveFailed(contentErrors);
+      }
       const discount = values.discount ?? row.discount;
       const otherCharges = values.other_charges ?? row.other_charges;
       const totals = computeShipmentTotals({
@@ -573,6 +653,14 @@ export async function removeLine(
       discount: row.discount,
     });
     if (totals.total_invoice_value.startsWith("-")) throw saveFailed({ discount: [DISCOUNT_TOO_LARGE] });
+    // A product no longer shipped is no longer packed: the packages' contents let go of it.
+    const shippedProducts = new Set(items.map((line) => line.product_id));
+    for (const line of packageLines) {
+      const kept = line.contents.filter((c) => shippedProducts.has(c.product_id));
+      if (kept.length !== line.contents.length) {
+        await tx.update(shipment_packages).set({ contents: kept }).where(eq(shipment_packages.id, line.id));
+      }
+    }
     for (const [index, line] of items.entries()) {
       await tx
         .update(shipment_items)

@@ -1,0 +1,1 @@
+ALTER TABLE `shipment_packages` ADD `contents` text DEFAULT '[]' NOT NULL;
