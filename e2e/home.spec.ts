@@ -110,6 +110,8 @@ const tableRows = (page: Page, name: string) =>
 
 /** The cluster counts the map has drawn, once its countries are on screen. */
 async function clusterCounts(page: Page) {
+  // The map starts once its frame is near the screen (below the fold on a phone).
+  await page.getByRole("heading", { name: "Shipments Map" }).scrollIntoViewIfNeeded();
   const map = page.getByTestId("world-map");
   await expect(map).toHaveAttribute("data-ready", "true", { timeout: 15_000 });
   return map;

@@ -68,16 +68,23 @@ async function loadCountries(): Promise<Feature[]> {
     dataProjection: "EPSG:4326",
     featureProjection: "EPSG:4326",
   }) as Feature[];
-  return features
-    .filter((feature) => String(feature.getId()) !== ANTARCTICA)
-    .map((feature) => {
-      const geometry = unwrapGeometry(feature.getGeometry() ?? undefined);
-      geometry?.transform("EPSG:4326", "EPSG:3857");
-      const projected = new Feature(geometry);
-      projected.setId(feature.getId());
-      projected.set("name", feature.get("name"));
-      return projected;
-    });
+  const projected: Feature[] = [];
+  let sliceStart = performance.now();
+  for (const feature of features) {
+    if (String(feature.getId()) === ANTARCTICA) continue;
+    const geometry = unwrapGeometry(feature.getGeometry() ?? undefined);
+    geometry?.transform("EPSG:4326", "EPSG:3857");
+    const country = new Feature(geometry);
+    country.setId(feature.getId());
+    country.set("name", feature.get("name"));
+    projected.push(country);
+    // Short slices, so a slow phone's main thread stays free for taps and the page's own start.
+    if (performance.now() - sliceStart > 30) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      sliceStart = performance.now();
+    }
+  }
+  return projected;
 }
 
 const landStyle = new Style({
