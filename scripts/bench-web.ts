@@ -4,9 +4,10 @@
 // performance and best-practices scores for /auth/login, /contacts, /home, /shipments and a shipment
 // page (the lighthouse devDependency, run under Node against the same Chromium; LIGHTHOUSE_RUNS=3
 // takes the median of three; LIGHTHOUSE_ROUTES=a,b picks screens, "shipment" for the shipment page).
-// Lighthouse cannot drive a headless-shell Chromium (the bundled @sparticuz one), so the same
-// throttling is also applied by hand through the DevTools protocol and FCP, LCP and total blocking
-// time printed for /home, /shipments and the shipment page. LIGHTHOUSE_ONLY=1 skips the download
+// Where Lighthouse cannot load the app's pages (with the bundled @sparticuz headless-shell Chromium
+// its navigation ends in net::ERR_ABORTED), the same throttling is also applied by hand through the
+// DevTools protocol and FCP, LCP and total blocking time printed for /home, /shipments and the
+// shipment page. LIGHTHOUSE_ONLY=1 skips the download
 // table. Prints figures; asserts nothing.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
