@@ -4,6 +4,7 @@ import { RouterClient } from "@tanstack/react-router/ssr/client";
 import { hydrateRoot } from "react-dom/client";
 import { createApi } from "./lib/api";
 import { createDictionaryCache } from "./lib/dictionaries";
+import { registerServiceWorker } from "./lib/offline";
 import { createSessionStore, notifySessionExpired } from "./lib/session";
 import { uiPrefsFromCookie } from "./lib/ui-prefs";
 import { createAppRouter } from "./router";
@@ -42,3 +43,4 @@ const router = createAppRouter({
 });
 
 hydrateRoot(document, <RouterClient router={router} />);
+registerServiceWorker();

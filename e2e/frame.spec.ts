@@ -45,6 +45,12 @@ test("every sidebar link leads to a rendered screen, client-side without a full 
         : new RegExp(`${path.replace(/[/-]/g, "\\$&")}$`);
     await expect(page).toHaveURL(expected);
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    if (path === "/shipments/create-shipment") {
+      // The header bar and the tab name the page as the spec does, not 'Edit Shipment'.
+      await expect(page.getByRole("banner")).toContainText("Create International Shipment");
+      await expect(page.getByRole("banner")).not.toContainText("Edit Shipment");
+      await expect(page).toHaveTitle(/Create International Shipment/);
+    }
     expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
   }
   await nav.getByRole("link", { name: "Logout", exact: true }).click();

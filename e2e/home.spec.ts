@@ -18,6 +18,32 @@ async function expectNoAxeViolations(page: Page) {
  * two years ago), Brazil 1 (two years ago).
  */
 async function seedShipments(page: Page, user: TTestUser) {
+  await seedDestinations(page, user, [
+    [
+      "Berlin Optics GmbH",
+      "DE",
+      [
+        [today, 3, "DE-1"],
+        [today, 3, "DE-2"],
+        [today, 6, "DE-3"],
+      ],
+    ],
+    [
+      "Osaka Trading KK",
+      "JP",
+      [
+        [today, 5, "JP-1"],
+        [twoYearsAgo, 4, "JP-2"],
+      ],
+    ],
+    ["São Paulo Importadora", "BR", [[twoYearsAgo, 2, "BR-1"]]],
+  ]);
+}
+
+/** Per importer (company, ISO country code): its shipments as [ship date, status id, reference]. */
+type TSeed = [string, string, [string, number, string][]];
+
+async function seedDestinations(page: Page, user: TTestUser, seeds: TSeed[]) {
   const db = createClient({ url: `file:${path.join(process.env.E2E_DATA_DIR!, "app.db")}`, timeout: 10_000 });
   try {
     const ws = Number(
@@ -46,23 +72,15 @@ async function seedShipments(page: Page, user: TTestUser) {
       expect(res.status()).toBe(201);
       return ((await res.json()) as { item: { id: number } }).item.id;
     };
-    const de = await importer("Berlin Optics GmbH", "DE");
-    const jp = await importer("Osaka Trading KK", "JP");
-    const br = await importer("São Paulo Importadora", "BR");
-    const rows: [number, string, number, string][] = [
-      [de, today, 3, "DE-1"],
-      [de, today, 3, "DE-2"],
-      [de, today, 6, "DE-3"],
-      [jp, today, 5, "JP-1"],
-      [jp, twoYearsAgo, 4, "JP-2"],
-      [br, twoYearsAgo, 2, "BR-1"],
-    ];
-    for (const [importerId, shipDate, status, ref] of rows) {
-      await db.execute({
-        sql: `insert into shipments (workspace_id, importer_of_record_id, ship_date, shipping_status_id,
-                shipper_reference_number, tracking_number_1) values (?, ?, ?, ?, ?, ?)`,
-        args: [ws, importerId, shipDate, status, ref, `TRK-${ref}`],
-      });
+    for (const [company, code, shipments] of seeds) {
+      const importerId = await importer(company, code);
+      for (const [shipDate, status, ref] of shipments) {
+        await db.execute({
+          sql: `insert into shipments (workspace_id, importer_of_record_id, ship_date, shipping_status_id,
+                  shipper_reference_number, tracking_number_1) values (?, ?, ?, ?, ?, ?)`,
+          args: [ws, importerId, shipDate, status, ref, `TRK-${ref}`],
+        });
+      }
     }
   } finally {
     db.close();
@@ -92,6 +110,8 @@ const tableRows = (page: Page, name: string) =>
 
 /** The cluster counts the map has drawn, once its countries are on screen. */
 async function clusterCounts(page: Page) {
+  // The map starts once its frame is near the screen (below the fold on a phone).
+  await page.getByRole("heading", { name: "Shipments Map" }).scrollIntoViewIfNeeded();
   const map = page.getByTestId("world-map");
   await expect(map).toHaveAttribute("data-ready", "true", { timeout: 15_000 });
   return map;
@@ -172,6 +192,8 @@ test("tiles, tables and map agree; switching the period updates them all and the
   const map = await clusterCounts(page);
   await expect(map).toHaveAttribute("data-cluster-counts", "3,2,1");
   await expect(map).toHaveAttribute("data-zoom", "2");
+  // Every marker fits the spec's start view, so it stays centred on 0,0.
+  await expect(map).toHaveAttribute("data-center", "0,0");
 
   // The map draws the countries: land in Australia's interior, and no streak across the open sea
   // at the latitudes of Russia's far east (66°N, Denmark Strait) and Fiji (17°S, South Atlantic).
@@ -257,4 +279,97 @@ test("clicking a single-destination cluster on the map lists its shipments", asy
   await expect(list.getByRole("heading", { name: "Shipments to Brazil" })).toBeVisible();
   await expect(list.getByRole("link")).toHaveCount(1);
   await expect(list.getByRole("link")).toContainText("BR-1");
+});
+
+/**
+ * The markers drawn on the map's canvases, found by their colour (the cluster fill, alone or over
+ * land): each marker's bounding box in canvas pixels, and the canvas size.
+ */
+async function drawnMarkers(page: Page) {
+  return page.getByTestId("world-map").evaluate((element) => {
+    const boxes: { left: number; top: number; right: number; bottom: number }[] = [];
+    let size = [0, 0];
+    for (const canvas of element.querySelectorAll("canvas")) {
+      const { width, height } = canvas;
+      size = [width, height];
+      const data = canvas.getContext("2d")!.getImageData(0, 0, width, height).data;
+      const isMarker = (i: number) => {
+        const [r, g, b, a] = [data[i * 4], data[i * 4 + 1], data[i * 4 + 2], data[i * 4 + 3]];
+        return a > 150 && r < 80 && b - r > 50 && b > g;
+      };
+      const seen = new Uint8Array(width * height);
+      for (let start = 0; start < width * height; start++) {
+        if (seen[start] || !isMarker(start)) continue;
+        const box = { left: width, top: height, right: 0, bottom: 0 };
+        let pixels = 0;
+        const stack = [start];
+        seen[start] = 1;
+        while (stack.length) {
+          const i = stack.pop()!;
+          const [x, y] = [i % width, Math.floor(i / width)];
+          pixels++;
+          box.left = Math.min(box.left, x);
+          box.right = Math.max(box.right, x);
+          box.top = Math.min(box.top, y);
+          box.bottom = Math.max(box.bottom, y);
+          for (const [nx, ny] of [
+            [x + 1, y],
+            [x - 1, y],
+            [x, y + 1],
+            [x, y - 1],
+          ]) {
+            const n = ny * width + nx;
+            if (nx < 0 || ny < 0 || nx >= width || ny >= height || seen[n] || !isMarker(n)) continue;
+            seen[n] = 1;
+            stack.push(n);
+          }
+        }
+        // Anti-aliased specks are not markers.
+        if (pixels > 40) boxes.push(box);
+      }
+    }
+    return { boxes, size };
+  });
+}
+
+test("markers far north are drawn whole, and one near the antimeridian once, at 1440 and at 390", async ({
+  page,
+  user,
+}, testInfo) => {
+  await page.goto("/home");
+  await seedDestinations(page, user, [
+    ["Nuuk Supply ApS", "GL", [[today, 3, "GL-1"]]],
+    ["Suva Traders Ltd", "FJ", [[today, 3, "FJ-1"]]],
+    ["Osaka Trading KK", "JP", [[today, 3, "JP-1"]]],
+  ]);
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await page.goto("/home?period=all");
+    await waitForHydration(page);
+    const map = await clusterCounts(page);
+    const clusters = ((await map.getAttribute("data-cluster-counts")) ?? "").split(",").filter(Boolean);
+    const { boxes, size } = await drawnMarkers(page);
+    await map.screenshot({ path: testInfo.outputPath(`map-edges-${width}.png`) });
+    // Each cluster drawn once: Fiji, 2° from the antimeridian, is not repeated on a map wider than
+    // the world (1440), and no marker is cut by an edge, Greenland's (72°N) least of all.
+    expect(boxes.length, JSON.stringify({ boxes, clusters, size })).toBe(clusters.length);
+    expect(clusters.length).toBeGreaterThan(0);
+    for (const box of boxes) {
+      expect(box.top, JSON.stringify(box)).toBeGreaterThan(0);
+      expect(box.left, JSON.stringify(box)).toBeGreaterThan(0);
+      expect(box.bottom, JSON.stringify(box)).toBeLessThan(size[1] - 1);
+      expect(box.right, JSON.stringify(box)).toBeLessThan(size[0] - 1);
+    }
+    if (width === 1440) {
+      // The three destinations are far enough apart to be three markers, and the map is wider than
+      // one world (1024 px at zoom 2), so a wrapped copy of Fiji would be on screen.
+      expect(clusters).toEqual(["1", "1", "1"]);
+      // Fiji (175°E) is 498 px east of the centre; its copy one world west would be 526 px west.
+      expect(size[0] / 2).toBeGreaterThan(1024 - 498);
+      await expect(map).toHaveAttribute("data-zoom", "2");
+    }
+  }
 });

@@ -80,6 +80,64 @@ test("an edit made offline is kept, retried and saved when the network is back; 
   await expect(page.getByTestId("kept-work")).toHaveCount(0);
 });
 
+for (const [width, height] of [
+  [1440, 900],
+  [390, 844],
+]) {
+  test(`a reload while offline opens the page again and offers the edit back; online again, it reaches the server without a reload (${width}px)`, async ({
+    page,
+    context,
+    user: _,
+  }, testInfo) => {
+    await page.setViewportSize({ width, height });
+    const id = await openNewShipment(page);
+    await page.getByLabel(/^Shipment name/).fill("Before the tunnel");
+    await expect(page.getByTestId("autosave-banner")).toContainText("saved as a draft", { timeout: 10_000 });
+    // The service worker is in charge and holds this page (reached by an in-app redirect, not a load of its own).
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await expect
+      .poll(() =>
+        page.evaluate(async () => Boolean(await (await caches.open("tw-pages-v1")).match(location.pathname))),
+      )
+      .toBe(true);
+
+    await context.setOffline(true);
+    await page.getByLabel(/^Shipment name/).fill("Written in the tunnel");
+    await expect(page.getByTestId("unsaved-marker")).toContainText("Unsaved changes", { timeout: 10_000 });
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.reload();
+    await waitForHydration(page);
+    const offer = page.getByTestId("kept-work");
+    await expect(offer).toContainText("did not reach the server");
+    await page.screenshot({ path: testInfo.outputPath(`reloaded-offline-${width}.png`) });
+    await offer.getByRole("button", { name: "Restore my changes" }).click();
+    await expect(page.getByLabel(/^Shipment name/)).toHaveValue("Written in the tunnel");
+    await expect(page.getByTestId("unsaved-marker")).toBeVisible({ timeout: 10_000 });
+    expect((await shipmentOnServer(page, id)).name).toBe("Before the tunnel");
+
+    // Back online: the retry delivers it with no reload.
+    await context.setOffline(false);
+    await expect
+      .poll(async () => (await shipmentOnServer(page, id)).name, { timeout: 20_000 })
+      .toBe("Written in the tunnel");
+    await expect(page.getByTestId("unsaved-marker")).toBeHidden({ timeout: 20_000 });
+
+    // Signing out drops every kept page: none is left for the next person on this browser.
+    await page.goto("/auth/logout");
+    await expect(page).toHaveURL(/\/auth\/login/);
+    expect(await page.evaluate(async () => (await (await caches.open("tw-pages-v1")).keys()).length)).toBe(0);
+    // The API is never answered from a cache.
+    expect(
+      await page.evaluate(
+        async () =>
+          (await Promise.all((await caches.keys()).map(async (n) => (await caches.open(n)).keys())))
+            .flat()
+            .filter((r) => new URL(r.url).pathname.startsWith("/api")).length,
+      ),
+    ).toBe(0);
+  });
+}
+
 test("opening Create Int’l Shipment and going back leaves no empty draft", async ({ page, user: _ }) => {
   await page.goto("/shipments");
   await waitForHydration(page);

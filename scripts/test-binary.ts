@@ -99,6 +99,15 @@ try {
     const res = await fetch(`${url}${asset}`);
     check(res.ok && (await res.arrayBuffer()).byteLength > 0, `embedded asset ${asset} is served`);
   }
+  // The service worker (offline reload of open pages) is part of the server, at the root for scope /.
+  const worker = await fetch(`${url}/sw.js`);
+  const workerText = await worker.text();
+  check(
+    worker.ok &&
+      /javascript/.test(worker.headers.get("content-type") ?? "") &&
+      workerText.includes('addEventListener("fetch"'),
+    "the service worker /sw.js is served",
+  );
   // The dashboard's lazily-loaded map chunk and the country shapes it fetches are separate files.
   const manifest = JSON.parse(
     await Bun.file(path.join(ROOT, "dist", "client", ".vite", "manifest.json")).text(),

@@ -43,3 +43,17 @@ describe("the /api surface", () => {
     expect(text).not.toMatch(/at .*\.ts|stack|Error:/);
   });
 });
+
+describe("the service worker", () => {
+  test("/sw.js is a script revalidated on every visit, keeping pages and assets but never /api", async () => {
+    const res = await ctx.app.request("/sw.js");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/javascript");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    const source = await res.text();
+    // Parses as a script.
+    expect(() => new Function(source)).not.toThrow();
+    expect(source).toContain('url.pathname.startsWith("/api/")');
+    expect(source).toContain('url.pathname.startsWith("/assets/")');
+  });
+});

@@ -47,6 +47,7 @@ import { apiBodyLimit, isDatabaseBusy } from "./lib/limits";
 import type { TLogger } from "./lib/logger";
 import type { TMailer } from "./lib/mailer";
 import { securityHeaders } from "./lib/security";
+import { SERVICE_WORKER_SOURCE } from "./lib/service-worker";
 import type { TStorage } from "./lib/storage";
 import { VersionedPages } from "./lib/versioned-pages";
 import type { TRenderPage } from "./ssr";
@@ -222,6 +223,14 @@ export function createApp(deps: TAppDeps) {
   // The login and register pages post here when JavaScript has not (yet) run.
   app.post("/auth/login", loginForm);
   app.post("/auth/register", registerForm);
+
+  // The service worker sits at the root so its scope is the whole app; the browser checks it for
+  // updates on every visit, so it is never cached.
+  app.get("/sw.js", (c) => {
+    c.header("Content-Type", "text/javascript; charset=utf-8");
+    c.header("Cache-Control", "no-cache");
+    return c.body(SERVICE_WORKER_SOURCE);
+  });
 
   const { assets, render } = deps;
   if (assets) {

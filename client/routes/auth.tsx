@@ -1,5 +1,6 @@
 import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
 import { numberOrUndefined, shortStringOrUndefined, stringOrUndefined } from "../lib/list-search";
+import { forgetOfflinePages } from "../lib/offline";
 import { safeNext } from "../lib/session";
 import { rootRoute } from "./root";
 
@@ -37,6 +38,7 @@ const logoutRoute = createRoute({
     if (preload) return;
     await context.api.send("POST", "/logout").catch(() => undefined);
     context.session.user = null;
+    await forgetOfflinePages();
     throw redirect({ to: "/auth/login", search: { next: undefined } });
   },
 });

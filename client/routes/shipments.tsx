@@ -166,13 +166,14 @@ const editShipmentRoute = createRoute({
     ]);
     return { item: loaded.item, unitValues: loaded.unit_values ?? {}, dictionaries };
   },
-  staticData: { title: "Edit Shipment" },
+  // The spec names the shipment form page 'Create International Shipment' whether the draft is new or not.
+  staticData: { title: "Create International Shipment" },
   pendingComponent: () => (
     <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
       <Spinner /> Loading the shipment…
     </p>
   ),
-  head: title("Edit Shipment"),
+  head: title("Create International Shipment"),
   notFoundComponent: ShipmentNotFound,
   errorComponent: ({ error }) => <ErrorPanel error={error} />,
   // The form (lines, parties, paperwork, autosave, zod) loads with its own chunk, not with the list.

@@ -22,6 +22,7 @@ export function useKeptWork<T>({
   storageKey: string;
   /** What to keep: the form's values now. */
   snapshot: T;
+  /** The record's updated_at as the server last stored it for this page (the base of the next save). */
   baseUpdatedAt: string | null;
   /** The server lacks a change (the autosaver's state). */
   isUnsaved: boolean;
@@ -29,8 +30,11 @@ export function useKeptWork<T>({
   hasChanged: () => boolean;
   /** Whether a kept copy says something the stored record does not. */
   differsFromStored: (kept: T) => boolean;
-  /** Puts the kept values back into the form (which then autosaves them). */
-  onRestore: (kept: T) => void;
+  /**
+   * Puts the kept values back into the form (which then autosaves them), with the updated_at they
+   * were based on: a page opened from an older copy (offline) saves on that base, not its own.
+   */
+  onRestore: (kept: T, baseUpdatedAt: string | null) => void;
 }) {
   const [offer, setOffer] = useState<TKeptWork<T> | null>(null);
   const offerRef = useRef<TKeptWork<T> | null>(null);
@@ -60,7 +64,7 @@ export function useKeptWork<T>({
     restore() {
       if (!offer) return;
       setOffer(null);
-      onRestore(offer.snapshot);
+      onRestore(offer.snapshot, offer.baseUpdatedAt);
     },
     discard() {
       setOffer(null);

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { XIcon } from "lucide-react";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { TMapAnswer, TMapDestination, TMapEntry, TPeriod } from "../../../db/contracts/home";
 import { Button } from "../../components/ui/button";
 import { Skeleton } from "../../components/ui/skeleton";
@@ -32,17 +32,38 @@ function MapPlaceholder({ label }: { label: string }) {
  * shipments of a chosen cluster with links to them.
  */
 export function MapPanel({ map, period, api }: { map: TMapAnswer; period: TPeriod; api: TApi }) {
-  const [isBrowser, setIsBrowser] = useState(false);
+  const [isNear, setIsNear] = useState(false);
   const [selected, setSelected] = useState<TMapDestination[] | null>(null);
-  useEffect(() => setIsBrowser(true), []);
+  const frame = useRef<HTMLDivElement>(null);
+  // The map (its chunk, the country shapes, OpenLayers' start) is the dashboard's heaviest work: it
+  // starts only once its frame is on or near the screen, so on a phone, where it sits below the
+  // fold, it does not hold up the page's start.
+  useEffect(() => {
+    const element = frame.current;
+    if (!element || typeof IntersectionObserver === "undefined") {
+      setIsNear(true);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          setIsNear(true);
+          observer.disconnect();
+        }
+      },
+      { rootMargin: "200px" },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   // A new period redraws the markers; a list from the previous period would be stale.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the data changes.
   useEffect(() => setSelected(null), [map]);
 
   return (
     <div className="space-y-4">
-      <div className="h-[260px] overflow-hidden rounded-lg border bg-sky-50 sm:h-[440px]">
-        {isBrowser ? (
+      <div ref={frame} className="h-[260px] overflow-hidden rounded-lg border bg-sky-50 sm:h-[440px]">
+        {isNear ? (
           <Suspense fallback={<MapPlaceholder label="Loading map…" />}>
             <WorldMap destinations={map.destinations} onSelect={setSelected} />
           </Suspense>

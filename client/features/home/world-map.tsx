@@ -21,9 +21,12 @@ import { useEffect, useRef } from "react";
 import countriesUrl from "world-atlas/countries-110m.json?url";
 import type { TMapDestination } from "../../../db/contracts/home";
 import { unwrapRing } from "./antimeridian";
+import { startView } from "./start-view";
 
 export const START_ZOOM = 2;
 export const MAX_ZOOM = 7;
+/** The widest marker's radius and white ring: the start view keeps this much room around each marker. */
+const MARKER_ROOM_PX = 30;
 /** Antarctica (ISO 3166 numeric 010): nobody ships there, and its ring circles the pole. */
 const ANTARCTICA = "010";
 
@@ -65,16 +68,23 @@ async function loadCountries(): Promise<Feature[]> {
     dataProjection: "EPSG:4326",
     featureProjection: "EPSG:4326",
   }) as Feature[];
-  return features
-    .filter((feature) => String(feature.getId()) !== ANTARCTICA)
-    .map((feature) => {
-      const geometry = unwrapGeometry(feature.getGeometry() ?? undefined);
-      geometry?.transform("EPSG:4326", "EPSG:3857");
-      const projected = new Feature(geometry);
-      projected.setId(feature.getId());
-      projected.set("name", feature.get("name"));
-      return projected;
-    });
+  const projected: Feature[] = [];
+  let sliceStart = performance.now();
+  for (const feature of features) {
+    if (String(feature.getId()) === ANTARCTICA) continue;
+    const geometry = unwrapGeometry(feature.getGeometry() ?? undefined);
+    geometry?.transform("EPSG:4326", "EPSG:3857");
+    const country = new Feature(geometry);
+    country.setId(feature.getId());
+    country.set("name", feature.get("name"));
+    projected.push(country);
+    // Short slices, so a slow phone's main thread stays free for taps and the page's own start.
+    if (performance.now() - sliceStart > 30) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      sliceStart = performance.now();
+    }
+  }
+  return projected;
 }
 
 const landStyle = new Style({
@@ -117,6 +127,22 @@ function destinationFeatures(destinations: TMapDestination[]): Feature[] {
   });
 }
 
+/** Centre 0,0 at zoom 2 (spec), moved or zoomed out only so that no marker is cut by an edge. */
+function showStartView(instance: OlMap | null, points: VectorSource, animate: boolean) {
+  if (!instance) return;
+  const size = (instance.getSize() ?? [0, 0]) as [number, number];
+  const coordinates = points
+    .getFeatures()
+    .map((f) => (f.getGeometry() as Point).getCoordinates() as [number, number]);
+  const { center, zoom } = startView(coordinates, size, MARKER_ROOM_PX, START_ZOOM, 0);
+  const view = instance.getView();
+  if (animate) view.animate({ center, zoom, duration: 200 });
+  else {
+    view.setCenter(center);
+    view.setZoom(zoom);
+  }
+}
+
 /**
  * The world with one clustered marker per destination country. A cluster's number is the sum of
  * its destinations' shipments. Clicking a cluster zooms in to split it; a cluster of one
@@ -128,6 +154,8 @@ export default function WorldMap({ destinations, onSelect }: TWorldMapProps) {
   // wrapX off: on a map wider than one world, a destination near the antimeridian shows once, not
   // once per copy of the world.
   const points = useRef(new VectorSource({ wrapX: false }));
+  /** Until the user moves the map, it keeps its start view, also when its size settles or changes. */
+  const hasUserMoved = useRef(false);
   const selectRef = useRef(onSelect);
   selectRef.current = onSelect;
 
@@ -147,9 +175,11 @@ export default function WorldMap({ destinations, onSelect }: TWorldMapProps) {
       view: new View({
         center: [0, 0],
         zoom: START_ZOOM,
-        minZoom: 1,
+        minZoom: 0,
         maxZoom: MAX_ZOOM,
-        constrainResolution: true,
+        // Not snapped to whole zooms: the start view of a small map (a phone) zooms out only as far
+        // as its markers need.
+        constrainResolution: false,
         // The spec's zoom 2 shows the whole world (1024 px wide); without this a wider map would be
         // pushed to zoom 3 so the world fills it.
         showFullExtent: true,
@@ -165,6 +195,7 @@ export default function WorldMap({ destinations, onSelect }: TWorldMapProps) {
         .sort((a, b) => b - a);
       element.dataset.clusterCounts = counts.join(",");
       element.dataset.zoom = String(instance.getView().getZoom());
+      element.dataset.center = (instance.getView().getCenter() ?? [0, 0]).map((n) => n.toFixed(0)).join(",");
     };
     instance.on("rendercomplete", () => {
       describeClusters();
@@ -173,6 +204,19 @@ export default function WorldMap({ destinations, onSelect }: TWorldMapProps) {
         performance.mark("home-map:interactive");
       }
     });
+    instance.on("change:size", () => {
+      if (!hasUserMoved.current) showStartView(instance, points.current, false);
+    });
+    instance.on("pointerdrag", () => {
+      hasUserMoved.current = true;
+    });
+    element.addEventListener(
+      "wheel",
+      () => {
+        hasUserMoved.current = true;
+      },
+      { passive: true },
+    );
     instance.on("pointermove", (event) => {
       element.style.cursor = instance.hasFeatureAtPixel(event.pixel) ? "pointer" : "";
     });
@@ -185,6 +229,7 @@ export default function WorldMap({ destinations, onSelect }: TWorldMapProps) {
       const view = instance.getView();
       const isAtMax = (view.getZoom() ?? 0) >= MAX_ZOOM;
       if (members.length > 1 && !isAtMax) {
+        hasUserMoved.current = true;
         const extent = boundingExtent(members.map((f) => (f.getGeometry() as Point).getCoordinates()));
         view.fit(extent, { duration: 300, padding: [80, 80, 80, 80], maxZoom: MAX_ZOOM });
         return;
@@ -208,17 +253,22 @@ export default function WorldMap({ destinations, onSelect }: TWorldMapProps) {
   useEffect(() => {
     points.current.clear(true);
     points.current.addFeatures(destinationFeatures(destinations));
+    showStartView(map.current, points.current, false);
   }, [destinations]);
 
   const zoomBy = (delta: number) => {
     const view = map.current?.getView();
     if (!view) return;
+    hasUserMoved.current = true;
     view.animate({
-      zoom: Math.min(MAX_ZOOM, Math.max(1, (view.getZoom() ?? START_ZOOM) + delta)),
+      zoom: Math.min(MAX_ZOOM, Math.max(0, (view.getZoom() ?? START_ZOOM) + delta)),
       duration: 200,
     });
   };
-  const reset = () => map.current?.getView().animate({ center: [0, 0], zoom: START_ZOOM, duration: 200 });
+  const reset = () => {
+    hasUserMoved.current = false;
+    showStartView(map.current, points.current, true);
+  };
 
   return (
     <div className="relative h-full w-full">

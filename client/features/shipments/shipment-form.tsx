@@ -28,6 +28,7 @@ import { Label } from "../../components/ui/label";
 import { ApiError, type TApi } from "../../lib/api";
 import type { TDictionaryCache } from "../../lib/dictionaries";
 import { formatMoney } from "../../lib/format";
+import { keepPageForOffline } from "../../lib/offline";
 import { ScreeningSwitch } from "../screening/screening-switch";
 import { ExportControlPanel } from "./export-control-panel";
 import { PaperworkPanel, type TPaperworkValues } from "./paperwork-panel";
@@ -174,18 +175,24 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
   const kept = useKeptWork({
     storageKey: `shipment:${item.id}`,
     snapshot: { values, parties },
-    baseUpdatedAt: item.updated_at,
+    baseUpdatedAt: saved.current.updatedAt,
     isUnsaved: Boolean(autosave.state.isUnsaved),
     hasChanged: autosave.hasChanged,
     differsFromStored: (copy) =>
       changeKey(copy.values, { current: "" }) !== changeKey(initial, { current: "" }),
-    onRestore: (copy) => {
+    onRestore: (copy, base) => {
+      if (base && base > saved.current.updatedAt) saved.current.updatedAt = base;
       for (const [key, value] of Object.entries(copy.values))
         form.setFieldValue(key as keyof TValues, value as never);
       setParties(copy.parties);
     },
   });
   useDiscardUntouchedDraft(api, item, () => !autosave.hasChanged() && documents.length === 0);
+  // This page and its code are kept for the service worker, so a reload while offline opens it again
+  // and offers the kept copy above.
+  useEffect(() => {
+    void keepPageForOffline();
+  }, []);
 
   const totals = computeShipmentTotals({
     items: values.items.map((i) => ({
