@@ -53,7 +53,9 @@ export async function verifyCredentials(
     await Bun.password.verify(password, await dummyHash);
     return null;
   }
-  return (await Bun.password.verify(password, user.password_hash)) ? user : null;
+  const isGenuine = await Bun.password.verify(password, user.password_hash);
+  // A member an admin removed signs in no more; their records stay attributed to them.
+  return isGenuine && !user.removed_at ? user : null;
 }
 
 /** True when the error is SQLite's unique-constraint failure on users.email. */
