@@ -69,7 +69,11 @@ const auditColumns = () => ({
 
 /** One line of a contact's screening trail, from an audit log row. */
 function toHistoryEntry(row: TAuditRow): TScreeningHistoryEntry {
-  const query = row.query as { name?: string; review_date?: string };
+  const query = row.query as {
+    name?: string;
+    review_date?: string;
+    asked_by?: TScreeningHistoryEntry["asked_by"];
+  };
   const best = (row.matches as TScreeningMatch[])[0];
   return {
     id: row.id,
@@ -96,6 +100,7 @@ function toHistoryEntry(row: TAuditRow): TScreeningHistoryEntry {
       version_date: l.version_date,
     })),
     user: row.user_email ?? "system",
+    ...(query.asked_by ? { asked_by: query.asked_by } : {}),
   };
 }
 
