@@ -588,6 +588,9 @@ export type TShipmentFields = {
 /** A list row: own fields, embedded objects and documents (no lines). */
 export type TShipmentRow = TShipmentFields & {
   user: TShipmentUser | null;
+  /** The member who saved the shipment last (user created it); null before a save by a member. */
+  updated_by_user_id?: number | null;
+  updated_by?: { id: number; name: string; surname: string; email: string } | null;
   carrier: { id: number; name: string } | null;
   status: { id: number; name: string; label: string; color: string };
   currency: { id: number; code: string; currency: string } | null;

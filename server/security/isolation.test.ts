@@ -29,6 +29,7 @@ const RESOURCES: [prefix: string, kind: string][] = [
   ["/api/export-control/shipments/", "shipment"],
   ["/api/export-control/licenses/", "license"],
   ["/api/screenings/contact/", "contact"],
+  ["/api/screenings/shipment/", "shipment"],
   ["/api/screenings/", "screening"],
   ["/api/contacts/", "contact"],
   ["/api/products/", "product"],

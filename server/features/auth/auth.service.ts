@@ -3,6 +3,7 @@ import { encodeHexLowerCase } from "@oslojs/encoding";
 import { eq, lt } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import type { TPublicUser } from "../../../db/contracts/auth";
+import { parseRoles } from "../../../db/contracts/members";
 import { used_signatures, users, workspaces } from "../../../db/schema";
 import type { TEnv } from "../../env";
 import { AppError } from "../../lib/errors";
@@ -31,6 +32,7 @@ export function toPublicUser(user: TSessionUser): TPublicUser {
     image_url: user.image_key ? `/api/user/picture?v=${version(user.image_key)}` : null,
     signature_url: user.signature_key ? `/api/user/signature?v=${version(user.signature_key)}` : null,
     email_verified_at: user.email_verified_at,
+    roles: parseRoles(user.roles),
     created_at: user.created_at,
     updated_at: user.updated_at,
   };

@@ -16,7 +16,7 @@ afterAll(() => ctx.database.close());
 
 type TWho = { auth: Record<string, string>; user: { id: number } };
 
-async function failingContact(as: TWho) {
+async function failingContact(as: TWho & { email?: string }) {
   const res = await call(
     ctx,
     as.auth,
@@ -92,6 +92,21 @@ describe("release of a failed screening", () => {
     expect((await clear(second, other.resultId)).status).toBe(403);
     // Switched off, the admin may release it.
     await call(ctx, admin.auth, "PUT", "/api/workspace/settings", { two_person_release: false });
-    expect((await clear(admin, other.resultId)).status).toBe(200);
+    expect((await clear(admin, other.resultId, "Registry checked by the admin")).status).toBe(200);
+    // The shipment shows who cleared its consignee, who asked, and the note.
+    const releases = await call(ctx, second.auth, "GET", `/api/screenings/shipment/${id.id}/releases`);
+    expect(releases.status).toBe(200);
+    const [release] = (
+      (await releases.json()) as {
+        data: { user: string; note: string; asked_by: { email: string; as: string }[] }[];
+      }
+    ).data;
+    expect(release).toMatchObject({ user: admin.email, note: "Registry checked by the admin" });
+    expect(release.asked_by.map((a) => a.email).sort()).toEqual([admin.email, second.email].sort());
+    const list = await call(ctx, admin.auth, "GET", "/api/shipments");
+    const row = (
+      (await list.json()) as { data: { id: number; updated_by: { email: string } | null }[] }
+    ).data.find((r) => r.id === id.id);
+    expect(row?.updated_by?.email).toBe(second.email);
   });
 });
