@@ -623,6 +623,7 @@ export type TShipmentBlank = Omit<TShipmentFields, "id" | "created_at" | "update
 /** List columns: every column of the spec's Shipments row plus the filters My Shipments offers. */
 export const SHIPMENT_LIST_COLUMNS = {
   user_id: { sortable: true, filter: "number" },
+  updated_by_user_id: { sortable: true, filter: "number" },
   name: { sortable: true, filter: "text" },
   shipper_reference_number: { sortable: true, filter: "text" },
   consignee_reference_number: { sortable: true, filter: "text" },

@@ -32,7 +32,8 @@ export const SHIPMENTS_SQL = `
 select s.id, s.name, s.shipper_reference_number, s.shipping_status_id, s.ship_date, s.carrier_id,
   s.mode_of_transport_id, s.incoterm_id, s.currency_id, s.exporter_of_record_id,
   s.importer_of_record_id, s.ultimate_consignee_id, s.total_invoice_value,
-  (select coalesce(sum(p.gross_weight), 0) from shipment_packages p where p.shipment_id = s.id)
+  (select coalesce(sum(p.gross_weight), 0) from shipment_packages p where p.shipment_id = s.id),
+  s.user_id, s.updated_by_user_id
 from json_each(?) j
 cross join shipments s on s.id = j.value
 where s.workspace_id = ?`;
@@ -49,6 +50,8 @@ export type TShipment = {
   year: number | null;
   month: number | null;
   carrier: number | null;
+  createdBy: number | null;
+  editedBy: number | null;
   mode: number | null;
   incoterm: number | null;
   currency: number | null;
@@ -144,6 +147,8 @@ export function toShipment(r: TRow, l: TReportLookups): TShipment {
     year,
     month,
     carrier: lookup(l.carrier, idOf(r[5])),
+    createdBy: lookup(l.createdBy, idOf(r[14])),
+    editedBy: lookup(l.editedBy, idOf(r[15])),
     mode: lookup(l.mode, idOf(r[6])),
     incoterm: lookup(l.incoterm, idOf(r[7])),
     currency: lookup(l.currency, idOf(r[8])),
