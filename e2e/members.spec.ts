@@ -31,7 +31,7 @@ async function invitationLink(email: string): Promise<string> {
 test("an admin invites a shipper, who joins from the e-mailed link and cannot clear a failed screening", async ({
   page,
   browser,
-}) => {
+}, testInfo) => {
   await signIn(page);
   const shipper = newUser();
   const origin = { origin: process.env.E2E_BASE_URL! };
@@ -54,8 +54,10 @@ test("an admin invites a shipper, who joins from the e-mailed link and cannot cl
   await waitForHydration(invitee);
   await expect(invitee.getByRole("heading", { name: "Join your workspace" })).toBeVisible();
   await expectNoAxeViolations(invitee);
+  await invitee.screenshot({ path: testInfo.outputPath("accept-invitation-1440.png") });
   await invitee.setViewportSize({ width: 390, height: 844 });
   await expectNoAxeViolations(invitee);
+  await invitee.screenshot({ path: testInfo.outputPath("accept-invitation-390.png") });
   await invitee.setViewportSize({ width: 1440, height: 900 });
   await invitee.getByLabel("Password").fill(shipper.password);
   await invitee.getByRole("button", { name: "Join" }).click();
