@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { TContactScreening } from "../../../db/contracts/screening";
-import { buildContact, call, joinAs, signUp } from "../../test/factories";
+import { buildContact, buildProduct, call, joinAs, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 
 let ctx: TTestContext;
@@ -108,5 +108,36 @@ describe("release of a failed screening", () => {
       (await list.json()) as { data: { id: number; updated_by: { email: string } | null }[] }
     ).data.find((r) => r.id === id.id);
     expect(row?.updated_by?.email).toBe(second.email);
+  });
+
+  test("overriding a licence hold on a line needs compliance, through the shipment or the line", async () => {
+    const admin = await signUp(ctx);
+    const shipper = await joinAs(ctx, admin, ["shipper"]);
+    const product = await call(ctx, shipper.auth, "POST", "/api/products", buildProduct(3));
+    const productId = ((await product.json()) as { item: { id: number } }).item.id;
+    const created = await call(ctx, shipper.auth, "POST", "/api/shipments", {});
+    const draft = ((await created.json()) as { item: { id: number; updated_at: string } }).item;
+    const save = (as: TWho, updated_at: string, why: string) =>
+      call(ctx, as.auth, "PUT", `/api/shipments/${draft.id}`, {
+        updated_at,
+        items: [{ product_id: productId, quantity: 1, override_justification: why }],
+      });
+    const refused = await save(shipper, draft.updated_at, "Licence checked by phone");
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toContain("Compliance role");
+    const plain = await save(shipper, draft.updated_at, "");
+    expect(plain.status).toBe(200);
+    const saved = ((await plain.json()) as { item: { updated_at: string; items: { id: number }[] } }).item;
+    const line = await call(
+      ctx,
+      shipper.auth,
+      "PUT",
+      `/api/export-control/shipments/${draft.id}/lines/${saved.items[0].id}`,
+      {
+        override_justification: "Licence checked by phone",
+      },
+    );
+    expect(line.status).toBe(403);
+    expect((await save(admin, saved.updated_at, "Licence checked by phone")).status).toBe(200);
   });
 });
