@@ -68,6 +68,12 @@ test("an admin invites a shipper, who joins from the e-mailed link and cannot cl
   const trade = await invitee.request.get(`/api/screenings/trade?itemId=${contactId}`);
   const screening = ((await trade.json()) as { item: { id: number; status: string } }).item;
   expect(screening.status).toBe("failed");
+  // The contact's screening card offers the shipper no override; the server refuses one anyway.
+  await invitee.goto(`/contacts/edit-contact/${contactId}`);
+  await waitForHydration(invitee);
+  const panel = invitee.locator("[aria-label='Restricted-party screening']");
+  await expect(panel.getByText("A member with the Compliance role decides manual overrides.")).toBeVisible();
+  await expect(panel.getByRole("button", { name: "PASSED" })).toHaveCount(0);
   const refused = await invitee.request.post("/api/screenings/override", {
     headers: { origin: process.env.E2E_BASE_URL! },
     data: { id: screening.id, status: "passed", note: "Looks fine to me" },
@@ -80,6 +86,12 @@ test("an admin invites a shipper, who joins from the e-mailed link and cannot cl
     data: { id: screening.id, status: "passed", note: "Different company: checked the registry" },
   });
   expect(cleared.status()).toBe(200);
+  // The admin holds compliance: the card offers the override.
+  await page.goto(`/contacts/edit-contact/${contactId}`);
+  await waitForHydration(page);
+  await expect(
+    page.locator("[aria-label='Restricted-party screening']").getByRole("button", { name: "PASSED" }),
+  ).toHaveAttribute("aria-pressed", "true");
   // The link works once.
   const again = await browser.newPage();
   await again.goto(link);
