@@ -18,6 +18,7 @@ import { exporterProfileRoutes } from "./features/exporter-profile/exporter-prof
 import { healthRoutes } from "./features/health/health.routes";
 import { homeRoutes } from "./features/home/home.routes";
 import { licensesEntity } from "./features/licenses/licenses.entity";
+import { invitationRoutes, workspaceRoutes } from "./features/members/members.routes";
 import { generateOnShipmentSave } from "./features/paperwork/paperwork.hooks";
 import { paperworkRoutes } from "./features/paperwork/paperwork.routes";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
@@ -162,6 +163,8 @@ export function createApp(deps: TAppDeps) {
     .route("/search", searchRoutes)
     .route("/", authRoutes)
     .route("/user", userRoutes)
+    .route("/workspace", workspaceRoutes)
+    .route("/invitations", invitationRoutes)
     .route("/partner-types", partnerTypeRoutes)
     // Attachment routes come before their entity's routes so "/products/documents" is not read as an id.
     .route("/products/documents", createDocumentRoutes(DOCUMENT_OWNERS.product_id))

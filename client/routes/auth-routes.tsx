@@ -27,6 +27,7 @@ const loginRoute = getRouteApi("/auth/login");
 const registerRoute = getRouteApi("/auth/register");
 const forgotRoute = getRouteApi("/auth/forgot-password");
 const resetRoute = getRouteApi("/auth/reset-password/$id");
+const acceptInvitationRoute = getRouteApi("/auth/accept-invitation/$id");
 
 export function LoginScreen() {
   const { next, error: postedError } = loginRoute.useSearch();
@@ -323,6 +324,55 @@ export function ResetScreen() {
           {(isBusy) => (
             <SubmitButton className="w-full" isBusy={isBusy} label="Reset password" busyLabel="Saving…" />
           )}
+        </form.Subscribe>
+      </Form>
+    </AuthCard>
+  );
+}
+
+/** Joins the workspace an admin invited the address to: the invitee chooses a password. */
+export function AcceptInvitationScreen() {
+  const { api, session } = acceptInvitationRoute.useRouteContext();
+  const { id } = acceptInvitationRoute.useParams();
+  const { expires, signature } = acceptInvitationRoute.useSearch();
+  const router = useRouter();
+  const form = useForm({
+    defaultValues: { password: "" },
+    validationLogic: revalidateLogic(),
+    validators: { onDynamic: ZResetPasswordInput },
+    onSubmit: async ({ value, formApi }) => {
+      try {
+        const query = new URLSearchParams({ expires: String(expires ?? ""), signature: signature ?? "" });
+        const { user } = await api.send<{ user: TPublicUser }>(
+          "POST",
+          `/invitations/${encodeURIComponent(id)}/accept?${query}`,
+          value,
+        );
+        session.user = user;
+        clearSessionExpired();
+        toast.success("Welcome to the workspace");
+        await router.invalidate();
+        await router.navigate({ href: "/home" });
+      } catch (error) {
+        toast.error("Could not join the workspace", {
+          description: hasServerMessage(error) ? applyServerErrors(formApi, error, "") : undefined,
+        });
+      }
+    },
+  });
+  return (
+    <AuthCard
+      title="Join your workspace"
+      description="Choose a password of at least 8 characters to accept the invitation."
+    >
+      <Form className="space-y-4" onSubmit={form.handleSubmit}>
+        <form.Field name="password">
+          {(field) => (
+            <TextField field={field} label="Password" type="password" autoComplete="new-password" />
+          )}
+        </form.Field>
+        <form.Subscribe selector={(s) => s.isSubmitting}>
+          {(isBusy) => <SubmitButton className="w-full" isBusy={isBusy} label="Join" busyLabel="Joining…" />}
         </form.Subscribe>
       </Form>
     </AuthCard>

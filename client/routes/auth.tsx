@@ -77,4 +77,24 @@ export const resetRoute = createRoute({
   component: lazyRouteComponent(authScreens, "ResetScreen"),
 });
 
-export const authRoutes = [loginRoute, logoutRoute, registerRoute, forgotRoute, resetRoute];
+/** The e-mailed invitation to join a workspace: the invitee chooses a password and is signed in. */
+export const acceptInvitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/auth/accept-invitation/$id",
+  validateSearch: (raw: Record<string, unknown>): { expires?: number; signature?: string } => ({
+    expires: numberOrUndefined(raw.expires),
+    signature: stringOrUndefined(raw.signature),
+  }),
+  staticData: { title: "Join your workspace" },
+  head: title("Join your workspace"),
+  component: lazyRouteComponent(authScreens, "AcceptInvitationScreen"),
+});
+
+export const authRoutes = [
+  loginRoute,
+  logoutRoute,
+  registerRoute,
+  forgotRoute,
+  resetRoute,
+  acceptInvitationRoute,
+];

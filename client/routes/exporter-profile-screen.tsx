@@ -93,7 +93,7 @@ export function ExporterProfileScreen() {
               <CardDescription>
                 {profile.editable
                   ? "Printed as exporter and seller on invoices, packing lists and certificates of origin when a shipment names no exporter of record."
-                  : "Only the workspace owner can change the exporter profile."}
+                  : "Only an admin of the workspace can change the exporter profile."}
               </CardDescription>
             </CardHeader>
             <CardContent className="grid gap-4 sm:grid-cols-2">

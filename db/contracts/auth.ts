@@ -88,6 +88,8 @@ export type TPublicUser = {
   image_url: string | null;
   signature_url: string | null;
   email_verified_at: string | null;
+  /** The member's roles in the workspace (db/contracts/members.ts), so screens hide what they cannot do. */
+  roles: ("admin" | "compliance" | "shipper")[];
   created_at: string;
   updated_at: string;
 };

@@ -13,6 +13,8 @@ export const REPORT_GROUPABLE = [
   "ship_month",
   "ship_year",
   "carrier",
+  "created_by",
+  "last_edited_by",
   "mode_of_transport",
   "incoterm",
   "currency",

@@ -120,4 +120,6 @@ export type TScreeningHistoryEntry = {
   > | null;
   lists: { source: string; version_date: string }[];
   user: string;
+  /** An override's askers: the members whose work the hit held (the contact's creator, shipments' editors). */
+  asked_by?: { user_id: number; email: string; name: string; as: string }[];
 };

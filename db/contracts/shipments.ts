@@ -620,6 +620,9 @@ export type TShipmentFields = {
 /** A list row: own fields, embedded objects and documents (no lines). */
 export type TShipmentRow = TShipmentFields & {
   user: TShipmentUser | null;
+  /** The member who saved the shipment last (user created it); null before a save by a member. */
+  updated_by_user_id?: number | null;
+  updated_by?: { id: number; name: string; surname: string; email: string } | null;
   carrier: { id: number; name: string } | null;
   status: { id: number; name: string; label: string; color: string };
   currency: { id: number; code: string; currency: string } | null;
@@ -652,6 +655,7 @@ export type TShipmentBlank = Omit<TShipmentFields, "id" | "created_at" | "update
 /** List columns: every column of the spec's Shipments row plus the filters My Shipments offers. */
 export const SHIPMENT_LIST_COLUMNS = {
   user_id: { sortable: true, filter: "number" },
+  updated_by_user_id: { sortable: true, filter: "number" },
   name: { sortable: true, filter: "text" },
   shipper_reference_number: { sortable: true, filter: "text" },
   consignee_reference_number: { sortable: true, filter: "text" },

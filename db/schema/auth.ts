@@ -23,6 +23,11 @@ export const workspaces = sqliteTable(
      * contract, not a CHECK: adding one would make SQLite rebuild this table, whose children cascade.
      */
     paper_size: text().notNull().default("letter"),
+    /**
+     * When on, a compliance member who created or last edited a shipment, or created a contact,
+     * cannot release its screening hits alone: another compliance member must.
+     */
+    two_person_release: integer({ mode: "boolean" }).notNull().default(false),
     created_at: createdAt(),
   },
   (t) => [index("workspaces_owner_idx").on(t.owner_user_id)],
@@ -45,6 +50,16 @@ export const users = sqliteTable(
     image_key: text(),
     signature_key: text(),
     email_verified_at: text(),
+    /**
+     * The member's roles in the workspace, comma-separated ('admin', 'compliance', 'shipper'); checked
+     * by the API's contract. Accounts from before teams, and every registering user, hold admin and
+     * compliance.
+     */
+    roles: text().notNull().default("admin,compliance"),
+    /** When the member last signed in (a session started), for the members list. */
+    last_sign_in_at: text(),
+    /** Set when an admin removes the member: no sign-in, but their records stay attributed to them. */
+    removed_at: text(),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -94,4 +109,32 @@ export const used_signatures = sqliteTable(
     index("used_signatures_expires_idx").on(t.expires_at),
     check("used_signatures_purpose_check", sql`${t.purpose} in ('reset', 'verify')`),
   ],
+);
+
+/**
+ * A colleague asked to join a workspace. The e-mailed link is signed and carries its expiry
+ * (7 days); accepting sets accepted_at, so a link works once.
+ */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    workspace_id: integer()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    email: text().notNull(),
+    title: text().notNull(),
+    name: text().notNull(),
+    surname: text().notNull(),
+    /** Comma-separated roles the member will hold. */
+    roles: text().notNull(),
+    invited_by_user_id: integer().references(() => users.id, { onDelete: "set null" }),
+    /** Unix seconds. */
+    expires_at: integer().notNull(),
+    accepted_at: text(),
+    /** Set when the admin withdraws the invitation before it is used. */
+    revoked_at: text(),
+    created_at: createdAt(),
+  },
+  (t) => [index("invitations_workspace_idx").on(t.workspace_id), index("invitations_email_idx").on(t.email)],
 );

@@ -59,6 +59,8 @@ export const shipments = sqliteTable(
     user_name: text().notNull().default(""),
     user_title: text().notNull().default(""),
     user_id: integer().references(() => users.id, { onDelete: "set null" }),
+    /** The member who saved the shipment last (user_id is who created it). */
+    updated_by_user_id: integer().references(() => users.id, { onDelete: "set null" }),
     shipping_status_id: integer()
       .notNull()
       .default(2)

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PDF } from "../features/documents/test-files";
-import { buildContact, buildLicense, buildProduct, call, signUp } from "../test/factories";
+import { buildContact, buildLicense, buildProduct, call, joinAs, signUp } from "../test/factories";
 import { createTestContext, type TTestContext } from "../test/setup";
 import { apiRoutes, fillPath, PUBLIC_ROUTES, paramsOf, plainPath, type TRoute } from "./routes";
 
@@ -20,6 +20,8 @@ const ids: Record<string, number> = {};
 
 /** Record kinds by path prefix (most specific first): which of the owner's records a route's id names. */
 const RESOURCES: [prefix: string, kind: string][] = [
+  ["/api/workspace/members/invitations/", "invitation"],
+  ["/api/workspace/members/", "member"],
   ["/api/products/documents/", "productDocument"],
   ["/api/licenses/documents/", "licenseDocument"],
   ["/api/wikis/documents/", "wikiDocument"],
@@ -27,6 +29,7 @@ const RESOURCES: [prefix: string, kind: string][] = [
   ["/api/export-control/shipments/", "shipment"],
   ["/api/export-control/licenses/", "license"],
   ["/api/screenings/contact/", "contact"],
+  ["/api/screenings/shipment/", "shipment"],
   ["/api/screenings/", "screening"],
   ["/api/contacts/", "contact"],
   ["/api/products/", "product"],
@@ -61,6 +64,7 @@ const bodyFor = (kind: string): Record<string, unknown> =>
     license: buildLicense(9, strangerContact),
     wiki: { name: "Stranger memo", description: "x" },
     form: { name: "Stranger form", document_type: "other" },
+    member: { roles: ["shipper"] },
     shipment: { name: "Stranger shipment", updated_at: new Date().toISOString(), generate_documents: [] },
   })[kind] ?? {};
 
@@ -93,6 +97,15 @@ beforeAll(async () => {
     "/api/licenses",
     buildLicense(1, ids.contact, { licence_name: MARKER }),
   );
+  ids.member = (await joinAs(ctx, owner, ["shipper"])).user.id;
+  const invited = await call(ctx, owner.auth, "POST", "/api/workspace/members", {
+    email: `invited-${MARKER.toLowerCase()}@example.com`,
+    title: "Ms.",
+    name: MARKER,
+    surname: "Invited",
+    roles: ["shipper"],
+  });
+  ids.invitation = ((await invited.json()) as { invitation: { id: number } }).invitation.id;
   ids.wiki = await createAs(owner, "/api/wikis", { name: `${MARKER} memo`, description: MARKER });
   ids.form = await createAs(owner, "/api/shipping-documents", {
     name: `${MARKER} form`,

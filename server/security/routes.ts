@@ -17,6 +17,8 @@ export const PUBLIC_ROUTES = new Set([
   "POST /api/forgot/password",
   "POST /api/reset/password/user/:userId",
   "GET /api/verify/email/user",
+  "GET /api/invitations/:id",
+  "POST /api/invitations/:id/accept",
 ]);
 
 /** `:id{[1-9][0-9]{0,15}}` → `:id`: the route as people write it. */

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import type { TTestContext } from "./setup";
 
 let counter = 0;
@@ -103,4 +105,45 @@ export function call(
     headers: { ...auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+}
+
+/** The newest invitation link mailed to `email` (the outbox), as its path and query. */
+export function invitationLinkFor(ctx: TTestContext, email: string): string {
+  const outbox = path.join(ctx.dataDir, "outbox");
+  const mails = readdirSync(outbox)
+    .sort()
+    .map((f) =>
+      readFileSync(path.join(outbox, f), "utf8")
+        .replace(/=\r?\n/g, "")
+        .replace(/=3D/g, "="),
+    )
+    .filter((mail) => mail.includes(`To: ${email}`) && mail.includes("/auth/accept-invitation/"));
+  const link = mails.at(-1)?.match(/\/auth\/accept-invitation\/\d+\?expires=\d+&signature=[0-9a-f]{64}/)?.[0];
+  if (!link) throw new Error(`no invitation mailed to ${email}`);
+  return link;
+}
+
+/** An admin invites a colleague with the roles; the colleague accepts and is signed in. */
+export async function joinAs(ctx: TTestContext, admin: { auth: Record<string, string> }, roles: string[]) {
+  const person = buildRegistration();
+  const invited = await call(ctx, admin.auth, "POST", "/api/workspace/members", {
+    email: person.email,
+    title: person.title,
+    name: person.name,
+    surname: person.surname,
+    roles,
+  });
+  if (invited.status !== 201) throw new Error(`invite failed: ${invited.status} ${await invited.text()}`);
+  const link = invitationLinkFor(ctx, person.email);
+  const [, id, query] = link.match(/accept-invitation\/(\d+)\?(.*)$/)!;
+  const accepted = await ctx.app.request(
+    `/api/invitations/${id}/accept?${query}`,
+    json({ password: person.password }),
+  );
+  if (accepted.status !== 201) throw new Error(`accept failed: ${accepted.status} ${await accepted.text()}`);
+  const body = (await accepted.json()) as {
+    token: string;
+    user: { id: number; workspace_id: number; email: string };
+  };
+  return { ...person, token: body.token, user: body.user, auth: { authorization: `Bearer ${body.token}` } };
 }

@@ -74,7 +74,7 @@ export function EarEditionCard({ api }: { api: TApi }) {
           </p>
         )}
         <details>
-          <summary className="cursor-pointer">Load a newer edition (workspace owner)</summary>
+          <summary className="cursor-pointer">Load a newer edition (admins)</summary>
           <div className="mt-3 grid gap-3 sm:grid-cols-2">
             <div className="space-y-1">
               <Label htmlFor="ear-edition-date">Edition date (eCFR issue)</Label>

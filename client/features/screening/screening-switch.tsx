@@ -1,4 +1,4 @@
-import { Link } from "@tanstack/react-router";
+import { Link, useRouteContext } from "@tanstack/react-router";
 import { ClockIcon, HourglassIcon, ShieldAlertIcon, ShieldCheckIcon } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
@@ -77,6 +77,9 @@ export function ScreeningSwitch({
   initialState?: TContactScreeningState;
   className?: string;
 }) {
+  // Overrides are the compliance role's (the server refuses them to others anyway).
+  const { user } = useRouteContext({ from: "__root__" });
+  const mayRelease = !user?.roles || user.roles.includes("compliance");
   const [trade, setTrade] = useState<TTrade>();
   const [isError, setIsError] = useState(false);
   const [pending, setPending] = useState<"passed" | "failed">();
@@ -240,28 +243,34 @@ export function ScreeningSwitch({
                 ))}
               </ul>
             )}
-            <fieldset className="flex flex-wrap items-center gap-2">
-              <legend className="float-left mr-1 text-sm text-muted-foreground">Manual override:</legend>
-              {(["passed", "failed"] as const).map((status) => (
-                <Button
-                  key={status}
-                  type="button"
-                  size="sm"
-                  variant={
-                    result.status === status ? (status === "failed" ? "destructive" : "default") : "outline"
-                  }
-                  aria-pressed={result.status === status}
-                  onClick={() => result.status !== status && setPending(status)}
-                >
-                  {status.toUpperCase()}
-                </Button>
-              ))}
-              {best && state === "failed" && (
-                <span className="text-sm text-muted-foreground">
-                  Not {best.name}? Choose PASSED and say why.
-                </span>
-              )}
-            </fieldset>
+            {!mayRelease ? (
+              <p className="text-sm text-muted-foreground">
+                A member with the Compliance role decides manual overrides.
+              </p>
+            ) : (
+              <fieldset className="flex flex-wrap items-center gap-2">
+                <legend className="float-left mr-1 text-sm text-muted-foreground">Manual override:</legend>
+                {(["passed", "failed"] as const).map((status) => (
+                  <Button
+                    key={status}
+                    type="button"
+                    size="sm"
+                    variant={
+                      result.status === status ? (status === "failed" ? "destructive" : "default") : "outline"
+                    }
+                    aria-pressed={result.status === status}
+                    onClick={() => result.status !== status && setPending(status)}
+                  >
+                    {status.toUpperCase()}
+                  </Button>
+                ))}
+                {best && state === "failed" && (
+                  <span className="text-sm text-muted-foreground">
+                    Not {best.name}? Choose PASSED and say why.
+                  </span>
+                )}
+              </fieldset>
+            )}
           </>
         )}
       </CardContent>

@@ -259,8 +259,14 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
       sortable: true,
       filter: "choice",
       filterOptions: (d) => (d.users ?? []).map((u) => ({ value: String(u.id), label: u.label })),
-      cell: (row, d) =>
-        row.user ? `${row.user.name} ${row.user.surname}`.trim() : labelOf(d.users, row.user_id) || "—",
+      cell: (row, d) => {
+        const creator = row.user
+          ? `${row.user.name} ${row.user.surname}`.trim()
+          : labelOf(d.users, row.user_id) || "—";
+        // Who created it, and who saved it last when that is someone else.
+        const editor = row.updated_by ? `${row.updated_by.name} ${row.updated_by.surname}`.trim() : "";
+        return editor && row.updated_by?.id !== row.user_id ? `${creator} (edited by ${editor})` : creator;
+      },
     },
     {
       key: "shipper_reference_number",

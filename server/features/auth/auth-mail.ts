@@ -87,3 +87,15 @@ export function passwordChangedMail(to: string, loginLink: string): TMail {
     "If you did not do this, reset your password at once from the login page.",
   );
 }
+
+/** The invitation to join a colleague's workspace, with its signed one-time link. */
+export function invitationMail(to: string, inviter: string, workspace: string, link: string): TMail {
+  return compose(
+    to,
+    `${inviter} invited you to Tradewinds`,
+    `${inviter} invited you to join the workspace ${workspace} on Tradewinds.`,
+    "Choose your password and join",
+    link,
+    "The link is valid for 7 days and works once. If you did not expect it, ignore this message.",
+  );
+}

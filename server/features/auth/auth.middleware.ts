@@ -3,6 +3,7 @@ import { getConnInfo } from "hono/bun";
 import { getCookie } from "hono/cookie";
 import type { TAppEnv } from "../../lib/context";
 import { AppError, unauthenticated } from "../../lib/errors";
+import { checkWriteRight } from "../members/roles";
 import { validateSessionToken } from "./session.service";
 
 export const SESSION_COOKIE = "twsession";
@@ -24,7 +25,10 @@ export function readSessionToken(c: Context): { token: string; via: "bearer" | "
 export const requireAuth =
   (options: { allowQueryToken?: string } = {}): MiddlewareHandler<TAppEnv> =>
   async (c, next) => {
-    if (c.var.auth) return next();
+    if (c.var.auth) {
+      checkWriteRight(c);
+      return next();
+    }
     let found = readSessionToken(c);
     if (!found && options.allowQueryToken) {
       const token = c.req.query(options.allowQueryToken);
@@ -37,6 +41,8 @@ export const requireAuth =
       throw new AppError("FORBIDDEN", "Cross-origin request refused");
     }
     c.set("auth", { user: result.user, session: result.session, workspaceId: result.user.workspace_id });
+    // Every call that writes needs its role (server/features/members/roles.ts): 403 naming it.
+    checkWriteRight(c);
     await next();
   };
 

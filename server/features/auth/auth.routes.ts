@@ -141,6 +141,15 @@ export async function logIn(
   await limitLogin(c, email);
   const user = await verifyCredentials(c.var.db, email, password);
   if (!user) throw new AppError("UNAUTHENTICATED", "Login failed");
+  return startSession(c, user, rememberMe);
+}
+
+/** Starts a session for a user whose identity is proven and sets the twsession cookie. */
+export async function startSession<T extends { id: number; email: string }>(
+  c: Context<TAppEnv>,
+  user: T,
+  rememberMe: boolean,
+) {
   const { token } = await createSession(c.var.db, user.id, rememberMe);
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
@@ -149,7 +158,7 @@ export async function logIn(
     secure: c.var.env.appUrl.startsWith("https://"),
     ...(rememberMe ? { maxAge: REMEMBER_ME_SECONDS } : {}),
   });
-  rememberDevice(c, email);
+  rememberDevice(c, user.email);
   return { user, token };
 }
 

@@ -3,6 +3,7 @@ import { encodeHexLowerCase } from "@oslojs/encoding";
 import { eq, lt } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import type { TPublicUser } from "../../../db/contracts/auth";
+import { parseRoles } from "../../../db/contracts/members";
 import { used_signatures, users, workspaces } from "../../../db/schema";
 import type { TEnv } from "../../env";
 import { AppError } from "../../lib/errors";
@@ -31,6 +32,7 @@ export function toPublicUser(user: TSessionUser): TPublicUser {
     image_url: user.image_key ? `/api/user/picture?v=${version(user.image_key)}` : null,
     signature_url: user.signature_key ? `/api/user/signature?v=${version(user.signature_key)}` : null,
     email_verified_at: user.email_verified_at,
+    roles: parseRoles(user.roles),
     created_at: user.created_at,
     updated_at: user.updated_at,
   };
@@ -53,7 +55,9 @@ export async function verifyCredentials(
     await Bun.password.verify(password, await dummyHash);
     return null;
   }
-  return (await Bun.password.verify(password, user.password_hash)) ? user : null;
+  const isGenuine = await Bun.password.verify(password, user.password_hash);
+  // A member an admin removed signs in no more; their records stay attributed to them.
+  return isGenuine && !user.removed_at ? user : null;
 }
 
 /** True when the error is SQLite's unique-constraint failure on users.email. */

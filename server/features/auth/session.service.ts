@@ -35,6 +35,7 @@ export async function createSession(db: TDb, userId: number, rememberMe: boolean
     remember_me: rememberMe,
   };
   await db.insert(sessions).values(session);
+  await db.update(users).set({ last_sign_in_at: new Date().toISOString() }).where(eq(users.id, userId));
   return { token, session };
 }
 

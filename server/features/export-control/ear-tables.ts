@@ -1,6 +1,6 @@
 // The EAR tables (Commerce Country Chart, Country Groups, the CCL's licence data) as the
 // determination reads them: parsed from the CSV files shipped in db/reference/ear (or loaded by a
-// workspace owner), stored per edition, and read back into memory once per edition.
+// workspace admin), stored per edition, and read back into memory once per edition.
 import { and, desc, eq, isNull, or } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import eccnsCsv from "../../../db/reference/ear/ccl-eccns.csv" with { type: "text" };

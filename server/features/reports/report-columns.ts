@@ -23,6 +23,8 @@ export const SPECS: Record<TReportColumn, TColumnSpec> = {
   ship_month: { kind: "dict", dict: (l) => l.month, index: (x) => x.shipment.month },
   ship_year: { kind: "int", value: (x) => x.shipment.year },
   carrier: { kind: "dict", dict: (l) => l.carrier, index: (x) => x.shipment.carrier },
+  created_by: { kind: "dict", dict: (l) => l.createdBy, index: (x) => x.shipment.createdBy },
+  last_edited_by: { kind: "dict", dict: (l) => l.editedBy, index: (x) => x.shipment.editedBy },
   mode_of_transport: { kind: "dict", dict: (l) => l.mode, index: (x) => x.shipment.mode },
   incoterm: { kind: "dict", dict: (l) => l.incoterm, index: (x) => x.shipment.incoterm },
   currency: { kind: "dict", dict: (l) => l.currency, index: (x) => x.shipment.currency },

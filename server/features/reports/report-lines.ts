@@ -34,7 +34,7 @@ select s.id, s.name, s.shipper_reference_number, s.shipping_status_id, s.ship_da
   s.mode_of_transport_id, s.incoterm_id, s.currency_id, s.exporter_of_record_id,
   s.importer_of_record_id, s.ultimate_consignee_id, s.total_invoice_value,
   (select coalesce(sum(p.gross_weight), 0) from shipment_packages p where p.shipment_id = s.id),
-  s.usd_exchange_rate
+  s.user_id, s.updated_by_user_id, s.usd_exchange_rate
 from json_each(?) j
 cross join shipments s on s.id = j.value
 where s.workspace_id = ?`;
@@ -51,6 +51,8 @@ export type TShipment = {
   year: number | null;
   month: number | null;
   carrier: number | null;
+  createdBy: number | null;
+  editedBy: number | null;
   mode: number | null;
   incoterm: number | null;
   currency: number | null;
@@ -158,6 +160,8 @@ export function toShipment(r: TRow, l: TReportLookups): TShipment {
     year,
     month,
     carrier: lookup(l.carrier, idOf(r[5])),
+    createdBy: lookup(l.createdBy, idOf(r[14])),
+    editedBy: lookup(l.editedBy, idOf(r[15])),
     mode: lookup(l.mode, idOf(r[6])),
     incoterm: lookup(l.incoterm, idOf(r[7])),
     currency: lookup(l.currency, idOf(r[8])),
@@ -172,7 +176,7 @@ export function toShipment(r: TRow, l: TReportLookups): TShipment {
     invoiceCents: Number(r[12]),
     grossGrams: Number(r[13]),
     currencyCode: r[8] === null ? null : (l.currency.values[lookup(l.currency, idOf(r[8])) ?? -1] ?? null),
-    usdRate: String(r[14] ?? ""),
+    usdRate: String(r[16] ?? ""),
   };
 }
 

@@ -18,6 +18,9 @@ export type TProduct = {
 /** The workspace's strings behind the ids, loaded once per request. */
 export type TReportLookups = {
   status: TextDictionary;
+  /** The workspace's members by name: who created a shipment, and who saved it last. */
+  createdBy: TextDictionary;
+  editedBy: TextDictionary;
   month: TextDictionary;
   carrier: TextDictionary;
   mode: TextDictionary;
@@ -59,6 +62,8 @@ export async function loadLookups(client: Client, workspaceId: number): Promise<
   };
   const l: TReportLookups = {
     status: dict(),
+    createdBy: dict(),
+    editedBy: dict(),
     month: dict(),
     carrier: dict(),
     mode: dict(),
@@ -93,6 +98,7 @@ export async function loadLookups(client: Client, workspaceId: number): Promise<
     products,
     screenings,
     months,
+    members,
   ] = await client.batch(
     [
       "select id, label from shipping_statuses",
@@ -119,9 +125,17 @@ export async function loadLookups(client: Client, workspaceId: number): Promise<
             order by ship_date desc limit 1)`,
         args: [workspaceId],
       },
+      {
+        sql: "select id, name || ' ' || surname from users where workspace_id = ?",
+        args: [workspaceId],
+      },
     ],
     "read",
   );
+  for (const r of members.rows) {
+    l.createdBy.setId(Number(r[0]), String(r[1]));
+    l.editedBy.setId(Number(r[0]), String(r[1]));
+  }
   for (const r of statuses.rows) l.status.setId(Number(r[0]), String(r[1]).toUpperCase());
   for (const r of carriers.rows) l.carrier.setId(Number(r[0]), String(r[1]));
   for (const r of modes.rows) l.mode.setId(Number(r[0]), String(r[1]));

@@ -33,6 +33,8 @@ const RAW = {
   exporter: 9,
   importer: 10,
   consignee: 11,
+  createdBy: 14,
+  editedBy: 15,
 } as const;
 type TRaw = keyof typeof RAW | "month" | "destination" | "product";
 
@@ -50,6 +52,8 @@ const SUMMARY_SQL_OF: Record<TRaw, string> = {
   exporter: "s.exporter_of_record_id",
   importer: "s.importer_of_record_id",
   consignee: "s.ultimate_consignee_id",
+  createdBy: "s.user_id",
+  editedBy: "s.updated_by_user_id",
   destination: SUMMARY_DESTINATION,
   product: "i.product_id",
 };
@@ -64,6 +68,8 @@ const SUMMARY_NEEDS: Record<(typeof REPORT_GROUPABLE)[number], TRaw[]> = {
   ship_month: ["month"],
   ship_year: ["month"],
   carrier: ["carrier"],
+  created_by: ["createdBy"],
+  last_edited_by: ["editedBy"],
   mode_of_transport: ["mode"],
   incoterm: ["incoterm"],
   currency: ["currency"],
@@ -123,7 +129,7 @@ ${limit === undefined ? "" : "limit ?"}`;
   const merged = new Map<string, TLine[]>();
   for (const g of groups) {
     if (dims.length === 0 && g[0] === null) break; // No lines: sum() over nothing is one NULL row.
-    const raw: unknown[] = new Array(14).fill(null);
+    const raw: unknown[] = new Array(16).fill(null);
     raw[12] = 0;
     raw[13] = 0;
     let destination: number | null = null;

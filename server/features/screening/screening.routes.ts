@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, isNotNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { TDb } from "../../../db/client";
@@ -8,13 +8,14 @@ import {
   ZOverride,
   ZScreeningSearchQuery,
 } from "../../../db/contracts/screening";
-import { rpscreenings, screening_audit_log } from "../../../db/schema";
+import { rpscreenings, screening_audit_log, shipments } from "../../../db/schema";
 import type { TAppEnv } from "../../lib/context";
 import { toCsv } from "../../lib/csv";
 import { createEntityRoutes } from "../../lib/entity/entity.routes";
-import { AppError } from "../../lib/errors";
+import { AppError, notFound } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { APP_REQUEST_HEADER, authOf, requireAuth } from "../auth/auth.middleware";
+import { PARTIES } from "../shipments/shipments.service";
 import { entityListEntries, listFreshness, STALE_AFTER_DAYS } from "./list-freshness";
 import { listSetId, listsOfSet } from "./list-sets";
 import {
@@ -69,7 +70,11 @@ const auditColumns = () => ({
 
 /** One line of a contact's screening trail, from an audit log row. */
 function toHistoryEntry(row: TAuditRow): TScreeningHistoryEntry {
-  const query = row.query as { name?: string; review_date?: string };
+  const query = row.query as {
+    name?: string;
+    review_date?: string;
+    asked_by?: TScreeningHistoryEntry["asked_by"];
+  };
   const best = (row.matches as TScreeningMatch[])[0];
   return {
     id: row.id,
@@ -96,6 +101,7 @@ function toHistoryEntry(row: TAuditRow): TScreeningHistoryEntry {
       version_date: l.version_date,
     })),
     user: row.user_email ?? "system",
+    ...(query.asked_by ? { asked_by: query.asked_by } : {}),
   };
 }
 
@@ -277,6 +283,38 @@ export const screeningRoutes = new Hono<TAppEnv>()
       current,
       data: rows.map(toHistoryEntry),
     });
+  })
+  /**
+   * GET /screenings/shipment/:id/releases → the overrides of the shipment's parties (exporter,
+   * importer, ultimate consignee), newest first: who asked, who released, when, the note and lists.
+   */
+  .get("/shipment/:id{[1-9][0-9]{0,15}}/releases", async (c) => {
+    const { workspaceId } = authOf(c);
+    const [shipment] = await c.var.db
+      .select({
+        exporter_of_record_id: shipments.exporter_of_record_id,
+        importer_of_record_id: shipments.importer_of_record_id,
+        ultimate_consignee_id: shipments.ultimate_consignee_id,
+      })
+      .from(shipments)
+      .where(and(eq(shipments.id, Number(c.req.param("id"))), eq(shipments.workspace_id, workspaceId)));
+    if (!shipment) throw notFound("Shipment not found");
+    const parties = PARTIES.map((key) => shipment[key]).filter((id): id is number => typeof id === "number");
+    const log = screening_audit_log;
+    const rows = parties.length
+      ? await c.var.db
+          .select(auditColumns())
+          .from(log)
+          .where(
+            and(
+              eq(log.workspace_id, workspaceId),
+              eq(log.kind, "override"),
+              inArray(log.contact_id, parties),
+            ),
+          )
+          .orderBy(desc(log.id))
+      : [];
+    return c.json({ data: rows.map(toHistoryEntry) });
   })
   /** GET /screenings/changes → contacts whose outcome a list update changed, and why, newest first. */
   .get("/changes", async (c) => {

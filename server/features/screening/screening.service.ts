@@ -10,6 +10,7 @@ import {
 } from "../../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
 import { timeSlicer, yieldToLoop } from "../../lib/event-loop";
+import { checkRelease, releaseAskers } from "../members/release";
 import { type NameHit, type ScreenResult, scoreNameCached, screen, screenWithHits } from "./engine";
 import { listSetId, listsOfSet } from "./list-sets";
 import type { ScreeningRegistry, TListVersion } from "./lists.service";
@@ -447,6 +448,11 @@ export async function overrideScreening(
     )
     .limit(1);
   if (!previous) throw notFound("This screening result does not exist or is not yours");
+  // Who asked (the members whose work the hit holds); with two-person release they cannot clear it.
+  const askers =
+    status === "passed"
+      ? await checkRelease(deps.db, actor.workspaceId, actor.userId, previous.contact_id)
+      : await releaseAskers(deps.db, actor.workspaceId, previous.contact_id);
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(contact_screening_results)
@@ -476,6 +482,7 @@ export async function overrideScreening(
         result_id: previous.id,
         name: previous.name,
         ...(reviewDate && status === "passed" ? { review_date: reviewDate } : {}),
+        asked_by: askers,
       },
       list_set_id: previous.list_set_id,
       matches: previous.matches as unknown[],

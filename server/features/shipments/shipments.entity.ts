@@ -99,6 +99,7 @@ async function embedRelated(db: TDbOrTx, items: Record<string, unknown>[]) {
       if (typeof item[key] === "number") partyIds.add(item[key] as number);
     }
     if (typeof item.user_id === "number") userIds.add(item.user_id);
+    if (typeof item.updated_by_user_id === "number") userIds.add(item.updated_by_user_id);
   }
   const [reference, parties, people, docs] = await Promise.all([
     referenceData(db),
@@ -155,6 +156,11 @@ async function embedRelated(db: TDbOrTx, items: Record<string, unknown>[]) {
           email: user.email,
           signature_url: signatureUrl(item.id as number, user.signature_key),
         }
+      : null;
+    const editor = userById.get(item.updated_by_user_id as number);
+    // Who saved it last (user is who created it): the list's User column and filter name both.
+    item.updated_by = editor
+      ? { id: editor.id, name: editor.name, surname: editor.surname, email: editor.email }
       : null;
     item.carrier =
       typeof item.carrier_id === "number"
@@ -259,6 +265,7 @@ export const shipmentsEntity: TEntityDefinition = {
   table: shipments,
   columns: {
     user_id: { column: shipments.user_id, sortable: true, filter: "number" },
+    updated_by_user_id: { column: shipments.updated_by_user_id, sortable: true, filter: "number" },
     name: { column: shipments.name, sortable: true, filter: "text" },
     shipper_reference_number: { column: shipments.shipper_reference_number, sortable: true, filter: "text" },
     consignee_reference_number: {

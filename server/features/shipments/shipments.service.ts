@@ -83,7 +83,7 @@ const REFERENCES: NonNullable<TEntityDefinition["references"]> = {
   },
 };
 
-const PARTIES = ["exporter_of_record_id", "importer_of_record_id", "ultimate_consignee_id"] as const;
+export const PARTIES = ["exporter_of_record_id", "importer_of_record_id", "ultimate_consignee_id"] as const;
 const partiesOf = (row: Pick<TShipmentRow, (typeof PARTIES)[number]>) => PARTIES.map((key) => row[key]);
 
 /** The caller's shipment as the API shows it (embedded objects, lines, documents); 404 when not theirs. */
@@ -545,6 +545,7 @@ export async function updateShipment(
           total_invoice_value: totals.total_invoice_value,
           total_pieces: totals.total_pieces,
           updated_at: nextUpdatedAt(row.updated_at),
+          ...(actor ? { updated_by_user_id: actor.userId } : {}),
         })
         .where(and(eq(shipments.id, id), eq(shipments.workspace_id, workspaceId)));
       const isDateRelevant =

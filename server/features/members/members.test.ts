@@ -1,0 +1,201 @@
+/**
+ * Members of a workspace: invitations (mailed to the outbox, single-use, expiring, tamper-proof, one
+ * workspace per person), listing, role changes, removal (sessions end at once), the last-admin rule
+ * and the two-person release setting.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { invitations } from "../../../db/schema";
+import { buildRegistration, call, invitationLinkFor, joinAs, json, signUp } from "../../test/factories";
+import { createTestContext, type TTestContext } from "../../test/setup";
+
+let ctx: TTestContext;
+let owner: Awaited<ReturnType<typeof signUp>>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  owner = await signUp(ctx);
+});
+afterAll(() => ctx.database.close());
+
+const invite = (auth: Record<string, string>, overrides: Record<string, unknown> = {}) => {
+  const person = buildRegistration();
+  return call(ctx, auth, "POST", "/api/workspace/members", {
+    email: person.email,
+    title: person.title,
+    name: person.name,
+    surname: person.surname,
+    roles: ["shipper"],
+    ...overrides,
+  });
+};
+
+const accept = (link: string, password = "a-good-password") => {
+  const [, id, query] = link.match(/accept-invitation\/(\d+)\?(.*)$/)!;
+  return ctx.app.request(`/api/invitations/${id}/accept?${query}`, json({ password }));
+};
+
+describe("members", () => {
+  test("the registering user is admin and compliance", async () => {
+    const res = await call(ctx, owner.auth, "GET", "/api/workspace/members");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      data: { email: string; roles: string[]; last_sign_in_at: string }[];
+    };
+    const me = body.data.find((m) => m.email === owner.email)!;
+    expect(me.roles).toEqual(["admin", "compliance"]);
+    expect(me.last_sign_in_at).toBeTruthy();
+  });
+
+  test("an invitation is mailed; accepting it joins the workspace with the roles, once", async () => {
+    const email = buildRegistration().email;
+    const res = await invite(owner.auth, { email, roles: ["shipper", "compliance"] });
+    expect(res.status).toBe(201);
+    const link = invitationLinkFor(ctx, email);
+    const [, id, query] = link.match(/accept-invitation\/(\d+)\?(.*)$/)!;
+    const opened = await ctx.app.request(`/api/invitations/${id}?${query}`);
+    expect(opened.status).toBe(200);
+    expect(((await opened.json()) as { email: string }).email).toBe(email);
+    const joined = await accept(link);
+    expect(joined.status).toBe(201);
+    const { user, token } = (await joined.json()) as { user: { workspace_id: number }; token: string };
+    expect(user.workspace_id).toBe(owner.user.workspace_id);
+    const members = (await (await call(ctx, owner.auth, "GET", "/api/workspace/members")).json()) as {
+      data: { email: string; roles: string[] }[];
+    };
+    expect(members.data.find((m) => m.email === email)?.roles).toEqual(["compliance", "shipper"]);
+    // The new member works in the same workspace.
+    const contacts = await call(ctx, { authorization: `Bearer ${token}` }, "GET", "/api/contacts");
+    expect(contacts.status).toBe(200);
+    // Reused: refused.
+    const again = await accept(link);
+    expect(again.status).toBe(403);
+    expect(((await again.json()) as { message: string }).message).toContain("already used");
+  });
+
+  test("a tampered or expired link is refused", async () => {
+    const email = buildRegistration().email;
+    expect((await invite(owner.auth, { email })).status).toBe(201);
+    const link = invitationLinkFor(ctx, email);
+    const tampered = link.replace(
+      /signature=([0-9a-f])/,
+      (_, c: string) => `signature=${c === "0" ? "1" : "0"}`,
+    );
+    expect((await accept(tampered)).status).toBe(403);
+    const longer = link.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 86400}`);
+    expect((await accept(longer)).status).toBe(403);
+    const id = Number(link.match(/accept-invitation\/(\d+)/)![1]);
+    // Past its 7 days (the stored expiry is what the signature covers, so move both back).
+    const past = Math.floor(Date.now() / 1000) - 60;
+    await ctx.database.db.update(invitations).set({ expires_at: past }).where(eq(invitations.id, id));
+    const expired = await accept(link.replace(/expires=\d+/, `expires=${past}`));
+    expect(expired.status).toBe(403);
+    expect((await accept(link)).status).toBe(403);
+  });
+
+  test("an address with an account in another workspace cannot be invited", async () => {
+    const other = await signUp(ctx);
+    const res = await invite(owner.auth, { email: other.email });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { message: string }).message).toContain("another workspace");
+    const own = await invite(owner.auth, { email: owner.email });
+    expect(own.status).toBe(409);
+    expect(((await own.json()) as { message: string }).message).toContain("already a member");
+  });
+
+  test("invalid input is a 422 naming the field", async () => {
+    const res = await invite(owner.auth, { roles: [] });
+    expect(res.status).toBe(422);
+    const bad = await invite(owner.auth, { roles: ["boss"] });
+    expect(bad.status).toBe(422);
+  });
+
+  test("only an admin invites, changes roles or removes; a shipper is told the role", async () => {
+    const shipper = await joinAs(ctx, owner, ["shipper"]);
+    const res = await invite(shipper.auth);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { message: string }).message).toContain("Admin role");
+    const put = await call(ctx, shipper.auth, "PUT", `/api/workspace/members/${owner.user.id}`, {
+      roles: ["shipper"],
+    });
+    expect(put.status).toBe(403);
+  });
+
+  test("removing a member ends their sessions at once and stops sign-in; records stay", async () => {
+    const shipper = await joinAs(ctx, owner, ["shipper"]);
+    const created = await call(ctx, shipper.auth, "POST", "/api/wikis", {
+      name: "Shipper memo",
+      description: "x",
+    });
+    expect(created.status).toBeLessThan(300);
+    const wikiId = ((await created.json()) as { item: { id: number } }).item.id;
+    const removed = await call(ctx, owner.auth, "DELETE", `/api/workspace/members/${shipper.user.id}`);
+    expect(removed.status).toBe(200);
+    expect((await call(ctx, shipper.auth, "GET", "/api/contacts")).status).toBe(401);
+    const login = await ctx.app.request(
+      "/api/login",
+      json({ email: shipper.email, password: shipper.password }),
+    );
+    expect(login.status).toBe(401);
+    expect((await call(ctx, owner.auth, "GET", `/api/wikis/${wikiId}`)).status).toBe(200);
+    // Someone else's member is a 404.
+    const stranger = await signUp(ctx);
+    expect((await call(ctx, stranger.auth, "DELETE", `/api/workspace/members/${owner.user.id}`)).status).toBe(
+      404,
+    );
+  });
+
+  test("the last admin can be neither demoted nor removed", async () => {
+    const ws = await signUp(ctx);
+    const demote = await call(ctx, ws.auth, "PUT", `/api/workspace/members/${ws.user.id}`, {
+      roles: ["shipper"],
+    });
+    expect(demote.status).toBe(409);
+    expect(((await demote.json()) as { message: string }).message).toContain("last admin");
+    const remove = await call(ctx, ws.auth, "DELETE", `/api/workspace/members/${ws.user.id}`);
+    expect(remove.status).toBe(409);
+    const second = await joinAs(ctx, ws, ["admin"]);
+    const ok = await call(ctx, ws.auth, "PUT", `/api/workspace/members/${ws.user.id}`, {
+      roles: ["compliance"],
+    });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { member: { roles: string[] } }).member.roles).toEqual(["compliance"]);
+    // The demoted admin's open session loses the right at once.
+    expect((await invite(ws.auth)).status).toBe(403);
+    expect((await invite(second.auth)).status).toBe(201);
+  });
+
+  test("two-person release cannot be switched on with one compliance member", async () => {
+    const ws = await signUp(ctx);
+    const on = await call(ctx, ws.auth, "PUT", "/api/workspace/settings", { two_person_release: true });
+    expect(on.status).toBe(422);
+    expect(((await on.json()) as { message: string }).message).toContain(
+      "two members with the Compliance role",
+    );
+    const colleague = await joinAs(ctx, ws, ["compliance"]);
+    const now = await call(ctx, ws.auth, "PUT", "/api/workspace/settings", { two_person_release: true });
+    expect(now.status).toBe(200);
+    expect(((await now.json()) as { two_person_release: boolean }).two_person_release).toBe(true);
+    // With it on, the second compliance member cannot be removed or lose the role.
+    const remove = await call(ctx, ws.auth, "DELETE", `/api/workspace/members/${colleague.user.id}`);
+    expect(remove.status).toBe(409);
+    const off = await call(ctx, colleague.auth, "PUT", "/api/workspace/settings", {
+      two_person_release: false,
+    });
+    expect(off.status).toBe(403);
+  });
+
+  test("a withdrawn invitation's link stops working", async () => {
+    const email = buildRegistration().email;
+    const res = await invite(owner.auth, { email });
+    const { invitation } = (await res.json()) as { invitation: { id: number } };
+    const withdrawn = await call(
+      ctx,
+      owner.auth,
+      "DELETE",
+      `/api/workspace/members/invitations/${invitation.id}`,
+    );
+    expect(withdrawn.status).toBe(200);
+    expect((await accept(invitationLinkFor(ctx, email))).status).toBe(403);
+  });
+});
