@@ -21,4 +21,5 @@ ALTER TABLE `users` ADD `roles` text DEFAULT 'admin,compliance' NOT NULL;--> sta
 ALTER TABLE `users` ADD `last_sign_in_at` text;--> statement-breakpoint
 ALTER TABLE `users` ADD `removed_at` text;--> statement-breakpoint
 ALTER TABLE `workspaces` ADD `two_person_release` integer DEFAULT false NOT NULL;--> statement-breakpoint
-ALTER TABLE `shipments` ADD `updated_by_user_id` integer REFERENCES users(id);
+ALTER TABLE `shipments` ADD `updated_by_user_id` integer REFERENCES users(id);--> statement-breakpoint
+CREATE INDEX `shipments_ws_updated_by_idx` ON `shipments` (`workspace_id`,`updated_by_user_id`);

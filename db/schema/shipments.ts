@@ -165,6 +165,7 @@ export const shipments = sqliteTable(
     index("shipments_ws_tracking1_idx").on(t.workspace_id, t.tracking_number_1),
     index("shipments_ws_tracking2_idx").on(t.workspace_id, t.tracking_number_2),
     index("shipments_ws_user_idx").on(t.workspace_id, t.user_id),
+    index("shipments_ws_updated_by_idx").on(t.workspace_id, t.updated_by_user_id),
     // List sorts and filters (My Shipments): every sortable list column is served by a (workspace, column) index.
     index("shipments_ws_name_idx").on(t.workspace_id, t.name),
     index("shipments_ws_consignee_ref_idx").on(t.workspace_id, t.consignee_reference_number),
