@@ -23,9 +23,14 @@ import {
   TWO_WORKERS_FROM_BYTES,
 } from "./features/contacts/contact-import-child";
 import { seedShippedEdition } from "./features/export-control/ear-tables";
+import { INDEX_BUILD_COMMAND } from "./features/screening/index-build-child";
 import { setIndexCacheDir } from "./features/screening/index-cache";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
-import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
+import {
+  loadOrBuildActiveIndex,
+  ScreeningRegistry,
+  seedBundledLists,
+} from "./features/screening/lists.service";
 import { RescreenJob } from "./features/screening/rescreen";
 import { pendingContactIds } from "./features/screening/screening.service";
 import type { QueryScreener, ScreeningWorker } from "./features/screening/screening-worker";
@@ -102,8 +107,13 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
   try {
     env = loadEnv();
     // Every process of this data folder shares the built screening index (see index-cache.ts).
+    // Where none is stored yet, it is built in a child process (this program started again), else on
+    // a worker thread: the build's memory then goes with the child (index-build-child.ts).
     if (!env.databaseUrl.includes(":memory:"))
-      setIndexCacheDir(path.join(env.dataDir, "cache"), { buildInWorker: true });
+      setIndexCacheDir(path.join(env.dataDir, "cache"), {
+        buildInWorker: true,
+        buildCommand: command === INDEX_BUILD_COMMAND ? undefined : runtime.self,
+      });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -132,6 +142,7 @@ async function runCommand(command: string, rest: string[], env: TEnv, runtime: T
   if (command === "serve") return serve(env, runtime);
   if (command === "import-contacts") return importContactsCommand(rest, env, runtime);
   if (command === IMPORT_CHILD_COMMAND) return importUploadCommand(rest, env);
+  if (command === INDEX_BUILD_COMMAND) return buildScreeningIndexCommand(rest[0], env);
   if (command === "screening-lists") {
     const database = await prepareDatabase(env, runtime);
     try {
@@ -157,6 +168,25 @@ async function runCommand(command: string, rest: string[], env: TEnv, runtime: T
   }
   console.error(`Unknown command "${command}". Run tradewinds --help for the list.`);
   return 2;
+}
+
+/**
+ * The server's child that builds the screening index (index-build-child.ts; not a command for
+ * people): reads the active lists of the migrated database, builds their index and stores it in
+ * `cacheDir`, unless it is stored there already, then exits.
+ */
+async function buildScreeningIndexCommand(cacheDir: string | undefined, env: TEnv): Promise<number> {
+  if (!cacheDir) {
+    console.error(`Usage: tradewinds ${INDEX_BUILD_COMMAND} <folder>`);
+    return 2;
+  }
+  const database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
+  try {
+    await loadOrBuildActiveIndex(database.db, cacheDir);
+    return 0;
+  } finally {
+    database.close();
+  }
 }
 
 /**
@@ -305,6 +335,9 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
         entries: index.stats.entries,
         lists: lists.length,
         index_from: services.screening.registry.lastLoad,
+        ...(services.screening.registry.childFailure
+          ? { build_process_failed: services.screening.registry.childFailure }
+          : {}),
         ...(services.screening.registry.workerFailure
           ? { build_worker_failed: services.screening.registry.workerFailure }
           : {}),
