@@ -35,6 +35,7 @@ import { RescreenJob } from "./features/screening/rescreen";
 import { pendingContactIds } from "./features/screening/screening.service";
 import type { QueryScreener, ScreeningWorker } from "./features/screening/screening-worker";
 import type { TAssetStore } from "./lib/assets";
+import { LIFELINE, watchedChildEnv } from "./lib/bulk-process";
 import { diskSpace, storageFailureOf } from "./lib/disk-space";
 import { createLogger } from "./lib/logger";
 import { moveLegacyFiles } from "./lib/storage";
@@ -225,6 +226,35 @@ async function prepareDatabase(env: TEnv, runtime: TRuntime, options: { deferSee
   return { ...database, refreshSeed: hasReferenceData ? refreshSeed : async () => {} };
 }
 
+/**
+ * A new database (no restricted-party list yet) is migrated and seeded by a child process (this
+ * program's `migrate`) before the server prepares it, which then finds nothing left to do: parsing
+ * the bundled lists (~20,000 entries) left ~35 MB in the server's heap for good. Where no child can
+ * do it (none starts, it fails), the server does it itself, as it always did.
+ */
+async function prepareNewDatabaseInChild(env: TEnv, self: string[]): Promise<void> {
+  if (!self.length || env.databaseUrl.includes(":memory:")) return;
+  try {
+    const database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
+    try {
+      const [anyList] = await database.db.select({ id: screening_lists.id }).from(screening_lists).limit(1);
+      if (anyList) return;
+    } catch {
+      // No such table: a new database.
+    } finally {
+      database.close();
+    }
+    const child = Bun.spawn([...self, "migrate"], {
+      env: watchedChildEnv(process.env),
+      // What went wrong, the server says itself when it prepares the database after.
+      stdio: ["ignore", "ignore", "ignore", LIFELINE],
+    });
+    await child.exited;
+  } catch {
+    // The server prepares the database itself.
+  }
+}
+
 async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
   // The server's modules load only to serve: a command (an import above all) starts without them.
   const [
@@ -255,6 +285,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     log: (message, fields) => logger.warn(message, fields),
   });
   disk.probe();
+  await prepareNewDatabaseInChild(env, runtime.self);
   let database: Awaited<ReturnType<typeof prepareDatabase>>;
   try {
     database = await prepareDatabase(env, runtime, { deferSeed: true });
