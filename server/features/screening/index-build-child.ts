@@ -4,7 +4,9 @@
 // later start does. A build on a worker thread of the server left ~70 MB more resident for good (the
 // entries read on the main thread, their copy to the worker, the thread's heap the allocator keeps):
 // a process that ends gives all of it back.
+import type { TEnv } from "../../env";
 import { LIFELINE, watchedChildEnv } from "../../lib/bulk-process";
+import { createLogger } from "../../lib/logger";
 
 /** The child's command (not one for people), and how the server starts it. */
 export const INDEX_BUILD_COMMAND = "build-screening-index";
@@ -30,17 +32,34 @@ export async function buildIndexInChild(
       stdio: ["ignore", "ignore", "pipe", LIFELINE],
     });
   } catch (error) {
-    return { error: String(error) };
+    return reported({ error: String(error) });
   }
   const deadline = setTimeout(() => child.kill("SIGKILL"), deadlineMs);
   try {
     const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
     if (code === 0) return {};
     const why = stderr.trim().split("\n").pop();
-    return {
+    return reported({
       error: `the index build process stopped (exit ${code ?? child.signalCode})${why ? `: ${why}` : ""}`,
-    };
+    });
   } finally {
     clearTimeout(deadline);
   }
+}
+
+/** The start of the warning a failed build process gives (test:binary looks for it). */
+export const INDEX_BUILD_FALLBACK =
+  "the screening index build process could not start or failed; the index is built in this process";
+
+/**
+ * Says that the build process failed (the build then runs in this process, on a worker where one
+ * starts): the results are the same, the server's memory is not. Quiet under `bun test`, where
+ * tests make it fail on purpose.
+ */
+function reported(failure: { error: string }): { error: string } {
+  if (process.env.NODE_ENV !== "test")
+    createLogger((process.env.LOG_LEVEL ?? "info") as TEnv["logLevel"]).warn(INDEX_BUILD_FALLBACK, {
+      reason: failure.error,
+    });
+  return failure;
 }
