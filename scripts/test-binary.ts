@@ -2,6 +2,7 @@
 // starts on a free port, answers /api/health, renders the login page and its assets, and stops cleanly.
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
+import { INDEX_BUILD_FALLBACK } from "../server/features/screening/index-build-child";
 import { WORKER_FALLBACK } from "../server/lib/worker-url";
 import { freePort, ROOT } from "./lib";
 
@@ -192,12 +193,12 @@ try {
     }
   })();
   const uploaded = await fetch(`${url}/api/contacts/upload`, { method: "POST", headers: auth, body: form });
-  const uploadAnswer = (await uploaded.json()) as { created?: number };
+  const uploadAnswer = (await uploaded.json()) as { created?: number; message?: string };
   isUploading = false;
   await watching;
   check(
     uploaded.status === 200 && uploadAnswer.created === uploadRows.count,
-    `a ${(uploadRows.text.length / 1024 / 1024).toFixed(1)} MB web upload imports every row (${uploadAnswer.created} of ${uploadRows.count})`,
+    `a ${(uploadRows.text.length / 1024 / 1024).toFixed(1)} MB web upload imports every row (${uploadAnswer.created ?? `${uploaded.status} ${uploadAnswer.message}`} of ${uploadRows.count})`,
   );
   check(
     progressSeen > 0,
@@ -209,6 +210,10 @@ try {
   check(code === 0, "SIGTERM stops it with exit code 0");
   await serverErrorsRead;
   check(!serverErrors.includes(WORKER_FALLBACK), "the server's worker threads all started in the executable");
+  check(
+    !serverErrors.includes(INDEX_BUILD_FALLBACK),
+    "the executable started again to build the screening index (build-screening-index)",
+  );
   const lists = Bun.spawnSync([copy, "screening-lists", "status"], {
     cwd: folder,
     env: { PATH: process.env.PATH, DATA_DIR: path.join(folder, "data"), LOG_LEVEL: "warn" },

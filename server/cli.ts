@@ -23,13 +23,19 @@ import {
   TWO_WORKERS_FROM_BYTES,
 } from "./features/contacts/contact-import-child";
 import { seedShippedEdition } from "./features/export-control/ear-tables";
+import { INDEX_BUILD_COMMAND } from "./features/screening/index-build-child";
 import { setIndexCacheDir } from "./features/screening/index-cache";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
-import { ScreeningRegistry, seedBundledLists } from "./features/screening/lists.service";
+import {
+  loadOrBuildActiveIndex,
+  ScreeningRegistry,
+  seedBundledLists,
+} from "./features/screening/lists.service";
 import { RescreenJob } from "./features/screening/rescreen";
 import { pendingContactIds } from "./features/screening/screening.service";
 import type { QueryScreener, ScreeningWorker } from "./features/screening/screening-worker";
 import type { TAssetStore } from "./lib/assets";
+import { LIFELINE, watchedChildEnv } from "./lib/bulk-process";
 import { diskSpace, storageFailureOf } from "./lib/disk-space";
 import { createLogger } from "./lib/logger";
 import { moveLegacyFiles } from "./lib/storage";
@@ -102,8 +108,13 @@ export async function runCli(argv: string[], runtime: TRuntime): Promise<number>
   try {
     env = loadEnv();
     // Every process of this data folder shares the built screening index (see index-cache.ts).
+    // Where none is stored yet, it is built in a child process (this program started again), else on
+    // a worker thread: the build's memory then goes with the child (index-build-child.ts).
     if (!env.databaseUrl.includes(":memory:"))
-      setIndexCacheDir(path.join(env.dataDir, "cache"), { buildInWorker: true });
+      setIndexCacheDir(path.join(env.dataDir, "cache"), {
+        buildInWorker: true,
+        buildCommand: command === INDEX_BUILD_COMMAND ? undefined : runtime.self,
+      });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -132,6 +143,7 @@ async function runCommand(command: string, rest: string[], env: TEnv, runtime: T
   if (command === "serve") return serve(env, runtime);
   if (command === "import-contacts") return importContactsCommand(rest, env, runtime);
   if (command === IMPORT_CHILD_COMMAND) return importUploadCommand(rest, env);
+  if (command === INDEX_BUILD_COMMAND) return buildScreeningIndexCommand(rest[0], env);
   if (command === "screening-lists") {
     const database = await prepareDatabase(env, runtime);
     try {
@@ -157,6 +169,25 @@ async function runCommand(command: string, rest: string[], env: TEnv, runtime: T
   }
   console.error(`Unknown command "${command}". Run tradewinds --help for the list.`);
   return 2;
+}
+
+/**
+ * The server's child that builds the screening index (index-build-child.ts; not a command for
+ * people): reads the active lists of the migrated database, builds their index and stores it in
+ * `cacheDir`, unless it is stored there already, then exits.
+ */
+async function buildScreeningIndexCommand(cacheDir: string | undefined, env: TEnv): Promise<number> {
+  if (!cacheDir) {
+    console.error(`Usage: tradewinds ${INDEX_BUILD_COMMAND} <folder>`);
+    return 2;
+  }
+  const database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
+  try {
+    await loadOrBuildActiveIndex(database.db, cacheDir);
+    return 0;
+  } finally {
+    database.close();
+  }
 }
 
 /**
@@ -195,6 +226,35 @@ async function prepareDatabase(env: TEnv, runtime: TRuntime, options: { deferSee
   return { ...database, refreshSeed: hasReferenceData ? refreshSeed : async () => {} };
 }
 
+/**
+ * A new database (no restricted-party list yet) is migrated and seeded by a child process (this
+ * program's `migrate`) before the server prepares it, which then finds nothing left to do: parsing
+ * the bundled lists (~20,000 entries) left ~35 MB in the server's heap for good. Where no child can
+ * do it (none starts, it fails), the server does it itself, as it always did.
+ */
+async function prepareNewDatabaseInChild(env: TEnv, self: string[]): Promise<void> {
+  if (!self.length || env.databaseUrl.includes(":memory:")) return;
+  try {
+    const database = await openDatabase(env.databaseUrl, env.databaseAuthToken);
+    try {
+      const [anyList] = await database.db.select({ id: screening_lists.id }).from(screening_lists).limit(1);
+      if (anyList) return;
+    } catch {
+      // No such table: a new database.
+    } finally {
+      database.close();
+    }
+    const child = Bun.spawn([...self, "migrate"], {
+      env: watchedChildEnv(process.env),
+      // What went wrong, the server says itself when it prepares the database after.
+      stdio: ["ignore", "ignore", "ignore", LIFELINE],
+    });
+    await child.exited;
+  } catch {
+    // The server prepares the database itself.
+  }
+}
+
 async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
   // The server's modules load only to serve: a command (an import above all) starts without them.
   const [
@@ -225,6 +285,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
     log: (message, fields) => logger.warn(message, fields),
   });
   disk.probe();
+  await prepareNewDatabaseInChild(env, runtime.self);
   let database: Awaited<ReturnType<typeof prepareDatabase>>;
   try {
     database = await prepareDatabase(env, runtime, { deferSeed: true });
@@ -305,6 +366,9 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
         entries: index.stats.entries,
         lists: lists.length,
         index_from: services.screening.registry.lastLoad,
+        ...(services.screening.registry.childFailure
+          ? { build_process_failed: services.screening.registry.childFailure }
+          : {}),
         ...(services.screening.registry.workerFailure
           ? { build_worker_failed: services.screening.registry.workerFailure }
           : {}),

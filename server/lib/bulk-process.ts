@@ -43,10 +43,14 @@ export function bulkChildEnv(env: Record<string, string | undefined>): Record<st
   return {
     [BULK_JIT.name]: BULK_JIT.value,
     [BULK_NO_HEAP_WARM_UP.name]: BULK_NO_HEAP_WARM_UP.value,
-    ...env,
+    ...watchedChildEnv(env),
     [KEEP_FREED_MEMORY.name]: KEEP_FREED_MEMORY.value,
-    [CHILD_MARK]: "1",
   };
+}
+
+/** `env` marked so that the child started with it watches its parent and ends with it (watchParent). */
+export function watchedChildEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return { ...env, [CHILD_MARK]: "1" };
 }
 
 /** The commands that write in bulk; their help and usage errors don't need a child, but cost nothing. */

@@ -1,7 +1,7 @@
 // Builds the screening index on a thread of its own and stores it on disk (see index-cache.ts), for
-// a process that found no stored index: the build's seconds of CPU leave the event loop free, and
-// its few hundred MB of garbage are given back when this thread ends, so the process keeps only the
-// packed index it then reads.
+// a process that found no stored index and could not build it in a child process (see
+// index-build-child.ts): the build's seconds of CPU leave the event loop free, and most of its few
+// hundred MB of garbage go with the thread, so the process keeps mostly the packed index it reads.
 import type { TIndexBuildReply, TIndexBuildRequest } from "./index-build-messages";
 import { loadOrBuildIndex } from "./index-cache";
 

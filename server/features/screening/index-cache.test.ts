@@ -380,6 +380,44 @@ describe("the registry over a cache folder", () => {
     expect(results(index)).toBe(results(own.index));
   }, 120_000);
 
+  test("with no stored index, a child process builds and stores it, and this process maps it", async () => {
+    const cacheDir = path.join(dir, "registry-child");
+    const self = [process.execPath, path.resolve(import.meta.dir, "../../main.ts")];
+    const registry = new ScreeningRegistry(ctx.database.db, { cacheDir, buildCommand: self });
+    // The child opens the database this process names in its environment, as the server's does.
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = ctx.env.databaseUrl;
+    let index: ScreeningIndex;
+    try {
+      index = (await registry.get()).index;
+    } finally {
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
+    }
+    expect(registry.childFailure).toBeUndefined();
+    expect(registry.lastLoad).toBe("child process");
+    expect(cacheFiles(cacheDir)).toHaveLength(1);
+    expect(screen(index, { name: "Islamic Revolutionary Guard Corps" }).status).toBe("failed");
+    const own = await new ScreeningRegistry(ctx.database.db, {
+      cacheDir: path.join(dir, "child-thread"),
+    }).get();
+    expect(results(index)).toBe(results(own.index));
+  }, 120_000);
+
+  test("a build process that fails leaves the build to the worker, and says why", async () => {
+    const cacheDir = path.join(dir, "registry-child-fails");
+    const registry = new ScreeningRegistry(ctx.database.db, {
+      cacheDir,
+      buildCommand: [process.execPath, "-e", "console.error('no lists here'); process.exit(3)"],
+      buildInWorker: true,
+    });
+    const { index } = await registry.get();
+    expect(registry.childFailure).toContain("no lists here");
+    expect(registry.lastLoad).toBe("worker");
+    expect(cacheFiles(cacheDir)).toHaveLength(1);
+    expect(screen(index, { name: "Islamic Revolutionary Guard Corps" }).status).toBe("failed");
+  }, 120_000);
+
   test("a worker whose index cannot be stored leaves the build to this thread", async () => {
     const blocker = path.join(dir, "not-a-folder");
     writeFileSync(blocker, "x");

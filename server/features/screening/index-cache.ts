@@ -16,14 +16,25 @@ const SUFFIX = ".bin";
 
 let defaultDir: string | undefined;
 let defaultWorker = false;
+let defaultBuildCommand: readonly string[] | undefined;
 
 /**
  * Where the processes of this data folder keep the index (set once at start; unset: no cache), and
- * whether a worker thread builds it when it is not there.
+ * how it is built when it is not there: in a child process started with `buildCommand` (this
+ * program started again, see index-build-child.ts), else on a worker thread with `buildInWorker`.
  */
-export function setIndexCacheDir(dir: string | undefined, options: { buildInWorker?: boolean } = {}): void {
+export function setIndexCacheDir(
+  dir: string | undefined,
+  options: { buildInWorker?: boolean; buildCommand?: readonly string[] } = {},
+): void {
   defaultDir = dir;
   defaultWorker = options.buildInWorker ?? false;
+  defaultBuildCommand = options.buildCommand?.length ? options.buildCommand : undefined;
+}
+
+/** How setIndexCacheDir asked for the program to be started again to build the index, if it did. */
+export function indexBuildCommand(): readonly string[] | undefined {
+  return defaultBuildCommand;
 }
 
 /** The cache folder set by setIndexCacheDir, if any. */

@@ -13,8 +13,10 @@ import {
   parseOfacSdn,
   type ScreeningIndex,
 } from "./engine";
+import { buildIndexInChild } from "./index-build-child";
 import {
   buildIndexInWorker,
+  indexBuildCommand,
   indexBuildsInWorker,
   indexCacheDir,
   loadCachedIndex,
@@ -382,17 +384,23 @@ export class ScreeningRegistry {
   private readonly cacheDir: string | undefined;
   /** Whether a worker thread builds the index when it is not on disk (else this thread does). */
   private readonly buildInWorker: boolean;
+  /** How to start this program again to build the index in a child process (tried first), if at all. */
+  private readonly buildCommand: readonly string[] | undefined;
   /** Where the last index came from, for the log. */
-  lastLoad?: "disk" | "worker" | "this thread";
+  lastLoad?: "disk" | "child process" | "worker" | "this thread";
+  /** Why the last build process failed, if it did (the build then ran on a worker or this thread). */
+  childFailure?: string;
   /** Why the last build worker failed, if it did (the build then ran on this thread). */
   workerFailure?: string;
 
   constructor(
     private readonly db: TDb,
-    options: { cacheDir?: string; buildInWorker?: boolean } = {},
+    options: { cacheDir?: string; buildInWorker?: boolean; buildCommand?: readonly string[] } = {},
   ) {
     this.cacheDir = options.cacheDir ?? indexCacheDir();
-    this.buildInWorker = options.buildInWorker ?? (options.cacheDir === undefined && indexBuildsInWorker());
+    const isDefaultDir = options.cacheDir === undefined;
+    this.buildInWorker = options.buildInWorker ?? (isDefaultDir && indexBuildsInWorker());
+    this.buildCommand = options.buildCommand ?? (isDefaultDir ? indexBuildCommand() : undefined);
   }
 
   /** The index and the list versions it was built from. */
@@ -459,7 +467,10 @@ export class ScreeningRegistry {
     return { index: await built, lists };
   }
 
-  /** From disk when stored, else built on a worker and read from disk, else built on this thread. */
+  /**
+   * From disk when stored, else built in a child process and read from disk, else built on a worker
+   * and read from disk, else built on this thread.
+   */
   private async loadIndex(lists: TListVersion[]): Promise<ScreeningIndex> {
     const cacheDir = this.cacheDir;
     if (cacheDir === undefined) {
@@ -470,6 +481,18 @@ export class ScreeningRegistry {
     let index = loadCachedIndex(cacheDir, sourceKey);
     this.lastLoad = "disk";
     if (index) return index;
+    if (this.buildCommand) {
+      // Nothing of the build is in this process: the entries are read, and the index built, there.
+      const built = await buildIndexInChild(this.buildCommand, cacheDir);
+      index = loadCachedIndex(cacheDir, sourceKey);
+      this.childFailure = index
+        ? undefined
+        : (built.error ?? "the index build process stored no index of these lists (imported meanwhile?)");
+      if (index) {
+        this.lastLoad = "child process";
+        return index;
+      }
+    }
     // Stored only under the key its entries were read with: lists imported meanwhile are not.
     const entries = await loadActiveEntries(this.db);
     if ((await activeEntriesKey(this.db)) !== sourceKey) {
