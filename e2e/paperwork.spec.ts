@@ -211,3 +211,35 @@ test("a generated certificate of origin is filed as a shipping form and opens on
   await page.goto("/my-shipping-documents");
   await expect(page.getByRole("row").filter({ hasText: "Certificate of origin SR-2042" })).toBeVisible();
 });
+
+test("filing a certificate that is gone shows the API's reason, not the edit-conflict banner", async ({
+  page,
+  user: _,
+}) => {
+  const id = await seedShipment(page);
+  const generated = await page.request.post(`/api/paperwork/shipments/${id}/generate`, {
+    headers: origin(),
+    data: { types: ["certificate_of_origin"] },
+  });
+  expect(generated.status()).toBe(201);
+  const { documents } = (await generated.json()) as { documents: { id: number }[] };
+  await page.goto(`/shipments/edit-shipment/${id}`);
+  await waitForHydration(page);
+  const list = page.getByRole("list", { name: "Shipment documents" });
+  await expect(list).toContainText("certificate-of-origin-SR-2042.pdf");
+  // Deleted elsewhere (another tab) while this screen still lists it: the API answers 409.
+  const deleted = await page.request.delete(`/api/shipments/documents/${id}/${documents[0]?.id}`, {
+    headers: origin(),
+  });
+  expect(deleted.status()).toBe(200);
+  await list
+    .getByRole("button", { name: "File certificate-of-origin-SR-2042.pdf as a shipping form" })
+    .click();
+  await expect(
+    page.locator("[data-sonner-toast]").filter({ hasText: "This shipment has no certificate of origin yet" }),
+  ).toBeVisible();
+  await expect(
+    page.locator("[data-sonner-toast]").filter({ hasText: "Filed as the shipping form" }),
+  ).toHaveCount(0);
+  await expectNoAxeViolations(page);
+});
