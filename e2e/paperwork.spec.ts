@@ -179,20 +179,27 @@ test("a party that failed screening shows the gate before Generate Paperwork and
   await screenshots(page, "gate");
 });
 
-test("a generated certificate of origin is filed as a shipping form and opens on the shipping forms screen", async ({
-  page,
-  user: _,
-}) => {
+/** A seeded shipment with a generated certificate of origin, open on its form. */
+async function openWithCertificate(page: Page) {
   const id = await seedShipment(page);
   const generated = await page.request.post(`/api/paperwork/shipments/${id}/generate`, {
     headers: origin(),
     data: { types: ["certificate_of_origin"] },
   });
   expect(generated.status()).toBe(201);
+  const { documents } = (await generated.json()) as { documents: { id: number }[] };
   await page.goto(`/shipments/edit-shipment/${id}`);
   await waitForHydration(page);
   const list = page.getByRole("list", { name: "Shipment documents" });
   await expect(list).toContainText("certificate-of-origin-SR-2042.pdf");
+  return { id, documentId: documents[0]?.id, list };
+}
+
+test("a generated certificate of origin is filed as a shipping form and opens on the shipping forms screen", async ({
+  page,
+  user: _,
+}) => {
+  const { list } = await openWithCertificate(page);
   // Only the certificate offers filing.
   await expect(list.getByRole("button", { name: /as a shipping form$/ })).toHaveCount(1);
   const axe = await new AxeBuilder({ page }).include('[aria-label="Shipment documents"]').analyze();
@@ -210,4 +217,26 @@ test("a generated certificate of origin is filed as a shipping form and opens on
   // Listed with the workspace's shipping forms.
   await page.goto("/my-shipping-documents");
   await expect(page.getByRole("row").filter({ hasText: "Certificate of origin SR-2042" })).toBeVisible();
+});
+
+test("filing a certificate that is gone shows the API's reason, not the edit-conflict banner", async ({
+  page,
+  user: _,
+}) => {
+  const { id, documentId, list } = await openWithCertificate(page);
+  // Deleted elsewhere (another tab) while this screen still lists it: the API answers 409.
+  const deleted = await page.request.delete(`/api/shipments/documents/${id}/${documentId}`, {
+    headers: origin(),
+  });
+  expect(deleted.status()).toBe(200);
+  await list
+    .getByRole("button", { name: "File certificate-of-origin-SR-2042.pdf as a shipping form" })
+    .click();
+  await expect(
+    page.locator("[data-sonner-toast]").filter({ hasText: "This shipment has no certificate of origin yet" }),
+  ).toBeVisible();
+  await expect(
+    page.locator("[data-sonner-toast]").filter({ hasText: "Filed as the shipping form" }),
+  ).toHaveCount(0);
+  await expectNoAxeViolations(page);
 });

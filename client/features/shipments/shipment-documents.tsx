@@ -107,10 +107,18 @@ export function ShipmentDocuments({
     setIsFiling(true);
     await runAction(async () => {
       const id = await ensureSaved();
-      const { item } = await api.send<{ item: { id: number; name: string } }>(
-        "POST",
-        `/paperwork/shipments/${id}/certificate-of-origin/shipping-form`,
-      );
+      let item: { id: number; name: string };
+      try {
+        ({ item } = await api.send<{ item: { id: number; name: string } }>(
+          "POST",
+          `/paperwork/shipments/${id}/certificate-of-origin/shipping-form`,
+        ));
+      } catch (error) {
+        // A 409 here is not an edit conflict but 'no certificate generated': the API's message says so.
+        if (!(error instanceof ApiError && error.status === 409)) throw error;
+        toast.error(error.message || "The certificate could not be filed");
+        return;
+      }
       toast.success(`Filed as the shipping form “${item.name}”`, {
         action: {
           label: "Open",

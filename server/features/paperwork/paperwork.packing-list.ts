@@ -29,7 +29,7 @@ function contentsText(contents: TPaperPackageContent[]): string {
  * numbers the marks' 'PACKAGES 1-n' refer to. Where the user assigned contents, each package's row
  * says what it holds under its type.
  */
-export function drawPackages(ctx: TCtx, model: TPaperworkModel) {
+export function drawPackages(ctx: TCtx, model: TPaperworkModel, lastOnNewPage = false) {
   const total = model.packages.reduce((n, p) => n + p.quantity, 0);
   const hasContents = model.packages.some((p) => (p.contents ?? []).length > 0);
   const body: RowInput[] = [];
@@ -49,33 +49,44 @@ export function drawPackages(ctx: TCtx, model: TPaperworkModel) {
       ]);
     }
   }
-  table(ctx, {
-    head: [
-      [
-        "Package no.",
-        "Package type",
-        { content: "Net weight", styles: { halign: "right" } },
-        { content: "Gross weight", styles: { halign: "right" } },
-        "Dimensions",
-        { content: "Volume", styles: { halign: "right" } },
+  const draw = (rows: RowInput[]) =>
+    table(ctx, {
+      head: [
+        [
+          "Package no.",
+          "Package type",
+          { content: "Net weight", styles: { halign: "right" } },
+          { content: "Gross weight", styles: { halign: "right" } },
+          "Dimensions",
+          { content: "Volume", styles: { halign: "right" } },
+        ],
       ],
-    ],
-    body,
-    showHead: "everyPage",
-    rowPageBreak: "avoid",
-    didParseCell: (data) => {
-      if (data.section === "body" && data.column.index !== 1) keepFigureWhole(ctx.doc, data);
-    },
-    ...RULED_LINES,
-    columnStyles: {
-      0: { cellWidth: 50 },
-      2: { cellWidth: 80, halign: "right" },
-      3: { cellWidth: 80, halign: "right" },
-      // Contents take room from the dimensions, which then wrap onto a second line.
-      4: { cellWidth: hasContents ? 120 : 192 },
-      5: { cellWidth: 80, halign: "right" },
-    },
-  });
+      body: rows,
+      showHead: "everyPage",
+      rowPageBreak: "avoid",
+      didParseCell: (data) => {
+        if (data.section === "body" && data.column.index !== 1) keepFigureWhole(ctx.doc, data);
+      },
+      ...RULED_LINES,
+      columnStyles: {
+        0: { cellWidth: 50 },
+        2: { cellWidth: 80, halign: "right" },
+        3: { cellWidth: 80, halign: "right" },
+        // Contents take room from the dimensions, which then wrap onto a second line.
+        4: { cellWidth: hasContents ? 120 : 192 },
+        5: { cellWidth: 80, halign: "right" },
+      },
+    });
+  if (!lastOnNewPage || body.length === 0) {
+    draw(body);
+    return;
+  }
+  // The last package row starts the next page, so the totals and the signature that follow it are
+  // not left alone there.
+  if (body.length > 1) draw(body.slice(0, -1));
+  ctx.doc.addPage();
+  (ctx.doc as unknown as { lastAutoTable?: unknown }).lastAutoTable = undefined;
+  draw(body.slice(-1));
 }
 
 export function drawContents(ctx: TCtx, model: TPaperworkModel) {

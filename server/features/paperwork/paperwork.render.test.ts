@@ -412,6 +412,44 @@ describe("commercial invoice", () => {
     }
   }, 60_000);
 
+  test("the packing list's 'Prepared by' stays on the page of the last package row, 1 to 14 packages with contents, letter and A4", async () => {
+    for (const page_size of ["letter", "a4"] as const) {
+      for (let count = 1; count <= 14; count++) {
+        const model = paperModel(
+          {
+            page_size,
+            packages: Array.from({ length: count }, (_, i) => ({
+              type: `Carton ${i + 1}`,
+              quantity: 1,
+              net_weight: "1.125",
+              gross_weight: "1.500",
+              length: "12",
+              width: "10",
+              height: "8",
+              contents: [
+                {
+                  product_number: `P-000${(i % 3) + 1}`,
+                  description: `Widget ${(i % 3) + 1}`,
+                  quantity: 2,
+                  unit_of_measure: "PCS",
+                },
+                { product_number: "P-0009", description: "Spare cable", quantity: 1, unit_of_measure: "PCS" },
+              ],
+            })),
+          },
+          3,
+        );
+        const pdf = await readPdfText(await renderPaperwork("packing_list", model));
+        const last = pdf.pages.findIndex((p) => new RegExp(`(?<!Page )\\b${count} of ${count}\\b`).test(p));
+        const signature = pdf.pages.findIndex((p) => p.includes("Prepared by"));
+        expect({ page_size, count, last }).toEqual({ page_size, count, last: signature });
+        expect(pdf.pages[signature]).toContain("Marks and numbers");
+        // Every package row is printed once.
+        expect(pdf.pages.join("\n").match(/(?<!Page )\b\d+ of \d+/g)?.length).toBe(count);
+      }
+    }
+  }, 120_000);
+
   test("figures never break inside themselves; e-mail addresses break after @ or a dot", async () => {
     const model = paperModel({
       exporter: paperParty({

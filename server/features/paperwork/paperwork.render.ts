@@ -43,6 +43,19 @@ function registerFont(doc: jsPDF, font: TFontData, family: string, style: string
 
 /** Renders one document of the given type to PDF bytes. */
 export async function renderPaperwork(type: TPaperworkType, model: TPaperworkModel): Promise<Uint8Array> {
+  const first = await renderOnce(type, model, false);
+  if (!first.apart) return first.pdf;
+  // Totals and signature pushed onto a page without any package row take the last package row with
+  // them: drawn again with that row starting the next page, kept when everything after it then fits.
+  const second = await renderOnce(type, model, true);
+  return second.apart ? first.pdf : second.pdf;
+}
+
+async function renderOnce(
+  type: TPaperworkType,
+  model: TPaperworkModel,
+  lastPackageOnNewPage: boolean,
+): Promise<{ pdf: Uint8Array; apart: boolean }> {
   const fonts = await loadLatinFonts();
   const text = modelText(model);
   const hasCjk = CJK.test(text);
@@ -102,13 +115,16 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
   if (type === "certificate_of_origin") {
     drawCertificateOfOrigin(ctx, model, totals);
     drawPageHeaders(ctx, type, model);
-    return new Uint8Array(doc.output("arraybuffer"));
+    return { pdf: new Uint8Array(doc.output("arraybuffer")), apart: false };
   }
   drawParties(ctx, model);
   drawNotifyParty(ctx, model);
   drawReferences(ctx, type, model);
+  // The page of the packing list's last package row, which the signature should share.
+  let lastPackagePage = 0;
   if (type === "packing_list") {
-    drawPackages(ctx, model);
+    drawPackages(ctx, model, lastPackageOnNewPage);
+    lastPackagePage = doc.getNumberOfPages();
     drawContents(ctx, model);
     drawPackingTotals(ctx, model, totals);
     drawMarks(ctx, model);
@@ -120,6 +136,7 @@ export async function renderPaperwork(type: TPaperworkType, model: TPaperworkMod
     drawLegends(ctx, model);
   }
   drawSignature(ctx, type, model);
+  const apart = type === "packing_list" && doc.getNumberOfPages() > lastPackagePage;
   drawPageHeaders(ctx, type, model);
-  return new Uint8Array(doc.output("arraybuffer"));
+  return { pdf: new Uint8Array(doc.output("arraybuffer")), apart };
 }
