@@ -146,7 +146,9 @@ test("an admin invites a shipper on the Members screen; the shipper's failed con
   await dialog.getByRole("checkbox", { name: "Shipper" }).click();
   await dialog.getByRole("button", { name: "Send invitation" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole("button", { name: `Withdraw the invitation to ${shipper.email}` })).toBeVisible();
+  await expect(
+    page.getByRole("button", { name: `Withdraw the invitation to ${shipper.email}` }),
+  ).toBeVisible();
   await expectNoAxeViolations(page);
   await page.screenshot({ path: testInfo.outputPath("members-1440.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
