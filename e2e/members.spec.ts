@@ -224,3 +224,52 @@ test("an admin invites a shipper on the Members screen; the shipper's failed con
   await expect(clerk.getByText(`Last saved by ${shipper.name} ${shipper.surname}`)).toBeVisible();
   await context.close();
 });
+
+test("a compliance-only member sees the lists read-only and no admin items", async ({ page, browser }) => {
+  await signIn(page);
+  const contactId = await createContact(page, "Hanse Import GmbH");
+  const officer = newUser();
+  const origin = { origin: process.env.E2E_BASE_URL! };
+  const invited = await page.request.post("/api/workspace/members", {
+    headers: origin,
+    data: {
+      email: officer.email,
+      title: "Ms.",
+      name: officer.name,
+      surname: officer.surname,
+      roles: ["compliance"],
+    },
+  });
+  expect(invited.status()).toBe(201);
+  const link = await invitationLink(officer.email);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const member = await context.newPage();
+  await member.goto(link);
+  await waitForHydration(member);
+  await member.getByLabel("Password").fill(officer.password);
+  await member.getByRole("button", { name: "Join" }).click();
+  await expect(member).toHaveURL(/\/home/);
+
+  const nav = member.getByRole("navigation", { name: "Main navigation" });
+  await expect(nav.getByRole("link", { name: "My Address Book" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Create Int’l Shipment" })).toHaveCount(0);
+  await member.getByRole("button", { name: `Account menu for ${officer.name} ${officer.surname}` }).click();
+  await expect(member.getByRole("menuitem", { name: "User Profile" })).toBeVisible();
+  await expect(member.getByRole("menuitem", { name: "Members" })).toHaveCount(0);
+  await member.keyboard.press("Escape");
+
+  await member.goto("/contacts");
+  await waitForHydration(member);
+  await expect(member.getByRole("cell", { name: "Hanse Import GmbH" })).toBeVisible();
+  await expect(member.getByRole("link", { name: "Create New Contact" })).toHaveCount(0);
+  await expect(member.getByRole("button", { name: `Delete contact ${contactId}` })).toHaveCount(0);
+  await member.goto(`/contacts/edit-contact/${contactId}`);
+  await waitForHydration(member);
+  await expect(member.getByText("Read only: changing this needs the Shipper role.")).toBeVisible();
+  await expect(member.getByRole("button", { name: "Save" })).toHaveCount(0);
+  // The member holds compliance: the screening card still offers the override.
+  await expect(
+    member.locator("[aria-label='Restricted-party screening']").getByRole("button", { name: "FAILED" }),
+  ).toBeVisible();
+  await context.close();
+});

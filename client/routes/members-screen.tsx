@@ -61,7 +61,7 @@ export function MembersScreen() {
   const isAdmin = can("admin");
   const [isInviting, setIsInviting] = useState(false);
   return (
-    <section className="max-w-5xl">
+    <section className="min-w-0 max-w-5xl">
       <PageHeader title="Members">
         {isAdmin && (
           <Button onClick={() => setIsInviting(true)}>
@@ -160,7 +160,7 @@ function MembersCard({ members, disabled }: { members: TMember[]; disabled: bool
               <TableRow>
                 <TableHead>Member</TableHead>
                 <TableHead>Roles</TableHead>
-                <TableHead>Last sign-in</TableHead>
+                <TableHead className="hidden sm:table-cell">Last sign-in</TableHead>
                 <TableHead className="text-right">
                   <span className="sr-only">Actions</span>
                 </TableHead>
@@ -215,7 +215,12 @@ function MemberRow({ member, disabled }: { member: TMember; disabled: boolean })
     <TableRow>
       <TableCell>
         <span className="block font-medium">{name}</span>
-        <span className="block text-xs text-muted-foreground">{member.email}</span>
+        <span className="block text-xs break-all whitespace-normal text-muted-foreground">
+          {member.email}
+        </span>
+        <span className="block text-xs text-muted-foreground sm:hidden">
+          Last sign-in: {member.last_sign_in_at ? <DateTime value={member.last_sign_in_at} /> : "Never"}
+        </span>
       </TableCell>
       <TableCell>
         <fieldset className="flex flex-wrap gap-x-4 gap-y-2" disabled={disabled || isSaving}>
@@ -238,7 +243,7 @@ function MemberRow({ member, disabled }: { member: TMember; disabled: boolean })
           })}
         </fieldset>
       </TableCell>
-      <TableCell className="whitespace-nowrap text-sm">
+      <TableCell className="hidden whitespace-nowrap text-sm sm:table-cell">
         {member.last_sign_in_at ? (
           <DateTime value={member.last_sign_in_at} />
         ) : (
@@ -311,7 +316,7 @@ function InvitationsCard({
               <TableRow>
                 <TableHead>Invited</TableHead>
                 <TableHead>Roles</TableHead>
-                <TableHead>Expires</TableHead>
+                <TableHead className="hidden sm:table-cell">Expires</TableHead>
                 <TableHead className="text-right">
                   <span className="sr-only">Actions</span>
                 </TableHead>
@@ -322,7 +327,12 @@ function InvitationsCard({
                 <TableRow key={invitation.id}>
                   <TableCell>
                     <span className="block font-medium">{fullName(invitation)}</span>
-                    <span className="block text-xs text-muted-foreground">{invitation.email}</span>
+                    <span className="block text-xs break-all whitespace-normal text-muted-foreground">
+                      {invitation.email}
+                    </span>
+                    <span className="block text-xs text-muted-foreground sm:hidden">
+                      Expires <DateTime value={invitation.expires_at} />
+                    </span>
                   </TableCell>
                   <TableCell>
                     <span className="flex flex-wrap gap-1">
@@ -333,7 +343,7 @@ function InvitationsCard({
                       ))}
                     </span>
                   </TableCell>
-                  <TableCell className="whitespace-nowrap text-sm">
+                  <TableCell className="hidden whitespace-nowrap text-sm sm:table-cell">
                     <DateTime value={invitation.expires_at} />
                   </TableCell>
                   <TableCell className="text-right">
