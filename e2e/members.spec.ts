@@ -222,6 +222,9 @@ test("an admin invites a shipper on the Members screen; the shipper's failed con
   await expect(releases).toContainText(`Asked by ${shipper.name} ${shipper.surname}`);
   await expect(releases).toContainText("Note: Different company: checked the registry");
   await expect(clerk.getByText(`Last saved by ${shipper.name} ${shipper.surname}`)).toBeVisible();
+  await clerk
+    .locator("[aria-labelledby='shipment-releases-title']")
+    .screenshot({ path: testInfo.outputPath("shipment-releases-1440.png") });
   await context.close();
 });
 

@@ -74,7 +74,7 @@ export function MembersScreen() {
           Only an admin of the workspace can change members.
         </p>
       )}
-      <div className="grid gap-6">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
         <TwoPersonRelease settings={settings} disabled={!isAdmin} />
         <MembersCard members={members} disabled={!isAdmin} />
         <InvitationsCard invitations={invitations} disabled={!isAdmin} />
