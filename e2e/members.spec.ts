@@ -225,6 +225,19 @@ test("an admin invites a shipper on the Members screen; the shipper's failed con
   await clerk
     .locator("[aria-labelledby='shipment-releases-title']")
     .screenshot({ path: testInfo.outputPath("shipment-releases-1440.png") });
+  // My Shipments filters by who saved a shipment last.
+  const list = (await (await page.request.get("/api/workspace/members")).json()) as {
+    data: { id: number; email: string }[];
+  };
+  const idOf = (email: string) => list.data.find((m) => m.email === email)!.id;
+  const byEditor = (id: number) =>
+    `/shipments?filters=${encodeURIComponent(JSON.stringify({ updated_by_user_id: String(id) }))}`;
+  await page.goto(byEditor(idOf(shipper.email)));
+  await waitForHydration(page);
+  await expect(page.getByRole("table").getByText("Moscow order")).toBeVisible();
+  await page.goto(byEditor(idOf(admin.email)));
+  await waitForHydration(page);
+  await expect(page.getByText("No shipments match these filters.")).toBeVisible();
   await context.close();
 });
 

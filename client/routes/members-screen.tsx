@@ -213,7 +213,7 @@ function MemberRow({ member, disabled }: { member: TMember; disabled: boolean })
   };
   return (
     <TableRow>
-      <TableCell>
+      <TableCell className="whitespace-normal">
         <span className="block font-medium">{name}</span>
         <span className="block text-xs break-all whitespace-normal text-muted-foreground">
           {member.email}
@@ -325,7 +325,7 @@ function InvitationsCard({
             <TableBody>
               {invitations.map((invitation) => (
                 <TableRow key={invitation.id}>
-                  <TableCell>
+                  <TableCell className="whitespace-normal">
                     <span className="block font-medium">{fullName(invitation)}</span>
                     <span className="block text-xs break-all whitespace-normal text-muted-foreground">
                       {invitation.email}
