@@ -101,3 +101,191 @@ test("an admin invites a shipper, who joins from the e-mailed link and cannot cl
   await expect(again.getByText("Could not join the workspace")).toBeVisible();
   await context.close();
 });
+
+test("an admin invites a shipper on the Members screen; the shipper's failed consignee waits for compliance, and the shipment shows who cleared it", async ({
+  page,
+  browser,
+  user: admin,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await signIn(page, admin);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/home");
+  await waitForHydration(page);
+  // Members sits in the user menu (the registering user is admin).
+  await page.getByRole("button", { name: `Account menu for ${admin.name} ${admin.surname}` }).click();
+  await page.getByRole("menuitem", { name: "Members" }).click();
+  await expect(page).toHaveURL(/\/workspace\/members$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Members" })).toBeVisible();
+  await waitForHydration(page);
+  await expect(page.getByText("No invitations are open.")).toBeVisible();
+  // One compliance member: two-person release is refused, with the reason on the screen.
+  await page.getByRole("switch", { name: "Two-person release" }).click();
+  await expect(page.locator("#two-person-release-error")).toContainText(/compliance/i);
+  await expect(page.getByRole("switch", { name: "Two-person release" })).toHaveAttribute(
+    "aria-checked",
+    "false",
+  );
+  // The last admin cannot give up the role: refused, and the box stays ticked.
+  const ownAdmin = page.getByRole("checkbox", { name: "Admin" }).first();
+  await ownAdmin.click();
+  await expect(ownAdmin).toHaveAttribute("aria-checked", "true");
+
+  // The invitation dialog: the contract's messages by field, then the invitation.
+  const shipper = newUser();
+  await page.getByRole("button", { name: "Invite" }).click();
+  const dialog = page.getByRole("dialog", { name: "Invite a member" });
+  await dialog.getByRole("checkbox", { name: "Shipper" }).click();
+  await dialog.getByRole("button", { name: "Send invitation" }).click();
+  await expect(dialog.getByText("Please input the E-mail address!")).toBeVisible();
+  await expect(dialog.getByText("Please pick at least one role.")).toBeVisible();
+  await dialog.getByLabel("E-mail").fill(shipper.email);
+  await dialog.getByLabel("Title").selectOption("Ms.");
+  await dialog.getByLabel("Name", { exact: true }).fill(shipper.name);
+  await dialog.getByLabel("Last name").fill(shipper.surname);
+  await dialog.getByRole("checkbox", { name: "Shipper" }).click();
+  await dialog.getByRole("button", { name: "Send invitation" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(
+    page.getByRole("button", { name: `Withdraw the invitation to ${shipper.email}` }),
+  ).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: testInfo.outputPath("members-1440.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: testInfo.outputPath("members-390.png"), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // The shipper joins from the e-mailed link.
+  const link = await invitationLink(shipper.email);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const clerk = await context.newPage();
+  await clerk.goto(link);
+  await waitForHydration(clerk);
+  await clerk.getByLabel("Password").fill(shipper.password);
+  await clerk.getByRole("button", { name: "Join" }).click();
+  await expect(clerk).toHaveURL(/\/home/);
+  // A shipper has no Members entry.
+  await clerk.getByRole("button", { name: `Account menu for ${shipper.name} ${shipper.surname}` }).click();
+  await expect(clerk.getByRole("menuitem", { name: "User Profile" })).toBeVisible();
+  await expect(clerk.getByRole("menuitem", { name: "Members" })).toHaveCount(0);
+  await clerk.keyboard.press("Escape");
+
+  // The shipper builds a shipment whose ultimate consignee fails screening.
+  const consigneeId = await createContact(clerk, "Rosoboroneksport OAO");
+  await clerk.goto("/shipments/create-shipment");
+  await expect(clerk).toHaveURL(/\/shipments\/edit-shipment\/\d+$/, { timeout: 20_000 });
+  await waitForHydration(clerk);
+  const shipmentUrl = clerk.url();
+  const shipmentId = Number(/(\d+)$/.exec(shipmentUrl)![1]);
+  await clerk.getByLabel(/^Shipment name/).fill("Moscow order");
+  await clerk.getByRole("combobox", { name: "Ultimate consignee" }).fill("Rosoboron");
+  await clerk.getByRole("option", { name: /Rosoboroneksport OAO/ }).click();
+  await expect(clerk.locator('[data-party="Ultimate consignee"]')).toContainText("Rosoboroneksport OAO");
+  await expect
+    .poll(async () => {
+      const answer = await clerk.request.get(`/api/shipments/${shipmentId}`);
+      return ((await answer.json()) as { item: { ultimate_consignee_id: number | null } }).item
+        .ultimate_consignee_id;
+    })
+    .toBe(consigneeId);
+  // The consignee's card on the shipment offers the shipper no override; the server refuses one.
+  const clerkCard = clerk.locator("[aria-label='Screening: Ultimate consignee']");
+  await expect(
+    clerkCard.getByText("A member with the Compliance role decides manual overrides."),
+  ).toBeVisible();
+  await expect(clerkCard.getByRole("button", { name: "PASSED" })).toHaveCount(0);
+  const trade = await clerk.request.get(`/api/screenings/trade?itemId=${consigneeId}`);
+  const screening = ((await trade.json()) as { item: { id: number; status: string } }).item;
+  expect(screening.status).toBe("failed");
+  const refused = await clerk.request.post("/api/screenings/override", {
+    headers: { origin: process.env.E2E_BASE_URL! },
+    data: { id: screening.id, status: "passed", note: "Looks fine to me" },
+  });
+  expect(refused.status()).toBe(403);
+
+  // The admin (compliance) clears it on the shipment with a note.
+  await page.goto(shipmentUrl);
+  await waitForHydration(page);
+  const card = page.locator("[aria-label='Screening: Ultimate consignee']");
+  await card.getByRole("button", { name: "PASSED" }).click();
+  await page.getByRole("dialog").getByLabel("Note").fill("Different company: checked the registry");
+  await page.getByRole("button", { name: "Ok." }).click();
+  await expect(card.getByRole("button", { name: "PASSED" })).toHaveAttribute("aria-pressed", "true");
+
+  // The shipment shows who asked, who cleared it, and the note; and who saved it last.
+  await clerk.reload();
+  await waitForHydration(clerk);
+  const releases = clerk.getByTestId("shipment-releases");
+  await expect(releases).toContainText("Rosoboroneksport OAO marked PASSED by");
+  await expect(releases).toContainText(admin.email);
+  await expect(releases).toContainText(`Asked by ${shipper.name} ${shipper.surname}`);
+  await expect(releases).toContainText("Note: Different company: checked the registry");
+  await expect(clerk.getByText(`Last saved by ${shipper.name} ${shipper.surname}`)).toBeVisible();
+  await clerk
+    .locator("[aria-labelledby='shipment-releases-title']")
+    .screenshot({ path: testInfo.outputPath("shipment-releases-1440.png") });
+  // My Shipments filters by who saved a shipment last.
+  const list = (await (await page.request.get("/api/workspace/members")).json()) as {
+    data: { id: number; email: string }[];
+  };
+  const idOf = (email: string) => list.data.find((m) => m.email === email)!.id;
+  const byEditor = (id: number) =>
+    `/shipments?filters=${encodeURIComponent(JSON.stringify({ updated_by_user_id: String(id) }))}`;
+  await page.goto(byEditor(idOf(shipper.email)));
+  await waitForHydration(page);
+  await expect(page.getByRole("table").getByText("Moscow order")).toBeVisible();
+  await page.goto(byEditor(idOf(admin.email)));
+  await waitForHydration(page);
+  await expect(page.getByText("No shipments match these filters.")).toBeVisible();
+  await context.close();
+});
+
+test("a compliance-only member sees the lists read-only and no admin items", async ({ page, browser }) => {
+  await signIn(page);
+  const contactId = await createContact(page, "Hanse Import GmbH");
+  const officer = newUser();
+  const origin = { origin: process.env.E2E_BASE_URL! };
+  const invited = await page.request.post("/api/workspace/members", {
+    headers: origin,
+    data: {
+      email: officer.email,
+      title: "Ms.",
+      name: officer.name,
+      surname: officer.surname,
+      roles: ["compliance"],
+    },
+  });
+  expect(invited.status()).toBe(201);
+  const link = await invitationLink(officer.email);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const member = await context.newPage();
+  await member.goto(link);
+  await waitForHydration(member);
+  await member.getByLabel("Password").fill(officer.password);
+  await member.getByRole("button", { name: "Join" }).click();
+  await expect(member).toHaveURL(/\/home/);
+
+  const nav = member.getByRole("navigation", { name: "Main navigation" });
+  await expect(nav.getByRole("link", { name: "My Address Book" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Create Int’l Shipment" })).toHaveCount(0);
+  await member.getByRole("button", { name: `Account menu for ${officer.name} ${officer.surname}` }).click();
+  await expect(member.getByRole("menuitem", { name: "User Profile" })).toBeVisible();
+  await expect(member.getByRole("menuitem", { name: "Members" })).toHaveCount(0);
+  await member.keyboard.press("Escape");
+
+  await member.goto("/contacts");
+  await waitForHydration(member);
+  await expect(member.getByRole("cell", { name: "Hanse Import GmbH" })).toBeVisible();
+  await expect(member.getByRole("link", { name: "Create New Contact" })).toHaveCount(0);
+  await expect(member.getByRole("button", { name: `Delete contact ${contactId}` })).toHaveCount(0);
+  await member.goto(`/contacts/edit-contact/${contactId}`);
+  await waitForHydration(member);
+  await expect(member.getByText("Read only: changing this needs the Shipper role.")).toBeVisible();
+  await expect(member.getByRole("button", { name: "Save" })).toHaveCount(0);
+  // The member holds compliance: the screening card still offers the override.
+  await expect(
+    member.locator("[aria-label='Restricted-party screening']").getByRole("button", { name: "FAILED" }),
+  ).toBeVisible();
+  await context.close();
+});

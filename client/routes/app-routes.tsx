@@ -6,6 +6,7 @@ import { catalogueRoutes } from "./catalogue";
 import { contactRoutes } from "./contacts";
 import { exporterProfileRoute } from "./exporter-profile";
 import { homeRoute } from "./home";
+import { membersRoute } from "./members";
 import { reportsRoute } from "./reports";
 import { rootRoute } from "./root";
 import { screeningRoutes } from "./screening";
@@ -76,6 +77,7 @@ export const appRoutes = [
   ...authRoutes,
   accountRoute,
   exporterProfileRoute,
+  membersRoute,
   legalRoute("terms", "Terms"),
   legalRoute("help", "Help"),
   legalRoute("privacy", "Privacy"),

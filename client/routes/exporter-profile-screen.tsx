@@ -9,7 +9,7 @@ import {
 } from "../../db/contracts/exporter-profile";
 import { PARTY_ID_LABELS } from "../../db/contracts/party-ids";
 import { PageHeader } from "../components/app/screens";
-import { Form, SubmitButton } from "../components/kit/form";
+import { contractErrors, Form, SubmitButton } from "../components/kit/form";
 import { SelectField, TextField } from "../components/kit/form-fields";
 import { applyServerErrors } from "../components/kit/server-errors";
 import { Button } from "../components/ui/button";
@@ -46,15 +46,6 @@ const toValues = (profile: TExporterProfile): TValues => ({
   other_id_type: profile.other_id_type ?? "",
 });
 
-/** The contract's messages per field, or undefined when the values pass. */
-function profileErrors(value: TValues) {
-  const parsed = ZExporterProfileInput.safeParse(value);
-  if (parsed.success) return undefined;
-  const fields: Record<string, string> = {};
-  for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
-  return { fields };
-}
-
 /** The workspace's legal entity: what the documents print as exporter and seller by default. */
 export function ExporterProfileScreen() {
   const { profile, countries } = exporterProfileRoute.useLoaderData();
@@ -64,7 +55,7 @@ export function ExporterProfileScreen() {
     defaultValues: toValues(profile),
     // The server's own rules, checked on submit and then on every change (a fixed field clears at once).
     validationLogic: revalidateLogic(),
-    validators: { onDynamic: ({ value }) => profileErrors(value) },
+    validators: { onDynamic: ({ value }) => contractErrors(ZExporterProfileInput, value) },
     onSubmit: async ({ value, formApi }) => {
       try {
         const saved = await api.send<{ item: TExporterProfile }>("PUT", "/exporter-profile", {

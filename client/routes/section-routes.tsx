@@ -17,6 +17,7 @@ import { ErrorPanel } from "../components/kit/error-panel";
 import { Button } from "../components/ui/button";
 import { ApiError } from "../lib/api";
 import { listApiQuery, listSearchValidator, type TListPage, type TListSearch } from "../lib/list-search";
+import { useRoles } from "../lib/roles";
 import { rootRoute } from "./root";
 
 // A route component inside a factory cannot name its own route's types, so it reads its data with
@@ -121,12 +122,14 @@ export function createSectionRoutes<
       const { page, dictionaries } = loaded as TListData<T>;
       const search = useSearch({ strict: false }) as TListSearch;
       const { api } = useRouteContext({ from: "__root__" });
+      // Creating is the shipper's work (an admin's too): others see the list read-only.
+      const mayCreate = useRoles().can("shipper");
       return (
         <section>
           <PageHeader title={screen.listTitle}>
             {options.listActions?.()}
-            {options.createAction?.()}
-            {!options.createAction && screen.createLabel && (
+            {mayCreate && options.createAction?.()}
+            {mayCreate && !options.createAction && screen.createLabel && (
               <Button asChild>
                 <Link to={screen.paths.create}>{screen.createLabel}</Link>
               </Button>

@@ -15,6 +15,16 @@ export const ROLE_LABELS: Record<TRole, string> = {
   shipper: "Shipper",
 };
 
+/** Who may make a writing call: a role, or any signed-in member (their own account, signing out). */
+export type TWriteRight = TRole | "member";
+
+/** The roles a member holds. An admin also does the shipper's work, so a workspace of one works. */
+export function holdsRight(roles: readonly TRole[], right: TWriteRight): boolean {
+  if (right === "member") return true;
+  if (roles.includes(right)) return true;
+  return right === "shipper" && roles.includes("admin");
+}
+
 /** The stored comma list → the roles it names, in ROLES order. */
 export const parseRoles = (stored: string | null | undefined): TRole[] =>
   ROLES.filter((role) => (stored ?? "").split(",").includes(role));

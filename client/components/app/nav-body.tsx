@@ -18,6 +18,7 @@ import {
   UserIcon,
 } from "lucide-react";
 import type { ComponentProps, ComponentType } from "react";
+import { useRoles } from "../../lib/roles";
 import { Button } from "../ui/button";
 import { ALWAYS_LINKS, LOGGED_IN_LINKS, LOGGED_OUT_LINKS, PUBLIC_LINKS, type TNavLink } from "./nav";
 
@@ -39,11 +40,19 @@ const ICONS: Record<string, ComponentType<{ className?: string }>> = {
 
 export type TNavProps = { isPublic: boolean; isLoggedIn: boolean };
 
-function navGroups({ isPublic, isLoggedIn }: TNavProps): { label: string; links: TNavLink[] }[] {
+function navGroups(
+  { isPublic, isLoggedIn }: TNavProps,
+  can: (right: NonNullable<TNavLink["right"]>) => boolean,
+): { label: string; links: TNavLink[] }[] {
   return isPublic
     ? [{ label: "Tradewinds", links: PUBLIC_LINKS }]
     : [
-        { label: "Workspace", links: isLoggedIn ? LOGGED_IN_LINKS : LOGGED_OUT_LINKS },
+        {
+          label: "Workspace",
+          links: isLoggedIn
+            ? LOGGED_IN_LINKS.filter((link) => !link.right || can(link.right))
+            : LOGGED_OUT_LINKS,
+        },
         { label: "Support", links: ALWAYS_LINKS },
       ];
 }
@@ -54,6 +63,7 @@ export function NavBody({
   onNavigate,
   ...props
 }: TNavProps & { isCollapsed: boolean; onNavigate?: () => void }) {
+  const { can } = useRoles();
   return (
     <>
       <div className="flex h-14 items-center gap-2 border-b px-3">
@@ -71,7 +81,7 @@ export function NavBody({
         className="flex-1 overflow-y-auto p-2"
         aria-label={props.isPublic ? "Public navigation" : "Main navigation"}
       >
-        {navGroups(props).map((group) => (
+        {navGroups(props, can).map((group) => (
           <div key={group.label} className="mb-3">
             {!isCollapsed && (
               <p className="px-2 pb-1 text-xs font-medium uppercase tracking-wide text-muted-foreground">

@@ -1,9 +1,11 @@
-/** Sidebar links exactly as spec section 2 lists them. */
-export type TNavLink = { to: string; label: string };
+import type { TWriteRight } from "../../../db/contracts/members";
+
+/** Sidebar links exactly as spec section 2 lists them; `right` hides a link from a member without it. */
+export type TNavLink = { to: string; label: string; right?: TWriteRight };
 
 export const LOGGED_IN_LINKS: TNavLink[] = [
   { to: "/shipments", label: "My Shipments" },
-  { to: "/shipments/create-shipment", label: "Create Int’l Shipment" },
+  { to: "/shipments/create-shipment", label: "Create Int’l Shipment", right: "shipper" },
   { to: "/restricted-party-screening", label: "Restricted Party Screening" },
   { to: "/products", label: "My Products" },
   { to: "/contacts", label: "My Address Book" },

@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { BuildingIcon, LogOutIcon, UserIcon } from "lucide-react";
+import { BuildingIcon, LogOutIcon, UserIcon, UsersIcon } from "lucide-react";
 import type { TPublicUser } from "../../../db/contracts/auth";
 import {
   DropdownMenu,
@@ -11,7 +11,7 @@ import {
 } from "../ui/dropdown-menu";
 import { UserMenuButton } from "./user-menu-button";
 
-/** The signed-in name and avatar, holding User Profile and Logout. */
+/** The signed-in name and avatar, holding User Profile, Exporter Profile, Members (admins) and Logout. */
 export function UserMenu({ user }: { user: TPublicUser }) {
   const fullName = `${user.name} ${user.surname}`.trim();
   // Mounted by the first click on the header's account button (./header), so it opens at once.
@@ -36,6 +36,13 @@ export function UserMenu({ user }: { user: TPublicUser }) {
             <BuildingIcon /> Exporter Profile
           </Link>
         </DropdownMenuItem>
+        {user.roles.includes("admin") && (
+          <DropdownMenuItem asChild>
+            <Link to="/workspace/members">
+              <UsersIcon /> Members
+            </Link>
+          </DropdownMenuItem>
+        )}
         <DropdownMenuItem asChild>
           <Link to="/auth/logout" preload={false}>
             <LogOutIcon /> Logout

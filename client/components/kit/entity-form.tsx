@@ -8,6 +8,7 @@ import type { TDictionary } from "../../../db/contracts/dictionary";
 import type { TDocumentRef } from "../../../db/contracts/products";
 import type { TApi } from "../../lib/api";
 import { focusPageHeading } from "../../lib/focus";
+import { useRoles } from "../../lib/roles";
 import { PageHeader } from "../app/screens";
 import { Alert, AlertDescription, AlertTitle } from "../ui/alert";
 import { Button } from "../ui/button";
@@ -93,6 +94,8 @@ export function EntityForm<T extends { id: number }>({
     },
   });
 
+  // Contacts, products, licences and the like are the shipper's work (an admin's too).
+  const mayEdit = useRoles().can("shipper");
   return (
     <section className="max-w-4xl">
       <PageHeader title={formHeading(screen, item)}>
@@ -105,57 +108,66 @@ export function EntityForm<T extends { id: number }>({
       <Card>
         <CardContent>
           <Form className="grid gap-5 sm:grid-cols-2" onSubmit={form.handleSubmit}>
-            {screen.fields.map((config) => (
-              <form.Subscribe
-                key={config.name}
-                selector={(s) => (config.requiredWhen ? Boolean(s.values[config.requiredWhen]) : false)}
-              >
-                {(isFlagOn) => (
-                  <form.Field name={config.name}>
-                    {(field) => (
-                      <EntityField
-                        config={config}
-                        field={field as unknown as AnyFieldApi}
-                        dictionaries={dictionaries}
-                        isRequired={Boolean(config.isRequired) || isFlagOn}
-                      />
-                    )}
-                  </form.Field>
-                )}
-              </form.Subscribe>
-            ))}
-            {!item && screen.documents?.chooseOnCreate && (
-              <div className="space-y-2 sm:col-span-2">
-                <p className="text-sm font-medium">Files</p>
-                <div className="flex flex-wrap items-center gap-3">
-                  <FilePicker
-                    id="pending-files"
-                    label={pendingFiles.length ? "Choose other files" : "Choose files"}
-                    inputLabel="Files"
-                    isMultiple
-                    onFiles={setPendingFiles}
-                  />
-                  {pendingFiles.length > 0 && (
-                    <p className="text-sm text-muted-foreground">
-                      {pendingFiles.length === 1 ? "1 file" : `${pendingFiles.length} files`} will upload when
-                      you save: {pendingFiles.map((f) => f.name).join(", ")}
-                    </p>
+            {!mayEdit && (
+              <p className="text-sm text-muted-foreground sm:col-span-2">
+                Read only: changing this needs the Shipper role.
+              </p>
+            )}
+            <fieldset disabled={!mayEdit} className="grid gap-5 sm:col-span-2 sm:grid-cols-2">
+              {screen.fields.map((config) => (
+                <form.Subscribe
+                  key={config.name}
+                  selector={(s) => (config.requiredWhen ? Boolean(s.values[config.requiredWhen]) : false)}
+                >
+                  {(isFlagOn) => (
+                    <form.Field name={config.name}>
+                      {(field) => (
+                        <EntityField
+                          config={config}
+                          field={field as unknown as AnyFieldApi}
+                          dictionaries={dictionaries}
+                          isRequired={Boolean(config.isRequired) || isFlagOn}
+                        />
+                      )}
+                    </form.Field>
                   )}
+                </form.Subscribe>
+              ))}
+              {!item && screen.documents?.chooseOnCreate && (
+                <div className="space-y-2 sm:col-span-2">
+                  <p className="text-sm font-medium">Files</p>
+                  <div className="flex flex-wrap items-center gap-3">
+                    <FilePicker
+                      id="pending-files"
+                      label={pendingFiles.length ? "Choose other files" : "Choose files"}
+                      inputLabel="Files"
+                      isMultiple
+                      onFiles={setPendingFiles}
+                    />
+                    {pendingFiles.length > 0 && (
+                      <p className="text-sm text-muted-foreground">
+                        {pendingFiles.length === 1 ? "1 file" : `${pendingFiles.length} files`} will upload
+                        when you save: {pendingFiles.map((f) => f.name).join(", ")}
+                      </p>
+                    )}
+                  </div>
                 </div>
+              )}
+            </fieldset>
+            {mayEdit && (
+              <div className="flex gap-2 sm:col-span-2">
+                <form.Subscribe selector={(s) => [s.isDirty && !s.isDefaultValue, s.isSubmitting] as const}>
+                  {([isChanged, isBusy]) => (
+                    <SubmitButton
+                      isBusy={isBusy}
+                      disabled={!isChanged && pendingFiles.length === 0}
+                      label={screen.saveLabel}
+                      busyLabel="Saving"
+                    />
+                  )}
+                </form.Subscribe>
               </div>
             )}
-            <div className="flex gap-2 sm:col-span-2">
-              <form.Subscribe selector={(s) => [s.isDirty && !s.isDefaultValue, s.isSubmitting] as const}>
-                {([isChanged, isBusy]) => (
-                  <SubmitButton
-                    isBusy={isBusy}
-                    disabled={!isChanged && pendingFiles.length === 0}
-                    label={screen.saveLabel}
-                    busyLabel="Saving"
-                  />
-                )}
-              </form.Subscribe>
-            </div>
             {failure && (
               <Alert variant="destructive" className="sm:col-span-2" data-testid="save-failure">
                 <AlertTitle className="line-clamp-none">{failure.title}</AlertTitle>

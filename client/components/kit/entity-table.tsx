@@ -15,6 +15,7 @@ import { ApiError, type TApi } from "../../lib/api";
 import { focusPageHeading } from "../../lib/focus";
 import { formatNumber } from "../../lib/format";
 import { PAGE_SIZE, type TListPage, type TListSearch } from "../../lib/list-search";
+import { useRoles } from "../../lib/roles";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
 import {
@@ -84,6 +85,7 @@ export function EntityTable<T extends { id: number }>({
     ((next: Partial<TListSearch>) =>
       navigate({ to: ".", search: (prev: TListSearch) => ({ ...prev, ...next }) as never }));
   const hasActions = (screen.rowActions ?? ["edit", "print", "delete"]).length > 0;
+  const mayCreate = useRoles().can("shipper");
   // While the next page, sort or filter loads, the frame and the current rows stay; a spinner shows.
   const isLoading = useRouterState({ select: (s) => s.isLoading });
   const filters = search.filters ?? {};
@@ -140,7 +142,7 @@ export function EntityTable<T extends { id: number }>({
   ) : (
     <span>
       No {screen.nounPlural} yet.{" "}
-      {screen.createLabel && (
+      {screen.createLabel && mayCreate && (
         <Link to={screen.paths.create} className="text-primary underline underline-offset-4">
           {screen.createLabel}
         </Link>
@@ -426,7 +428,11 @@ function RowActions<T extends { id: number }>({
   row: T;
   api: TApi;
 }) {
-  const allowed = screen.rowActions ?? ["edit", "print", "delete"];
+  // Deleting is the shipper's work (an admin's too): others are not offered it.
+  const mayDelete = useRoles().can("shipper");
+  const allowed = (screen.rowActions ?? ["edit", "print", "delete"]).filter(
+    (a) => a !== "delete" || mayDelete,
+  );
   const router = useRouter();
   const [isConfirming, setIsConfirming] = useState(false);
   const [isBusy, setIsBusy] = useState(false);

@@ -1,4 +1,5 @@
 import type { ComponentProps } from "react";
+import type { ZodType } from "zod";
 import { useIsHydrated } from "../../lib/hydration";
 import { Button } from "../ui/button";
 import { Spinner } from "../ui/spinner";
@@ -53,4 +54,13 @@ export function SubmitButton({
       {isBusy ? busyLabel : label}
     </Button>
   );
+}
+
+/** A contract's messages per field (the first for each), or undefined when the values pass: a form's validator. */
+export function contractErrors(schema: ZodType, value: unknown) {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return undefined;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+  return { fields };
 }

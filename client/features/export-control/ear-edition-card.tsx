@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { Input } from "../../components/ui/input";
 import { Label } from "../../components/ui/label";
 import type { TApi } from "../../lib/api";
+import { useRoles } from "../../lib/roles";
 
 type TEdition = {
   edition_date: string;
@@ -27,6 +28,8 @@ const FILES = [
  * of the same four CSV files. Determinations change with the edition, without a release.
  */
 export function EarEditionCard({ api }: { api: TApi }) {
+  // Loading an edition is the admin's.
+  const isAdmin = useRoles().can("admin");
   const [edition, setEdition] = useState<TEdition | null>(null);
   const [date, setDate] = useState("");
   const [files, setFiles] = useState<Partial<Record<(typeof FILES)[number][0], File>>>({});
@@ -73,44 +76,46 @@ export function EarEditionCard({ api }: { api: TApi }) {
             {edition.counts.eccns} ECCNs, {edition.counts.chart} chart rows.
           </p>
         )}
-        <details>
-          <summary className="cursor-pointer">Load a newer edition (admins)</summary>
-          <div className="mt-3 grid gap-3 sm:grid-cols-2">
-            <div className="space-y-1">
-              <Label htmlFor="ear-edition-date">Edition date (eCFR issue)</Label>
-              <Input
-                id="ear-edition-date"
-                type="date"
-                value={date}
-                onChange={(e) => setDate(e.target.value)}
-              />
-            </div>
-            {FILES.map(([key, name]) => (
-              <div key={key} className="space-y-1">
-                <Label htmlFor={`ear-${key}`}>{name}</Label>
+        {isAdmin && (
+          <details>
+            <summary className="cursor-pointer">Load a newer edition</summary>
+            <div className="mt-3 grid gap-3 sm:grid-cols-2">
+              <div className="space-y-1">
+                <Label htmlFor="ear-edition-date">Edition date (eCFR issue)</Label>
                 <Input
-                  id={`ear-${key}`}
-                  type="file"
-                  accept=".csv,text/csv"
-                  onChange={(e) => setFiles((f) => ({ ...f, [key]: e.target.files?.[0] }))}
+                  id="ear-edition-date"
+                  type="date"
+                  value={date}
+                  onChange={(e) => setDate(e.target.value)}
                 />
               </div>
-            ))}
-          </div>
-          {error && (
-            <p role="alert" className="mt-2 text-destructive">
-              {error}
-            </p>
-          )}
-          <Button
-            type="button"
-            className="mt-3"
-            disabled={isBusy || !date || FILES.some(([key]) => !files[key])}
-            onClick={load}
-          >
-            {isBusy ? "Loading…" : "Load edition"}
-          </Button>
-        </details>
+              {FILES.map(([key, name]) => (
+                <div key={key} className="space-y-1">
+                  <Label htmlFor={`ear-${key}`}>{name}</Label>
+                  <Input
+                    id={`ear-${key}`}
+                    type="file"
+                    accept=".csv,text/csv"
+                    onChange={(e) => setFiles((f) => ({ ...f, [key]: e.target.files?.[0] }))}
+                  />
+                </div>
+              ))}
+            </div>
+            {error && (
+              <p role="alert" className="mt-2 text-destructive">
+                {error}
+              </p>
+            )}
+            <Button
+              type="button"
+              className="mt-3"
+              disabled={isBusy || !date || FILES.some(([key]) => !files[key])}
+              onClick={load}
+            >
+              {isBusy ? "Loading…" : "Load edition"}
+            </Button>
+          </details>
+        )}
       </CardContent>
     </Card>
   );

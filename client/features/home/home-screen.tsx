@@ -6,6 +6,7 @@ import { shipmentStatusOf } from "../../../db/contracts/shipment-status";
 import type { TTableScreen } from "../../components/kit/entity-table";
 import { Button } from "../../components/ui/button";
 import { formatDate } from "../../lib/format";
+import { useRoles } from "../../lib/roles";
 import { cn } from "../../lib/utils";
 import { STATUS_TONES, statusLabel } from "./statuses";
 
@@ -231,6 +232,7 @@ export function PerformanceTiles({
 
 /** A workspace without shipments: say what the dashboard will show and lead to creating one. */
 export function HomeEmptyState() {
+  const mayCreate = useRoles().can("shipper");
   return (
     <div
       className="rounded-lg border border-dashed bg-muted/30 px-6 py-14 text-center"
@@ -242,9 +244,11 @@ export function HomeEmptyState() {
         Once you create shipments, this dashboard shows how they are doing, where they are going on a world
         map, your most recent ones and your most common destinations.
       </p>
-      <Button asChild className="mt-6">
-        <Link to={CREATE_SHIPMENT}>Create Int’l Shipment</Link>
-      </Button>
+      {mayCreate && (
+        <Button asChild className="mt-6">
+          <Link to={CREATE_SHIPMENT}>Create Int’l Shipment</Link>
+        </Button>
+      )}
     </div>
   );
 }

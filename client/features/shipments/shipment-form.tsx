@@ -45,6 +45,7 @@ import {
   toValues,
   UOM_OPTIONS,
 } from "./shipment-form-values";
+import { ShipmentReleases } from "./shipment-releases";
 import { SaveAsTemplate, TemplateChooser } from "./shipment-templates";
 import { DETAIL_FIELDS, MONEY_FIELDS, ShipmentStatus } from "./shipments-screen";
 import { useDiscardUntouchedDraft } from "./untouched-draft";
@@ -84,6 +85,8 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
   // A generation the server refused (422 missing fields, 409 screening gate) while the save itself stood.
   const paperworkError = useRef<ApiError | null>(null);
   const [selection, setSelection] = useState<string[]>(item.generate_documents ?? []);
+  // Who saved the shipment last, and when (shown with the screening releases).
+  const [lastSave, setLastSave] = useState({ by: item.updated_by, at: item.updated_at });
   const [prices, setPrices] = useState<Record<string, string>>(() => {
     const known = { ...unitValues };
     for (const line of item.items ?? []) known[String(line.product_id)] = line.unit_value;
@@ -108,6 +111,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
     setStatusId(stored.shipping_status_id);
     setDocuments(stored.documents);
     setVersion(`${stored.updated_at}:${stored.documents.length}`);
+    setLastSave({ by: stored.updated_by, at: stored.updated_at });
   };
 
   const save = async (extra?: Record<string, unknown>) => {
@@ -353,6 +357,14 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
           ))}
         </div>
       </Step>
+
+      <ShipmentReleases
+        api={api}
+        shipmentId={saved.current.id}
+        version={version}
+        lastEditor={lastSave.by}
+        lastSavedAt={lastSave.at}
+      />
 
       <Step number={2} title="What do you want to ship?">
         <form.Field name="items" mode="array">

@@ -2,6 +2,7 @@ import { useRouteContext, useRouter } from "@tanstack/react-router";
 import { FileTextIcon } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
+import type { TDictionary } from "../../../db/contracts/dictionary";
 import {
   DOCUMENT_TYPE_LABELS,
   SHIPMENT_STATUS,
@@ -221,6 +222,10 @@ export const PRINT_FIELDS: TFieldConfig[] = [
 ];
 
 /** My Shipments on the shared table kit, and the print page's rows. */
+/** The workspace's members as a filter's choices (who created, who saved last). */
+const memberOptions = (d: TDictionary) =>
+  (d.users ?? []).map((u) => ({ value: String(u.id), label: u.label }));
+
 export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
   endpoint: "/shipments",
   noun: "shipment",
@@ -258,7 +263,7 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
       priority: 5,
       sortable: true,
       filter: "choice",
-      filterOptions: (d) => (d.users ?? []).map((u) => ({ value: String(u.id), label: u.label })),
+      filterOptions: memberOptions,
       cell: (row, d) => {
         const creator = row.user
           ? `${row.user.name} ${row.user.surname}`.trim()
@@ -267,6 +272,19 @@ export const shipmentsScreen: TEntityScreen<TShipmentRow> = {
         const editor = row.updated_by ? `${row.updated_by.name} ${row.updated_by.surname}`.trim() : "";
         return editor && row.updated_by?.id !== row.user_id ? `${creator} (edited by ${editor})` : creator;
       },
+    },
+    {
+      key: "updated_by_user_id",
+      header: "Last edited by",
+      // Filters by who saved the shipment last; like User, it gives way first.
+      priority: 5,
+      sortable: true,
+      filter: "choice",
+      filterOptions: memberOptions,
+      cell: (row, d) =>
+        row.updated_by
+          ? `${row.updated_by.name} ${row.updated_by.surname}`.trim()
+          : labelOf(d.users, row.updated_by_user_id ?? null) || "—",
     },
     {
       key: "shipper_reference_number",

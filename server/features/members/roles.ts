@@ -1,10 +1,16 @@
 import type { Context } from "hono";
-import { parseRoles, ROLE_LABELS, type TRole } from "../../../db/contracts/members";
+import {
+  holdsRight,
+  parseRoles,
+  ROLE_LABELS,
+  type TRole,
+  type TWriteRight,
+} from "../../../db/contracts/members";
 import type { TAppEnv } from "../../lib/context";
 import { forbidden } from "../../lib/errors";
 
-/** Who may make a writing call: a role, or any signed-in member (their own account, signing out). */
-export type TWriteRight = TRole | "member";
+export type { TWriteRight };
+export { holdsRight };
 
 /**
  * The role every writing API call needs, as method + path pattern, first match wins. The account's
@@ -38,13 +44,6 @@ export function writeRightOf(method: string, path: string): TWriteRight | null {
 /** GETs that change state: the spec's screening override call. */
 const isStateChangingGet = (method: string, path: string) =>
   method === "GET" && /^\/api\/screenings\/override$/.test(path);
-
-/** The roles a member holds. An admin also does the shipper's work, so a workspace of one works. */
-export function holdsRight(roles: readonly TRole[], right: TWriteRight): boolean {
-  if (right === "member") return true;
-  if (roles.includes(right)) return true;
-  return right === "shipper" && roles.includes("admin");
-}
 
 /** The 403 naming the role that is missing. */
 export const roleRefused = (right: TRole) =>
