@@ -19,7 +19,7 @@ import { MAX_DOCUMENTS_PER_RECORD, MAX_FILES_PER_REQUEST } from "../lib/limits";
 import { loadAppSecret } from "../lib/secret";
 import { sign } from "../lib/signing";
 import type { TWorkLimiter } from "../lib/work-limiter";
-import { buildContact, buildRegistration, call, json, signUp } from "../test/factories";
+import { buildContact, buildRegistration, call, createDraft, json, signUp } from "../test/factories";
 import { awayFromRateWindowEdge } from "../test/rate-window";
 import { appOver, createTestContext, type TTestContext } from "../test/setup";
 
@@ -59,11 +59,7 @@ const postFiles = (url: string, body: Uint8Array<ArrayBuffer>) =>
     body,
   });
 
-async function newShipment(): Promise<{ id: number; updated_at: string }> {
-  const res = await call(ctx, owner.auth, "POST", "/api/shipments");
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { item: { id: number; updated_at: string } }).item;
-}
+const newShipment = () => createDraft(ctx, owner.auth);
 
 const documentsOf = async (shipmentId: number) =>
   (

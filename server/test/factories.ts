@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { TShipment } from "../../db/contracts/shipments";
 import type { TTestContext } from "./setup";
 
 let counter = 0;
@@ -105,6 +106,25 @@ export function call(
     headers: { ...auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+}
+
+/** Creates product number `i` (buildProduct) as the caller; throws unless the API answers 201. */
+export async function createProduct(
+  ctx: TTestContext,
+  auth: Record<string, string>,
+  i: number,
+  overrides: Record<string, unknown> = {},
+) {
+  const res = await call(ctx, auth, "POST", "/api/products", buildProduct(i, overrides));
+  if (res.status !== 201) throw new Error(`product: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { item: { id: number; product_number: string; unit_value: string } }).item;
+}
+
+/** Creates an empty draft shipment as the caller; throws unless the API answers 201. */
+export async function createDraft(ctx: TTestContext, auth: Record<string, string>): Promise<TShipment> {
+  const res = await call(ctx, auth, "POST", "/api/shipments");
+  if (res.status !== 201) throw new Error(`draft: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { item: TShipment }).item;
 }
 
 /** The newest invitation link mailed to `email` (the outbox), as its path and query. */

@@ -12,7 +12,13 @@ import {
   shipment_packages,
   shipments,
 } from "../../../db/schema";
-import { buildContact, buildLicense, buildProduct, call, signUp } from "../../test/factories";
+import {
+  buildContact,
+  buildLicense,
+  call,
+  createProduct as createNumberedProduct,
+  signUp,
+} from "../../test/factories";
 import { createTestContext, storedNames, type TTestContext } from "../../test/setup";
 import { readPdfText } from "./pdf-text";
 
@@ -39,11 +45,9 @@ async function createContact(owner: TWho, overrides: Record<string, unknown>) {
 }
 
 let productCounter = 0;
-async function createProduct(owner: TWho, overrides: Record<string, unknown> = {}) {
+function createProduct(owner: TWho, overrides: Record<string, unknown> = {}) {
   productCounter += 1;
-  const res = await call(ctx, owner.auth, "POST", "/api/products", buildProduct(productCounter, overrides));
-  if (res.status !== 201) throw new Error(`product: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { item: { id: number; unit_value: string } }).item;
+  return createNumberedProduct(ctx, owner.auth, productCounter, overrides);
 }
 
 type TShipmentOverrides = Partial<typeof shipments.$inferInsert>;

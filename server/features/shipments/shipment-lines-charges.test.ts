@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { TShipment } from "../../../db/contracts/shipments";
-import { buildProduct, call, signUp } from "../../test/factories";
+import { call, createDraft, createProduct, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 
 type TWho = Awaited<ReturnType<typeof signUp>>;
@@ -17,21 +17,14 @@ let productB: { id: number; unit_value: string };
 beforeAll(async () => {
   ctx = await createTestContext();
   owner = await signUp(ctx);
-  const make = async (i: number, overrides: Record<string, unknown>) => {
-    const res = await call(ctx, owner.auth, "POST", "/api/products", buildProduct(i, overrides));
-    if (res.status !== 201) throw new Error(`product: ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { item: { id: number; unit_value: string } }).item;
-  };
+  const make = (i: number, overrides: Record<string, unknown>) =>
+    createProduct(ctx, owner.auth, i, overrides);
   productA = await make(1, { unit_value: "19.99", country_of_origin_id: CHINA });
   productB = await make(2, { unit_value: "0.10" });
 });
 afterAll(() => ctx.database.close());
 
-async function draft(): Promise<TShipment> {
-  const res = await call(ctx, owner.auth, "POST", "/api/shipments");
-  expect(res.status).toBe(201);
-  return ((await res.json()) as TSaved).item;
-}
+const draft = () => createDraft(ctx, owner.auth);
 
 const put = (id: number, body: Record<string, unknown>) =>
   call(ctx, owner.auth, "PUT", `/api/shipments/${id}`, body);
