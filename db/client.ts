@@ -76,15 +76,18 @@ export class ForeignKeysOffError extends Error {}
  * Proves that a fresh connection enforces foreign keys: inside a transaction of its own (a new
  * connection, or on a libSQL server a new stream) a row pointing at a missing parent must be
  * refused. `PRAGMA foreign_keys` only reaches the one connection it runs on, so correctness cannot
- * rest on it: a server whose default is off would let deletes leave orphan rows behind.
+ * rest on it: a server whose default is off would let deletes leave orphan rows behind. The probe
+ * tables are ordinary ones under a name of their own (sqld refuses temporary tables), created and
+ * rolled back in the one transaction, so no other connection ever sees them.
  */
 export async function assertForeignKeysEnforced(client: Client): Promise<void> {
-  const tx = await client.transaction("deferred");
+  const probe = `fk_probe_${crypto.randomUUID().replaceAll("-", "")}`;
+  const tx = await client.transaction("write");
   let isEnforced = false;
   try {
-    await tx.execute("CREATE TEMP TABLE fk_probe_parent (id INTEGER PRIMARY KEY)");
-    await tx.execute("CREATE TEMP TABLE fk_probe_child (parent_id INTEGER REFERENCES fk_probe_parent (id))");
-    await tx.execute("INSERT INTO fk_probe_child (parent_id) VALUES (1)");
+    await tx.execute(`CREATE TABLE ${probe}_parent (id INTEGER PRIMARY KEY)`);
+    await tx.execute(`CREATE TABLE ${probe}_child (parent_id INTEGER REFERENCES ${probe}_parent (id))`);
+    await tx.execute(`INSERT INTO ${probe}_child (parent_id) VALUES (1)`);
   } catch (error) {
     if (!/FOREIGN KEY/i.test(String((error as Error)?.message))) throw error;
     isEnforced = true;

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Client, createClient } from "@libsql/client";
+import { assertForeignKeysEnforced, ForeignKeysOffError } from "../../db/client";
 import { startHranaServer, type THranaServer } from "./hrana-server";
 
 const dir = mkdtempSync(path.join(tmpdir(), "tradewinds-hrana-"));
@@ -119,6 +120,27 @@ test("with foreign keys off, a row pointing at nothing is accepted (what the app
       "CREATE TABLE p (id INTEGER PRIMARY KEY); CREATE TABLE c (p INTEGER REFERENCES p (id));",
     );
     expect((await offClient.execute("INSERT INTO c (p) VALUES (42)")).rowsAffected).toBe(1);
+  } finally {
+    offClient.close();
+    off.stop();
+  }
+});
+
+test("temporary tables are refused, as sqld refuses them", async () => {
+  const refused = await client.execute("CREATE TEMP TABLE scratch (id INTEGER)").catch((e) => e);
+  expect(String(refused.message)).toContain("unsupported statement");
+});
+
+test("the start-up foreign-key probe passes on a server enforcing them, fails on one that does not, and leaves no table", async () => {
+  await assertForeignKeysEnforced(client);
+  const tables = await client.execute("SELECT name FROM sqlite_schema WHERE name LIKE 'fk_probe%'");
+  expect(tables.rows).toEqual([]);
+  const off = startHranaServer({ file: path.join(dir, "probe-off.sqlite"), foreignKeys: false });
+  const offClient = createClient({ url: off.url });
+  try {
+    expect(await assertForeignKeysEnforced(offClient).catch((e) => e)).toBeInstanceOf(ForeignKeysOffError);
+    const left = await offClient.execute("SELECT name FROM sqlite_schema WHERE name LIKE 'fk_probe%'");
+    expect(left.rows).toEqual([]);
   } finally {
     offClient.close();
     off.stop();

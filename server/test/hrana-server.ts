@@ -11,6 +11,7 @@
 //   store_sql/close_sql, get_autocommit and close; statement errors answer with SQLite's code.
 // - One database file in WAL mode: readers run beside the one SQLite writer; a writer that finds the
 //   file locked retries for up to BUSY_TIMEOUT_MS without blocking the other streams.
+// - Refuses temporary tables (CREATE TEMP TABLE), which sqld does not support.
 // - Foreign keys on every new connection, or off with `foreignKeys: false` (a server whose default
 //   is off, which the app must refuse).
 // What it does not: Hrana v3 and protobuf (the client falls back to v2 as it does with an older
@@ -161,6 +162,7 @@ export function startHranaServer(options: {
 
   const execute = async (stream: TStream, stmt: TStmt) => {
     const sql = sqlOf(stream, stmt);
+    if (/^\s*CREATE\s+TEMP(ORARY)?\s/i.test(sql)) throw new StatementError("unsupported statement");
     const named: Record<string, unknown> = {};
     for (const arg of stmt.named_args ?? []) named[arg.name] = fromValue(arg.value);
     const args = stmt.named_args?.length ? [named] : (stmt.args ?? []).map(fromValue);
