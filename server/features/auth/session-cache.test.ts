@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { openDatabase, type TDatabase } from "../../../db/client";
-import { json, signUp } from "../../test/factories";
+import { sessions } from "../../../db/schema";
+import { call, joinAs, json, signUp } from "../../test/factories";
 import { appOver, createTestContext, type TTestContext } from "../../test/setup";
-import { SESSION_CACHE_MS } from "./session.service";
+import { createSession, SESSION_CACHE_MS } from "./session.service";
 
 // Checked sessions are cached in-process for SESSION_CACHE_MS. Logout and password changes must
 // still end a session at once in this process, and within a second in another one on the same file.
@@ -83,5 +85,21 @@ describe("the session cache never outlives a logout or a password change", () =>
     expect(await status(otherApp, who.auth)).toBe(401);
     // The session that changed the password stays; the other process still accepts it.
     expect(await status(otherApp, secondAuth)).toBe(200);
+  });
+});
+
+describe("a removed member has no session", () => {
+  test("a session created while the removal ran (a sign-in straddling it) is refused and deleted", async () => {
+    const admin = await signUp(ctx);
+    const member = await joinAs(ctx, admin, ["shipper"]);
+    expect((await call(ctx, admin.auth, "DELETE", `/api/workspace/members/${member.user.id}`)).status).toBe(
+      200,
+    );
+    // The sign-in read the user before the removal and inserts its session after it.
+    const { token, session } = await createSession(ctx.database.db, member.user.id, true);
+    expect(await status(ctx.app, { authorization: `Bearer ${token}` })).toBe(401);
+    expect(await status(otherApp, { authorization: `Bearer ${token}` })).toBe(401);
+    const left = await ctx.database.db.select().from(sessions).where(eq(sessions.id, session.id));
+    expect(left).toEqual([]);
   });
 });

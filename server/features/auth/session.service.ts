@@ -65,6 +65,13 @@ export async function validateSessionToken(
     return null;
   }
   const { session, user } = row;
+  // A removed member's session ends even when it was created while the removal ran (a sign-in
+  // whose password check straddled it).
+  if (user.removed_at) {
+    cache.delete(id);
+    await db.delete(sessions).where(eq(sessions.id, id));
+    return null;
+  }
   const lifetime = session.remember_me ? REMEMBER_ME_SECONDS : SESSION_SECONDS;
   if (now() >= session.expires_at) {
     cache.delete(id);
