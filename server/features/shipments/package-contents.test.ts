@@ -213,6 +213,40 @@ describe("package contents", () => {
     expect(after.item.packages[0].contents).toEqual([{ product_id: router.id, quantity: 5 }]);
   });
 
+  test("items sent without packages: contents let go of a dropped product, and over-packing is refused", async () => {
+    const base = await draft();
+    // 2 cartons of 5 routers and 2 antennas each: 10 routers and 4 antennas packed.
+    const packed = await pack(base, [
+      { product_id: router.id, quantity: 5 },
+      { product_id: antenna.id, quantity: 2 },
+    ]);
+    expect(packed.status).toBe(200);
+    const { item } = (await packed.json()) as TSaved;
+    // Fewer routers than the cartons hold: refused, naming the product, and nothing changes.
+    const over = await put(base.id, {
+      updated_at: item.updated_at,
+      items: [
+        { product_id: router.id, quantity: 1 },
+        { product_id: antenna.id, quantity: 4 },
+      ],
+    });
+    expect(over.status).toBe(422);
+    const message = Object.values((await over.json()).errors as Record<string, string[]>).flat();
+    expect(message.join(" ")).toContain(`10 pieces of ${router.product_number}`);
+    // The antennas no longer ship: the cartons hold routers only.
+    const dropped = await put(base.id, {
+      updated_at: item.updated_at,
+      items: [{ product_id: router.id, quantity: 10 }],
+    });
+    expect(dropped.status).toBe(200);
+    const after = (await dropped.json()) as TSaved;
+    expect(after.item.packages[0].contents).toEqual([{ product_id: router.id, quantity: 5 }]);
+    const read = await call(ctx, owner.auth, "GET", `/api/shipments/${base.id}`);
+    expect(((await read.json()) as TSaved).item.packages[0].contents).toEqual([
+      { product_id: router.id, quantity: 5 },
+    ]);
+  });
+
   test("another workspace's shipment stays a 404", async () => {
     const base = await draft();
     const other = await signUp(ctx);

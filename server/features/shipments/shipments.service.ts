@@ -28,6 +28,7 @@ import {
   shipment_items,
   shipment_packages,
   shipments,
+  type TPackageContent,
 } from "../../../db/schema";
 import type { TAuth } from "../../lib/context";
 import { assertFresh, nextUpdatedAt, StaleRecordError, staleConflict } from "../../lib/entity/concurrency";
@@ -342,6 +343,21 @@ function packageContentErrors(
   return errors;
 }
 
+/**
+ * A product no longer shipped is no longer packed: the stored package lines whose contents name
+ * one, with those contents dropped (the lines that change, only).
+ */
+function letGoOfUnshipped<T extends { contents: TPackageContent[] }>(
+  packageLines: T[],
+  items: { product_id: number }[],
+): T[] {
+  const shipped = new Set(items.map((line) => line.product_id));
+  return packageLines.flatMap((line) => {
+    const kept = line.contents.filter((c) => shipped.has(c.product_id));
+    return kept.length === line.contents.length ? [] : [{ ...line, contents: kept }];
+  });
+}
+
 const DISCOUNT_TOO_LARGE =
   "The discount cannot be more than the goods' value plus freight, insurance and other charges.";
 
@@ -443,9 +459,14 @@ export async function updateShipment(
             };
           })
         : stored;
-      const packageLines = values.packages ?? (await storedPackages(tx, id));
-      if (values.packages) {
-        const contentErrors = packageContentErrors(items, values.packages, lines.productNumber);
+      const storedPackageLines = values.packages ? [] : await storedPackages(tx, id);
+      // Items sent without packages: the stored contents let go of a product no longer shipped (as
+      // deleting its line does), and still may not pack more pieces than the items now ship.
+      const prunedPackages = values.items ? letGoOfUnshipped(storedPackageLines, items) : [];
+      const pruned = new Map(prunedPackages.map((line) => [line.id, line]));
+      const packageLines = values.packages ?? storedPackageLines.map((line) => pruned.get(line.id) ?? line);
+      if (values.packages || values.items) {
+        const contentErrors = packageContentErrors(items, packageLines, lines.productNumber);
         if (Object.keys(contentErrors).length) throw saveFailed(contentErrors);
       }
       const discount = values.discount ?? row.discount;
@@ -525,6 +546,12 @@ export async function updateShipment(
           id,
           values.packages.map((line) => ({ ...line, id: line.id ?? null })),
         );
+      }
+      for (const line of prunedPackages) {
+        await tx
+          .update(shipment_packages)
+          .set({ contents: line.contents })
+          .where(eq(shipment_packages.id, line.id));
       }
       const { updated_at: _sent, items: _items, packages: _packages, ...fields } = values;
       // A US dollar shipment's rate to the dollar is 1, whatever was typed.
@@ -654,13 +681,11 @@ export async function removeLine(
       discount: row.discount,
     });
     if (totals.total_invoice_value.startsWith("-")) throw saveFailed({ discount: [DISCOUNT_TOO_LARGE] });
-    // A product no longer shipped is no longer packed: the packages' contents let go of it.
-    const shippedProducts = new Set(items.map((line) => line.product_id));
-    for (const line of packageLines) {
-      const kept = line.contents.filter((c) => shippedProducts.has(c.product_id));
-      if (kept.length !== line.contents.length) {
-        await tx.update(shipment_packages).set({ contents: kept }).where(eq(shipment_packages.id, line.id));
-      }
+    for (const line of letGoOfUnshipped(packageLines, items)) {
+      await tx
+        .update(shipment_packages)
+        .set({ contents: line.contents })
+        .where(eq(shipment_packages.id, line.id));
     }
     for (const [index, line] of items.entries()) {
       await tx
