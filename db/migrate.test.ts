@@ -63,6 +63,30 @@ describe("migrating under a lock", () => {
     database.close();
   });
 
+  test("expiry runs on the database's clock: a process whose clock runs ahead still waits for a live holder", async () => {
+    const database = await openDatabase(`file:${path.join(dir, "skew.db")}`);
+    await withDatabaseLock(database.client, "warm", async () => {});
+    await database.client.execute({
+      sql: "INSERT INTO app_locks (name, owner, expires_at) VALUES ('migrate', 'elsewhere 1 x', ?)",
+      args: [Date.now() + 600],
+    });
+    const realNow = Date.now;
+    Date.now = () => realNow() + 60_000;
+    let isRan = false;
+    try {
+      const pending = withDatabaseLock(database.client, "migrate", async () => {
+        isRan = true;
+      });
+      await Bun.sleep(200);
+      expect(isRan).toBe(false);
+      await pending;
+    } finally {
+      Date.now = realNow;
+    }
+    expect(isRan).toBe(true);
+    database.close();
+  });
+
   test("two server processes started together on an empty data folder both migrate, and each list is seeded once", async () => {
     const dataDir = path.join(dir, "two-processes");
     const run = () =>

@@ -44,14 +44,19 @@ function isDeadLocalOwner(owner: string): boolean {
   return host === hostname() && Number(pid) !== process.pid && !isProcessAlive(Number(pid));
 }
 
+/**
+ * The database's clock in milliseconds, as SQL: expiry is written and compared on the one clock
+ * every process shares, so a machine whose clock runs ahead cannot take a live lock as expired.
+ */
+const DB_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+
 /** One attempt: takes the lock if it is free, expired or held by a dead process on this machine. */
 async function tryAcquire(client: Client, name: string, owner: string): Promise<boolean> {
-  const now = Date.now();
   const taken = await client.execute({
-    sql: `INSERT INTO app_locks (name, owner, expires_at) VALUES (?, ?, ?)
+    sql: `INSERT INTO app_locks (name, owner, expires_at) VALUES (?, ?, ${DB_NOW_MS} + ?)
       ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-      WHERE app_locks.expires_at < ?`,
-    args: [name, owner, now + LOCK_TTL_MS, now],
+      WHERE app_locks.expires_at < ${DB_NOW_MS}`,
+    args: [name, owner, LOCK_TTL_MS],
   });
   if (taken.rowsAffected === 1) return true;
   const current = await client.execute({ sql: "SELECT owner FROM app_locks WHERE name = ?", args: [name] });
@@ -95,8 +100,15 @@ export async function withDatabaseLock<T>(
   const renew = setInterval(() => {
     client
       .execute({
-        sql: "UPDATE app_locks SET expires_at = ? WHERE name = ? AND owner = ?",
-        args: [Date.now() + LOCK_TTL_MS, name, owner],
+        sql: `UPDATE app_locks SET expires_at = ${DB_NOW_MS} + ? WHERE name = ? AND owner = ?`,
+        args: [LOCK_TTL_MS, name, owner],
+      })
+      .then((renewed) => {
+        if (renewed.rowsAffected === 0) {
+          console.error(
+            `The database's "${name}" lock was taken over while this process held it (renewals failed for ${LOCK_TTL_MS / 1000} s); another process may be doing the same work.`,
+          );
+        }
       })
       .catch(() => {});
   }, LOCK_TTL_MS / 3);
