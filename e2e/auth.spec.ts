@@ -302,6 +302,8 @@ test("a 401 from the API logs the user out and offers a Log in button", async ({
   await signIn(page);
   await page.goto("/user/account");
   await waitForHydration(page);
+  // A page kept for offline use (as the service worker keeps signed-in pages).
+  await page.evaluate(async () => (await caches.open("tw-pages-v1")).add("/user/account"));
   // The session ends on the server while the page is open (logging out is a POST; a GET ends nothing).
   expect((await page.request.get("/api/logout")).status()).toBe(405);
   expect(
@@ -316,6 +318,10 @@ test("a 401 from the API logs the user out and offers a Log in button", async ({
   const dialog = page.getByRole("alertdialog");
   await expect(dialog.getByText("Authentication failed")).toBeVisible();
   await expect(dialog.getByText("Please log in to continue")).toBeVisible();
+  // The kept pages end with the session.
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open("tw-pages-v1")).keys()).length))
+    .toBe(0);
   await dialog.getByRole("link", { name: "Log in" }).click();
   await expect(page).toHaveURL(/\/auth\/login\?next=/);
 });

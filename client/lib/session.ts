@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from "react";
 import type { TPublicUser } from "../../db/contracts/auth";
 import { ApiError, type TApi } from "./api";
+import { forgetOfflinePages } from "./offline";
 
 /**
  * Who is signed in, as the router knows it. The server makes one per request; the browser keeps
@@ -55,6 +56,8 @@ const listeners = new Set<() => void>();
 /** Marks the session as ended by the server (spec: a 401 logs the user out). */
 export function notifySessionExpired(): void {
   isExpired = true;
+  // The server ended the session: the pages kept for offline use go with it.
+  void forgetOfflinePages();
   for (const listener of listeners) listener();
 }
 
