@@ -59,7 +59,11 @@ export const shipments = sqliteTable(
     user_name: text().notNull().default(""),
     user_title: text().notNull().default(""),
     user_id: integer().references(() => users.id, { onDelete: "set null" }),
-    /** The member who saved the shipment last (user_id is who created it). */
+    /**
+     * The member who saved the shipment last (user_id is who created it). Added by ALTER TABLE, so
+     * in the database the reference has no ON DELETE action (SQLite cannot add one to a column):
+     * users are never deleted, removal only sets users.removed_at.
+     */
     updated_by_user_id: integer().references(() => users.id, { onDelete: "set null" }),
     shipping_status_id: integer()
       .notNull()
