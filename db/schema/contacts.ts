@@ -13,6 +13,12 @@ export const contacts = sqliteTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
     user_id: integer().references(() => users.id, { onDelete: "set null" }),
+    /**
+     * The member who saved the contact last (in the app or by an import); user_id is who created
+     * it. Added by ALTER TABLE, so the reference has no ON DELETE action in the database: users are
+     * never deleted, removal only sets users.removed_at.
+     */
+    updated_by_user_id: integer().references(() => users.id, { onDelete: "set null" }),
     company: text().notNull(),
     is_sensitive: flag(),
     sensitive_note: text().notNull().default("-"),

@@ -182,6 +182,8 @@ describe("CSV import", () => {
       .where(and(eq(contacts.workspace_id, who.user.workspace_id), eq(contacts.tax_id, "D1")));
     expect(rows).toHaveLength(1);
     expect(rows[0].email_1).toBe("new@dup.example");
+    // Who imported the change saved the contact last.
+    expect(rows[0].updated_by_user_id).toBe(who.user.id);
     // The match ignores the company's case, but a new spelling is an update of the same contact.
     const recased = await upload(who, `${HEADER}\nDUP CO,Customer,D1,Al,1,new@dup.example,US,0,\n`);
     expect(recased.body).toMatchObject({ created: 0, updated: 1 });
@@ -361,7 +363,15 @@ describe("parsing on a thread of its own (the CLI's big files)", () => {
           .where(eq(contacts.workspace_id, who.user.workspace_id))
           .orderBy(contacts.id);
         const values = rows.map(
-          ({ id: _, workspace_id: _w, user_id: _u, created_at: _c, updated_at: _t, ...rest }) => rest,
+          ({
+            id: _,
+            workspace_id: _w,
+            user_id: _u,
+            updated_by_user_id: _b,
+            created_at: _c,
+            updated_at: _t,
+            ...rest
+          }) => rest,
         );
         return { report, values };
       } catch (error) {

@@ -93,8 +93,8 @@ const insertStatement = (rows: unknown[][], columns: readonly string[] = INSERTE
 const returningKeys = sql` returning ${sql.identifier("id")}, ${sql.identifier("company")}, ${sql.identifier("tax_id")}`;
 
 // Row-value assignment: (a, b) = (x, y) sets every compared column from the batch's JSON.
-const updateStatement = (workspaceId: number, updatedAt: string, rows: unknown[][]) =>
-  sql`update ${contacts} set (${columnList(COMPARED)}, ${sql.identifier("updated_at")}) = (${cellsOf(COMPARED, 1)}, ${updatedAt}) from json_each(${JSON.stringify(rows)}) as j where ${contacts.id} = j.value ->> 0 and ${contacts.workspace_id} = ${workspaceId}`;
+const updateStatement = (workspaceId: number, updatedAt: string, updatedBy: number, rows: unknown[][]) =>
+  sql`update ${contacts} set (${columnList(COMPARED)}, ${sql.identifier("updated_at")}, ${sql.identifier("updated_by_user_id")}) = (${cellsOf(COMPARED, 1)}, ${updatedAt}, ${updatedBy}) from json_each(${JSON.stringify(rows)}) as j where ${contacts.id} = j.value ->> 0 and ${contacts.workspace_id} = ${workspaceId}`;
 
 const toCell = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
 
@@ -460,7 +460,7 @@ async function importRows(
       }
       if (updates.size) {
         const rows = [...updates].map((entry) => [entry.id, ...COMPARED.map((f) => toCell(entry[f]))]);
-        await tx.run(updateStatement(target.workspaceId, new Date().toISOString(), rows));
+        await tx.run(updateStatement(target.workspaceId, new Date().toISOString(), target.userId, rows));
       }
       if (options.onWritten && (inserts.length || updates.size))
         options.onWritten([...inserts, ...updates].map((values) => values.company));

@@ -90,6 +90,7 @@ export const contactsEntity: TEntityDefinition = {
   },
   editDictionaries: ["partner_types", "countries"],
   onCreate: (auth) => ({ user_id: auth.user.id }),
+  onSave: (auth) => ({ updated_by_user_id: auth.user.id }),
   /** The API shape, plus screening_status: the state the address book shows (no extra query). */
   toItem: (row: TRow) => {
     const item = defaultToItem(row);

@@ -60,6 +60,35 @@ describe("release of a failed screening", () => {
     expect(text).toContain("created the contact");
   });
 
+  test("with the setting on, the member who last edited the contact cannot release it alone", async () => {
+    const admin = await signUp(ctx);
+    const shipper = await joinAs(ctx, admin, ["shipper"]);
+    const officer = await joinAs(ctx, admin, ["compliance", "shipper"]);
+    const on = await call(ctx, admin.auth, "PUT", "/api/workspace/settings", { two_person_release: true });
+    expect(on.status).toBe(200);
+    // The shipper creates a clean contact; the officer renames it to a listed company.
+    const created = await call(
+      ctx,
+      shipper.auth,
+      "POST",
+      "/api/contacts",
+      buildContact({ company: "Harbour Tools Ltd" }),
+    );
+    const contact = ((await created.json()) as { item: Record<string, unknown> & { id: number } }).item;
+    const edited = await call(ctx, officer.auth, "PUT", `/api/contacts/${contact.id}`, {
+      ...buildContact(),
+      company: "Rosoboroneksport OAO",
+    });
+    expect(edited.status).toBe(200);
+    const trade = await call(ctx, officer.auth, "GET", `/api/screenings/trade?itemId=${contact.id}`);
+    const screening = ((await trade.json()) as { item: TContactScreening }).item;
+    expect(screening.status).toBe("failed");
+    const own = await clear(officer, screening.id);
+    expect(own.status).toBe(403);
+    expect(((await own.json()) as { message: string }).message).toContain("last edited the contact");
+    expect((await clear(admin, screening.id)).status).toBe(200);
+  });
+
   test("with one compliance member the setting stays off and that member releases alone", async () => {
     const admin = await signUp(ctx);
     const on = await call(ctx, admin.auth, "PUT", "/api/workspace/settings", { two_person_release: true });

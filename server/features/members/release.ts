@@ -5,20 +5,21 @@ import { forbidden } from "../../lib/errors";
 import { PARTIES } from "../shipments/shipments.service";
 import { twoPersonRelease } from "./members.service";
 
-/** A member whose work a screening hit holds: who created the contact, or created or last edited a shipment naming it. */
+/** A member whose work a screening hit holds: who created or last edited the contact, or created or last edited a shipment naming it. */
 export type TAsker = { user_id: number; email: string; name: string; as: string };
 
-/** Who asked for a contact's release: the contact's creator and the members behind its shipments. */
+/** Who asked for a contact's release: the contact's creator and last editor, and the members behind its shipments. */
 export async function releaseAskers(db: TDb, workspaceId: number, contactId: number): Promise<TAsker[]> {
   const found = new Map<number, string[]>();
   const add = (userId: number | null, as: string) => {
     if (userId) found.set(userId, [...(found.get(userId) ?? []), as]);
   };
   const [contact] = await db
-    .select({ user_id: contacts.user_id })
+    .select({ user_id: contacts.user_id, edited: contacts.updated_by_user_id })
     .from(contacts)
     .where(and(eq(contacts.id, contactId), eq(contacts.workspace_id, workspaceId)));
   add(contact?.user_id ?? null, "created the contact");
+  add(contact?.edited ?? null, "last edited the contact");
   const naming = await db
     .select({
       id: shipments.id,

@@ -83,7 +83,7 @@ export function createEntityRoutes(
     .put(`/:id${ID}`, async (c) => {
       const id = Number(c.req.param("id"));
       const before = await getRecord(c.var.db, def, authOf(c).workspaceId, id);
-      const item = await updateRecord(c.var.db, def, authOf(c).workspaceId, id, await readJson(c));
+      const item = await updateRecord(c.var.db, def, authOf(c), id, await readJson(c));
       await afterSave(c, item, before);
       return c.json({ item, status: { error: false } });
     })

@@ -533,24 +533,19 @@ export async function createRecord(db: TDb, def: TEntityDefinition, auth: TAuth,
   const values = await parseValues(db, def, auth.workspaceId, body);
   const [row] = await db
     .insert(def.table)
-    .values({ ...values, ...def.onCreate?.(auth), workspace_id: auth.workspaceId })
+    .values({ ...values, ...def.onCreate?.(auth), ...def.onSave?.(auth), workspace_id: auth.workspaceId })
     .returning();
   return (await toItems(db, def, [row as TRow]))[0];
 }
 
 /** Replaces the editable fields of one of the caller's rows. */
-export async function updateRecord(
-  db: TDb,
-  def: TEntityDefinition,
-  workspaceId: number,
-  id: number,
-  body: unknown,
-) {
+export async function updateRecord(db: TDb, def: TEntityDefinition, auth: TAuth, id: number, body: unknown) {
+  const { workspaceId } = auth;
   await getRow(db, def, workspaceId, id);
   const values = await parseValues(db, def, workspaceId, body);
   const [row] = await db
     .update(def.table)
-    .set({ ...values, updated_at: new Date().toISOString() })
+    .set({ ...values, ...def.onSave?.(auth), updated_at: new Date().toISOString() })
     .where(and(eq(def.table.id, id), eq(def.table.workspace_id, workspaceId)))
     .returning();
   return (await toItems(db, def, [row as TRow]))[0];

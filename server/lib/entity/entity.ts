@@ -72,6 +72,8 @@ export type TEntityDefinition<TValues extends Record<string, unknown> = Record<s
   search?: { table: string; columns: readonly string[] };
   /** Columns set on create from the caller (e.g. user_id). */
   onCreate?: (auth: TAuth) => Record<string, unknown>;
+  /** Columns set from the caller on create and on every update (e.g. who saved it last). */
+  onSave?: (auth: TAuth) => Record<string, unknown>;
   /** The API shape of a row; by default booleans become 1/0 and workspace_id is dropped. */
   toItem?: (row: TRow) => Record<string, unknown>;
   /** Why the row cannot simply be deleted (other records depend on it); empty when it can. */

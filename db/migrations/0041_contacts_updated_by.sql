@@ -1,0 +1,1 @@
+ALTER TABLE `contacts` ADD `updated_by_user_id` integer REFERENCES users(id);
