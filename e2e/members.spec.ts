@@ -289,3 +289,69 @@ test("a compliance-only member sees the lists read-only and no admin items", asy
   ).toBeVisible();
   await context.close();
 });
+
+test("a member without the shipper role sees a shipment read-only and never saves it", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  await signIn(page);
+  const origin = { origin: process.env.E2E_BASE_URL! };
+  // A blank draft: the form would autosave it on a change and discard it when left untouched.
+  const draft = await page.request.post("/api/shipments", { headers: origin });
+  expect(draft.status()).toBe(201);
+  const shipmentId = ((await draft.json()) as { item: { id: number } }).item.id;
+  const officer = newUser();
+  const invited = await page.request.post("/api/workspace/members", {
+    headers: origin,
+    data: {
+      email: officer.email,
+      title: "Ms.",
+      name: officer.name,
+      surname: officer.surname,
+      roles: ["compliance"],
+    },
+  });
+  expect(invited.status()).toBe(201);
+  const link = await invitationLink(officer.email);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const member = await context.newPage();
+  await member.goto(link);
+  await waitForHydration(member);
+  await member.getByLabel("Password").fill(officer.password);
+  await member.getByRole("button", { name: "Join" }).click();
+  await expect(member).toHaveURL(/\/home/);
+
+  // Every write the page would send about shipments.
+  const writes: string[] = [];
+  member.on("request", (request) => {
+    if (request.method() !== "GET" && /\/api\/shipments\b/.test(request.url())) {
+      writes.push(`${request.method()} ${request.url()}`);
+    }
+  });
+  await member.goto(`/shipments/edit-shipment/${shipmentId}`);
+  await waitForHydration(member);
+  const notice = member.getByTestId("shipment-read-only");
+  await expect(notice).toContainText("You can view this shipment; saving needs the Shipper role.");
+  await expect(member.getByLabel(/^Shipment name/)).toBeDisabled();
+  await expect(member.getByLabel("Exporter of record")).toBeDisabled();
+  await expect(member.getByRole("button", { name: "Add Piece" })).toBeDisabled();
+  await expect(member.getByRole("button", { name: /Save As Template/ })).toHaveCount(0);
+  await member.screenshot({ path: testInfo.outputPath("shipment-read-only-1440.png"), fullPage: true });
+  await expectNoAxeViolations(member);
+  // Leaving the untouched blank draft (in the page, so the form unmounts) does not discard it either.
+  await member.getByRole("link", { name: "Tradewinds home" }).first().click();
+  await expect(member).toHaveURL(/\/home/);
+  await expect(member.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  const stillThere = await page.request.get(`/api/shipments/${shipmentId}`);
+  expect(stillThere.status()).toBe(200);
+
+  await member.setViewportSize({ width: 390, height: 844 });
+  await member.goto(`/shipments/edit-shipment/${shipmentId}`);
+  await waitForHydration(member);
+  await expect(notice).toBeVisible();
+  await member.screenshot({ path: testInfo.outputPath("shipment-read-only-390.png"), fullPage: true });
+  await expectNoAxeViolations(member);
+  expect(writes).toEqual([]);
+  await context.close();
+});
