@@ -303,7 +303,7 @@ test("choosing a user shows their shipments in every widget, and All users every
   await page.goto("/home");
   await seedShipments(page, user);
   const colleagueId = await attributeToColleague(user, { name: "Kenji", surname: "Sato" });
-  await page.goto("/home");
+  await page.reload();
   await waitForHydration(page);
 
   const chooser = page.getByLabel("User");

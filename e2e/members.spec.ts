@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { createContact, expect, newUser, signIn, test, waitForHydration } from "./fixtures";
 
 async function expectNoAxeViolations(page: Page) {
@@ -26,6 +26,25 @@ async function invitationLink(email: string): Promise<string> {
       .pop();
   await expect.poll(find).toBeDefined();
   return find()!;
+}
+
+/** A new member with the roles, invited by the admin signed in on `page`, joins in a browser context of their own. */
+async function joinWorkspace(page: Page, browser: Browser, roles: string[]) {
+  const person = newUser();
+  const invited = await page.request.post("/api/workspace/members", {
+    headers: { origin: process.env.E2E_BASE_URL! },
+    data: { email: person.email, title: "Ms.", name: person.name, surname: person.surname, roles },
+  });
+  expect(invited.status()).toBe(201);
+  const link = await invitationLink(person.email);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const member = await context.newPage();
+  await member.goto(link);
+  await waitForHydration(member);
+  await member.getByLabel("Password").fill(person.password);
+  await member.getByRole("button", { name: "Join" }).click();
+  await expect(member).toHaveURL(/\/home/);
+  return { person, context, member };
 }
 
 test("an admin invites a shipper, who joins from the e-mailed link and cannot clear a failed screening", async ({
@@ -244,27 +263,7 @@ test("an admin invites a shipper on the Members screen; the shipper's failed con
 test("a compliance-only member sees the lists read-only and no admin items", async ({ page, browser }) => {
   await signIn(page);
   const contactId = await createContact(page, "Hanse Import GmbH");
-  const officer = newUser();
-  const origin = { origin: process.env.E2E_BASE_URL! };
-  const invited = await page.request.post("/api/workspace/members", {
-    headers: origin,
-    data: {
-      email: officer.email,
-      title: "Ms.",
-      name: officer.name,
-      surname: officer.surname,
-      roles: ["compliance"],
-    },
-  });
-  expect(invited.status()).toBe(201);
-  const link = await invitationLink(officer.email);
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const member = await context.newPage();
-  await member.goto(link);
-  await waitForHydration(member);
-  await member.getByLabel("Password").fill(officer.password);
-  await member.getByRole("button", { name: "Join" }).click();
-  await expect(member).toHaveURL(/\/home/);
+  const { person: officer, context, member } = await joinWorkspace(page, browser, ["compliance"]);
 
   const nav = member.getByRole("navigation", { name: "Main navigation" });
   await expect(nav.getByRole("link", { name: "My Address Book" })).toBeVisible();
@@ -301,26 +300,7 @@ test("a member without the shipper role sees a shipment read-only and never save
   const draft = await page.request.post("/api/shipments", { headers: origin });
   expect(draft.status()).toBe(201);
   const shipmentId = ((await draft.json()) as { item: { id: number } }).item.id;
-  const officer = newUser();
-  const invited = await page.request.post("/api/workspace/members", {
-    headers: origin,
-    data: {
-      email: officer.email,
-      title: "Ms.",
-      name: officer.name,
-      surname: officer.surname,
-      roles: ["compliance"],
-    },
-  });
-  expect(invited.status()).toBe(201);
-  const link = await invitationLink(officer.email);
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const member = await context.newPage();
-  await member.goto(link);
-  await waitForHydration(member);
-  await member.getByLabel("Password").fill(officer.password);
-  await member.getByRole("button", { name: "Join" }).click();
-  await expect(member).toHaveURL(/\/home/);
+  const { context, member } = await joinWorkspace(page, browser, ["compliance"]);
 
   // Every write the page would send about shipments.
   const writes: string[] = [];
