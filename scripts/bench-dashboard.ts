@@ -14,7 +14,11 @@ import { ensureClientBuild, findChromium, ROOT, startServer } from "./lib";
 
 const SHIPMENTS = Number(process.env.BENCH_SHIPMENTS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
-/** Requests that bypass the answer cache (a parameter it keys on), as after any shipment write. */
+/**
+ * Requests that the answer cache cannot serve: before each, the workspace's home_versions counter
+ * is raised from another connection, as any shipment write does (a junk parameter would not do:
+ * the cache keys on the validated query only).
+ */
 const UNCACHED = 40;
 const EMAIL = "dashboard@example.com";
 const PASSWORD = "bench password";
@@ -142,6 +146,7 @@ if (!isSeeded) {
 // A large database on a busy machine can take a while to open the first time.
 const server = await startServer({ DATA_DIR: dataDir }, { healthTimeoutMs: 120_000 });
 const base = server.url;
+const writer = await openDatabase(`file:${path.join(dataDir, "app.db")}`);
 try {
   const login = await fetch(`${base}/api/login`, {
     method: "POST",
@@ -205,14 +210,16 @@ try {
     const size = (await first.arrayBuffer()).byteLength;
     // The first request computes (nothing cached yet for this workspace version); later ones may be served from the cache.
     const uncached: number[] = [];
-    const cpuBefore = await cpuMs(server.pid);
+    let cpuSpent = 0;
     for (let i = 0; i < UNCACHED; i++) {
-      const bust = `${target}${target.includes("?") ? "&" : "?"}_uncached=${i}-${Math.random()}`;
+      await writer.client.execute("update home_versions set version = version + 1");
+      const cpuBefore = await cpuMs(server.pid);
       const started = performance.now();
-      await (await fetch(`${base}${bust}`, { headers })).arrayBuffer();
+      await (await fetch(`${base}${target}`, { headers })).arrayBuffer();
       uncached.push(performance.now() - started);
+      cpuSpent += (await cpuMs(server.pid)) - cpuBefore;
     }
-    const cpuPerRequest = ((await cpuMs(server.pid)) - cpuBefore) / UNCACHED;
+    const cpuPerRequest = cpuSpent / UNCACHED;
     uncached.sort((a, b) => a - b);
     const cold = uncached[Math.floor(0.95 * uncached.length)];
     const times: number[] = [];
@@ -321,6 +328,7 @@ try {
     }
   }
 } finally {
+  writer.close();
   await server.stop();
   if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
 }

@@ -467,9 +467,8 @@ export async function mostRecentShipments(
                (select coalesce(sum(n), 0) from home_counts where workspace_id = ${workspaceId} and level = 0) as inWorkspace`,
   );
   let count = Number(inRange);
-  // The suffix table knows shipments, not their creators: a member's matches are counted below.
   const tracked =
-    !byUser && texts.length === 1 && texts[0].prop === "tracking_number" && count > 0
+    texts.length === 1 && texts[0].prop === "tracking_number" && count > 0
       ? await trackingMatches(db, workspaceId, range, trackingValue!)
       : null;
   /** With few matches, all their ids: the page is then read by id. */
@@ -490,14 +489,23 @@ export async function mostRecentShipments(
       );
       count = Number(total);
     } else if (tracked) {
-      // Only a tracking-number filter: its matches are one range of the suffix table.
+      // Only a tracking-number filter: its matches are one range of the suffix table; a member's
+      // are those matches whose row (looked up by id) they created.
+      const matches = byUser
+        ? sql`(select distinct shipment_id as id from home_tracking_suffixes where ${tracked}) m
+              cross join shipments s on s.id = m.id where s.user_id = ${scope.userId}`
+        : null;
       const [{ total }] = await db.all<{ total: number }>(
-        sql`select count(distinct shipment_id) as total from home_tracking_suffixes where ${tracked}`,
+        matches
+          ? sql`select count(*) as total from ${matches}`
+          : sql`select count(distinct shipment_id) as total from home_tracking_suffixes where ${tracked}`,
       );
       count = Number(total);
       if (count <= few) {
         const found = await db.all<{ id: number }>(
-          sql`select distinct shipment_id as id from home_tracking_suffixes where ${tracked}`,
+          matches
+            ? sql`select m.id as id from ${matches}`
+            : sql`select distinct shipment_id as id from home_tracking_suffixes where ${tracked}`,
         );
         ids = found.map((r) => r.id);
       }
