@@ -24,13 +24,20 @@ let ids: Record<string, number>;
 const label = (name: string) => REPORT_ATTRIBUTES.find((a) => a.name === name)!.label;
 const fullName = (who: { name: string; surname: string }) => `${who.name} ${who.surname}`;
 
+/** The list of a shipment's lines in `out`, started when it is the first. */
+function linesOf(out: Record<number, [unknown, unknown][]>, id: unknown): [unknown, unknown][] {
+  const key = Number(id);
+  if (!out[key]) out[key] = [];
+  return out[key];
+}
+
 /** Per shipment id, its lines' [created_by, last_edited_by], from JSON. */
 async function jsonAttribution(): Promise<Record<number, [unknown, unknown][]>> {
   const res = await ctx.app.request("/api/reports-data", { headers: admin.auth });
   expect(res.status).toBe(200);
   const { data } = (await res.json()) as { data: TReportRecord[] };
   const out: Record<number, [unknown, unknown][]> = {};
-  for (const r of data) (out[Number(r.shipment_id)] ??= []).push([r.created_by, r.last_edited_by]);
+  for (const r of data) linesOf(out, r.shipment_id).push([r.created_by, r.last_edited_by]);
   return out;
 }
 
@@ -44,7 +51,7 @@ async function arrowAttribution(names: "keys" | "labels"): Promise<Record<number
   const column = (name: string) => table.getChild(names === "keys" ? name : label(name))!;
   const out: Record<number, [unknown, unknown][]> = {};
   for (let i = 0; i < table.numRows; i++) {
-    (out[Number(column("shipment_id").get(i))] ??= []).push([
+    linesOf(out, column("shipment_id").get(i)).push([
       column("created_by").get(i),
       column("last_edited_by").get(i),
     ]);
