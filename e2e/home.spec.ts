@@ -261,6 +261,123 @@ test("tiles, tables and map agree; switching the period updates them all and the
   expect(problems).toEqual([]);
 });
 
+/**
+ * A colleague in the user's workspace (a row, no sign-in needed) who created Japan's and Brazil's
+ * shipments; the user created Germany's. Answers the colleague's id.
+ */
+async function attributeToColleague(user: TTestUser, colleague: { name: string; surname: string }) {
+  const db = createClient({ url: `file:${path.join(process.env.E2E_DATA_DIR!, "app.db")}`, timeout: 10_000 });
+  try {
+    const [me] = (
+      await db.execute({ sql: "select id, workspace_id from users where email = ?", args: [user.email] })
+    ).rows;
+    const inserted = await db.execute({
+      sql: `insert into users (workspace_id, title, name, surname, email, password_hash, roles)
+            values (?, 'Mr.', ?, ?, ?, 'no sign-in', 'shipper') returning id`,
+      args: [
+        me.workspace_id,
+        colleague.name,
+        colleague.surname,
+        `colleague-${Date.now()}-${Math.random()}@example.com`,
+      ],
+    });
+    const colleagueId = Number(inserted.rows[0].id);
+    await db.execute({
+      sql: `update shipments set user_id = case when shipper_reference_number like 'DE-%' then ? else ? end
+            where workspace_id = ?`,
+      args: [me.id, colleagueId, me.workspace_id],
+    });
+    return colleagueId;
+  } finally {
+    db.close();
+  }
+}
+
+test("choosing a user shows their shipments in every widget, and All users everyone's again", async ({
+  page,
+  user,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const problems = watchConsole(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/home");
+  await seedShipments(page, user);
+  const colleagueId = await attributeToColleague(user, { name: "Kenji", surname: "Sato" });
+  await page.reload();
+  await waitForHydration(page);
+
+  const chooser = page.getByLabel("User");
+  await expect(chooser).toHaveValue("");
+  // By surname, as every member list.
+  await expect(chooser.locator("option")).toHaveText([
+    "All users",
+    "Kenji Sato",
+    `${user.name} ${user.surname}`,
+  ]);
+  const recent = tableRows(page, "Most Recent Shipments");
+  const common = tableRows(page, "Most Common Shipments");
+  await expect(recent).toHaveCount(6);
+
+  await chooser.selectOption({ label: "Kenji Sato" });
+  await expect(page).toHaveURL(new RegExp(`[?&]user=${colleagueId}\\b`));
+  await expect(recent).toHaveCount(3);
+  // Newest first: Japan's this week, then the two of two years ago, the later-created first.
+  await expect(recent).toContainText(["TRK-JP-1", "TRK-BR-1", "TRK-JP-2"]);
+  await expect(common).toHaveCount(2);
+  await expect(common.nth(0)).toHaveText(/Japan\s*2\s*67%/);
+  await expect(common.nth(1)).toHaveText(/Brazil\s*1\s*33%/);
+  const counts = await tiles(page);
+  expect(Object.fromEntries(Object.entries(counts).map(([status, [count]]) => [status, count]))).toEqual({
+    draft: "1",
+    "in transit": "0",
+    customs: "1",
+    delayed: "1",
+    delivered: "0",
+  });
+  const map = await clusterCounts(page);
+  await expect(map).toHaveAttribute("data-cluster-counts", "2,1");
+  // The tiles open My Shipments filtered to the member too.
+  const tileHref = await page
+    .getByRole("list", { name: "Shipping performance" })
+    .getByRole("link")
+    .first()
+    .getAttribute("href");
+  expect(decodeURIComponent(tileHref!)).toMatch(new RegExp(`user_id\\W+${colleagueId}\\b`));
+  // A cluster's list asks for the member's shipments only.
+  await page.getByTestId("map-destinations").getByRole("button", { name: /Japan/ }).click();
+  await expect(page.getByTestId("cluster-shipments").getByRole("link")).toHaveCount(2);
+  await page.screenshot({ path: testInfo.outputPath("home-user-1440.png"), fullPage: true });
+  await expectNoAxeViolations(page);
+
+  // With the period: this week, only Japan's delayed one.
+  await page.getByRole("navigation", { name: "Period" }).getByRole("link", { name: "Week" }).click();
+  await expect(page).toHaveURL(/[?&]period=week/);
+  await expect(page).toHaveURL(new RegExp(`[?&]user=${colleagueId}\\b`));
+  await expect(recent).toHaveCount(1);
+  await expect(recent.first()).toContainText("TRK-JP-1");
+
+  // The user's own: Germany's three.
+  await chooser.selectOption({ label: `${user.name} ${user.surname}` });
+  await expect(recent).toHaveCount(3);
+  await expect(common).toHaveCount(1);
+  await expect(common.first()).toHaveText(/Germany\s*3\s*100%/);
+
+  await page.getByLabel("User").selectOption({ label: "All users" });
+  await expect(page).not.toHaveURL(/[?&]user=/);
+  await expect(recent).toHaveCount(4);
+  await chooser.selectOption({ label: "Kenji Sato" });
+  await expect(recent).toHaveCount(1);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await waitForHydration(page);
+  await expect(page.getByLabel("User")).toHaveValue(/\d+/);
+  await clusterCounts(page);
+  await page.screenshot({ path: testInfo.outputPath("home-user-390.png"), fullPage: true });
+  await expectNoAxeViolations(page);
+
+  expect(problems).toEqual([]);
+});
+
 test("clicking a single-destination cluster on the map lists its shipments", async ({ page, user }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/home");

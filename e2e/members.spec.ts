@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { createContact, expect, newUser, signIn, test, waitForHydration } from "./fixtures";
 
 async function expectNoAxeViolations(page: Page) {
@@ -26,6 +26,25 @@ async function invitationLink(email: string): Promise<string> {
       .pop();
   await expect.poll(find).toBeDefined();
   return find()!;
+}
+
+/** A new member with the roles, invited by the admin signed in on `page`, joins in a browser context of their own. */
+async function joinWorkspace(page: Page, browser: Browser, roles: string[]) {
+  const person = newUser();
+  const invited = await page.request.post("/api/workspace/members", {
+    headers: { origin: process.env.E2E_BASE_URL! },
+    data: { email: person.email, title: "Ms.", name: person.name, surname: person.surname, roles },
+  });
+  expect(invited.status()).toBe(201);
+  const link = await invitationLink(person.email);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const member = await context.newPage();
+  await member.goto(link);
+  await waitForHydration(member);
+  await member.getByLabel("Password").fill(person.password);
+  await member.getByRole("button", { name: "Join" }).click();
+  await expect(member).toHaveURL(/\/home/);
+  return { person, context, member };
 }
 
 test("an admin invites a shipper, who joins from the e-mailed link and cannot clear a failed screening", async ({
@@ -244,27 +263,7 @@ test("an admin invites a shipper on the Members screen; the shipper's failed con
 test("a compliance-only member sees the lists read-only and no admin items", async ({ page, browser }) => {
   await signIn(page);
   const contactId = await createContact(page, "Hanse Import GmbH");
-  const officer = newUser();
-  const origin = { origin: process.env.E2E_BASE_URL! };
-  const invited = await page.request.post("/api/workspace/members", {
-    headers: origin,
-    data: {
-      email: officer.email,
-      title: "Ms.",
-      name: officer.name,
-      surname: officer.surname,
-      roles: ["compliance"],
-    },
-  });
-  expect(invited.status()).toBe(201);
-  const link = await invitationLink(officer.email);
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const member = await context.newPage();
-  await member.goto(link);
-  await waitForHydration(member);
-  await member.getByLabel("Password").fill(officer.password);
-  await member.getByRole("button", { name: "Join" }).click();
-  await expect(member).toHaveURL(/\/home/);
+  const { person: officer, context, member } = await joinWorkspace(page, browser, ["compliance"]);
 
   const nav = member.getByRole("navigation", { name: "Main navigation" });
   await expect(nav.getByRole("link", { name: "My Address Book" })).toBeVisible();
@@ -287,5 +286,52 @@ test("a compliance-only member sees the lists read-only and no admin items", asy
   await expect(
     member.locator("[aria-label='Restricted-party screening']").getByRole("button", { name: "FAILED" }),
   ).toBeVisible();
+  await context.close();
+});
+
+test("a member without the shipper role sees a shipment read-only and never saves it", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  await signIn(page);
+  const origin = { origin: process.env.E2E_BASE_URL! };
+  // A blank draft: the form would autosave it on a change and discard it when left untouched.
+  const draft = await page.request.post("/api/shipments", { headers: origin });
+  expect(draft.status()).toBe(201);
+  const shipmentId = ((await draft.json()) as { item: { id: number } }).item.id;
+  const { context, member } = await joinWorkspace(page, browser, ["compliance"]);
+
+  // Every write the page would send about shipments.
+  const writes: string[] = [];
+  member.on("request", (request) => {
+    if (request.method() !== "GET" && /\/api\/shipments\b/.test(request.url())) {
+      writes.push(`${request.method()} ${request.url()}`);
+    }
+  });
+  await member.goto(`/shipments/edit-shipment/${shipmentId}`);
+  await waitForHydration(member);
+  const notice = member.getByTestId("shipment-read-only");
+  await expect(notice).toContainText("You can view this shipment; saving needs the Shipper role.");
+  await expect(member.getByLabel(/^Shipment name/)).toBeDisabled();
+  await expect(member.getByLabel("Exporter of record")).toBeDisabled();
+  await expect(member.getByRole("button", { name: "Add Piece" })).toBeDisabled();
+  await expect(member.getByRole("button", { name: /Save As Template/ })).toHaveCount(0);
+  await member.screenshot({ path: testInfo.outputPath("shipment-read-only-1440.png"), fullPage: true });
+  await expectNoAxeViolations(member);
+  // Leaving the untouched blank draft (in the page, so the form unmounts) does not discard it either.
+  await member.getByRole("link", { name: "Tradewinds home" }).first().click();
+  await expect(member).toHaveURL(/\/home/);
+  await expect(member.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  const stillThere = await page.request.get(`/api/shipments/${shipmentId}`);
+  expect(stillThere.status()).toBe(200);
+
+  await member.setViewportSize({ width: 390, height: 844 });
+  await member.goto(`/shipments/edit-shipment/${shipmentId}`);
+  await waitForHydration(member);
+  await expect(notice).toBeVisible();
+  await member.screenshot({ path: testInfo.outputPath("shipment-read-only-390.png"), fullPage: true });
+  await expectNoAxeViolations(member);
+  expect(writes).toEqual([]);
   await context.close();
 });

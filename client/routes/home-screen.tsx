@@ -10,6 +10,7 @@ import {
   PerformanceTiles,
   PeriodSelector,
   recentScreen,
+  UserSelector,
 } from "../features/home/home-screen";
 import { MapPanel } from "../features/home/map-panel";
 import type { THomeSearch } from "./home-search";
@@ -19,7 +20,7 @@ const homeRoute = getRouteApi("/home");
 
 /** /home's screen (its route, search and loader are in ./home). */
 export function HomeScreen() {
-  const { performance, recent, common, map } = useLoaderData({ from: "/home" });
+  const { performance, recent, common, map, users } = useLoaderData({ from: "/home" });
   const search = homeRoute.useSearch();
   const navigate = useNavigate();
   const { api, user } = useRouteContext({ from: "__root__" });
@@ -44,10 +45,13 @@ export function HomeScreen() {
           <CardTitle>
             <h2 className="text-lg font-semibold">Shipping Performance</h2>
           </CardTitle>
-          <PeriodSelector period={period} />
+          <div className="flex flex-wrap items-center gap-3">
+            <UserSelector users={users} user={search.user} />
+            <PeriodSelector period={period} />
+          </div>
         </CardHeader>
         <CardContent>
-          <PerformanceTiles performance={performance} period={period} />
+          <PerformanceTiles performance={performance} period={period} user={search.user} />
         </CardContent>
       </Card>
       <Card>
@@ -57,7 +61,7 @@ export function HomeScreen() {
           </CardTitle>
         </CardHeader>
         <CardContent>
-          <MapPanel map={map} period={period} api={api} />
+          <MapPanel map={map} period={period} user={search.user} api={api} />
         </CardContent>
       </Card>
       <div className="grid gap-6 2xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

@@ -1,4 +1,5 @@
 import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import type { TDictionaryOption } from "../../db/contracts/dictionary";
 import type { TCommonDestination, TMapAnswer, TPerformance, TRecentShipment } from "../../db/contracts/home";
 import { DEFAULT_PERIOD, PERIODS } from "../../db/contracts/periods";
 import { PageHeader } from "../components/app/screens";
@@ -24,6 +25,7 @@ const validateHomeSearch = (raw: Record<string, unknown>): THomeSearch => {
     ...search,
     ...listSearchFor(search, RECENT_COLUMNS),
     period: oneOfOrUndefined(raw.period, PERIODS),
+    user: positiveIntOrUndefined(raw.user),
     cpage: positiveIntOrUndefined(raw.cpage),
   };
 };
@@ -33,28 +35,36 @@ type THomeData = {
   recent: TListPage<TRecentShipment>;
   common: TListPage<TCommonDestination & { id: number }>;
   map: TMapAnswer;
+  /** The workspace's members, removed ones too (their shipments stay theirs): the User choice. */
+  users: TDictionaryOption[];
 };
 
-/** The dashboard: performance per status, the world map, most recent shipments, most common destinations. */
+/**
+ * The dashboard: performance per status, the world map, most recent shipments, most common
+ * destinations; the workspace's shipments, or one member's (those they created).
+ */
 export const homeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/home",
   validateSearch: validateHomeSearch,
   loaderDeps: ({ search }) => search,
   loader: async ({ context, deps }): Promise<THomeData> => {
-    const period = deps.period ?? DEFAULT_PERIOD;
-    const [performance, recent, common, map] = await Promise.all([
-      context.api.get<TPerformance>(`/home/shipping-performance?filter=${period}`),
+    // Every widget shows the period's shipments, everyone's or the chosen member's.
+    const scope = `filter=${deps.period ?? DEFAULT_PERIOD}${deps.user ? `&user_id=${deps.user}` : ""}`;
+    const [performance, recent, common, map, dictionaries] = await Promise.all([
+      context.api.get<TPerformance>(`/home/shipping-performance?${scope}`),
       context.api.get<TListPage<TRecentShipment>>(
-        `/home/most-recent-shipments?filter=${period}&${listApiQuery(deps)}`,
+        `/home/most-recent-shipments?${scope}&${listApiQuery(deps)}`,
       ),
       context.api.get<TListPage<TCommonDestination>>(
-        `/home/most-common-shipments?filter=${period}&page=${deps.cpage ?? 1}&per_page=10`,
+        `/home/most-common-shipments?${scope}&page=${deps.cpage ?? 1}&per_page=10`,
       ),
       // Only the destinations: the map draws those, and lists a cluster's shipments on demand.
-      context.api.get<TMapAnswer>(`/home/map?filter=${period}&per_page=0`),
+      context.api.get<TMapAnswer>(`/home/map?${scope}&per_page=0`),
+      context.dictionaries.load(["users"]),
     ]);
     return {
+      users: dictionaries.users ?? [],
       performance,
       recent,
       common: { ...common, data: common.data.map((row) => ({ ...row, id: row.country_id })) },

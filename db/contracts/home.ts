@@ -9,8 +9,19 @@ export const ZPeriod = z.enum(PERIODS, {
   error: (issue) => `Unknown filter ${JSON.stringify(issue.input)}; allowed: ${PERIODS.join(", ")}`,
 });
 
-/** `?filter=` of the home endpoints: one of the periods, "all" when absent. */
-export const ZPeriodQuery = z.object({ filter: ZPeriod.default(DEFAULT_PERIOD) });
+/**
+ * `?filter=&user_id=` of the home endpoints: one of the periods, "all" when absent; with user_id,
+ * only the shipments that member of the workspace created (a removed member's included).
+ */
+export const ZPeriodQuery = z.object({
+  filter: ZPeriod.default(DEFAULT_PERIOD),
+  user_id: z.coerce
+    .number({ error: "user_id must be a member's id (a whole number)" })
+    .int("user_id must be a member's id (a whole number)")
+    .positive("user_id must be a member's id (a whole number)")
+    .max(Number.MAX_SAFE_INTEGER, "user_id must be a member's id (a whole number)")
+    .optional(),
+});
 
 /** `?filter=&country_id=&page=&per_page=` of GET /api/home/map; per_page=0 answers only the destinations. */
 export const ZMapQuery = ZPeriodQuery.extend({

@@ -34,7 +34,13 @@ export const REPORT_ATTRIBUTES = [
   },
   { name: "ship_year", label: "Ship year", type: "integer", aggregate: "distinct count" },
   { name: "carrier", label: "Carrier", type: "string", aggregate: "count" },
-  { name: "created_by", label: "Created by", type: "string", aggregate: "count" },
+  {
+    name: "created_by",
+    label: "Created by",
+    type: "string",
+    aggregate: "count",
+    description: "The member who created the shipment",
+  },
   {
     name: "last_edited_by",
     label: "Last edited by",

@@ -168,7 +168,15 @@ export const shipments = sqliteTable(
     index("shipments_ws_carrier_idx").on(t.workspace_id, t.carrier_id),
     index("shipments_ws_tracking1_idx").on(t.workspace_id, t.tracking_number_1),
     index("shipments_ws_tracking2_idx").on(t.workspace_id, t.tracking_number_2),
-    index("shipments_ws_user_idx").on(t.workspace_id, t.user_id),
+    // Who created it (My Shipments' user filter), and the dashboard of one member: their shipments
+    // of a period, with the status and destination every aggregate reads, from the index alone.
+    index("shipments_ws_user_idx").on(
+      t.workspace_id,
+      t.user_id,
+      t.effective_date,
+      t.shipping_status_id,
+      t.destination_country_id,
+    ),
     index("shipments_ws_updated_by_idx").on(t.workspace_id, t.updated_by_user_id),
     // List sorts and filters (My Shipments): every sortable list column is served by a (workspace, column) index.
     index("shipments_ws_name_idx").on(t.workspace_id, t.name),

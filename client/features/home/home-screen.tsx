@@ -1,10 +1,13 @@
-import { Link } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { PackageIcon } from "lucide-react";
+import { useId } from "react";
+import type { TDictionaryOption } from "../../../db/contracts/dictionary";
 import type { TCommonDestination, TPerformance, TRecentShipment } from "../../../db/contracts/home";
 import { PERIODS, type TPeriod } from "../../../db/contracts/periods";
 import { shipmentStatusOf } from "../../../db/contracts/shipment-status";
 import type { TTableScreen } from "../../components/kit/entity-table";
 import { Button } from "../../components/ui/button";
+import { NativeSelect } from "../../components/ui/native-select";
 import { formatDate } from "../../lib/format";
 import { useRoles } from "../../lib/roles";
 import { cn } from "../../lib/utils";
@@ -165,6 +168,48 @@ export function PeriodSelector({ period }: { period: TPeriod }) {
 }
 
 /**
+ * Whose shipments the dashboard shows: everyone's, or those one member created (the creator, not
+ * the last editor, so each shipment counts for one person and stays where it is when a colleague
+ * edits it). The choice lives in the URL like the period.
+ */
+export function UserSelector({ users, user }: { users: TDictionaryOption[]; user?: number }) {
+  const navigate = useNavigate();
+  const id = useId();
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-sm font-medium">
+        User
+      </label>
+      <NativeSelect
+        id={id}
+        value={user ? String(user) : ""}
+        onChange={(event) => {
+          const chosen = Number(event.target.value) || undefined;
+          navigate({
+            to: ".",
+            search: (prev: Record<string, unknown>) => ({
+              ...prev,
+              user: chosen,
+              page: undefined,
+              cpage: undefined,
+            }),
+          });
+        }}
+        wrapperClassName="min-w-40"
+        data-testid="home-user"
+      >
+        <option value="">All users</option>
+        {users.map((option) => (
+          <option key={option.id} value={String(option.id)}>
+            {option.label}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
+/**
  * The period's days as My Shipments' ship date filter ("from..to", inclusive), the calendar period
  * containing today (UTC, weeks from Monday) as the dashboard counts it; null for "all".
  */
@@ -185,14 +230,17 @@ export function periodShipDates(period: TPeriod, today: Date = new Date()): stri
 
 /**
  * A tile per status: count and percent in the status colour, label uppercase. Each opens My
- * Shipments filtered to its status (and the period's ship dates).
+ * Shipments filtered to its status (and the period's ship dates, and the member).
  */
 export function PerformanceTiles({
   performance,
   period = "all",
+  user,
 }: {
   performance: TPerformance;
   period?: TPeriod;
+  /** The member whose shipments the tiles count: My Shipments opens filtered to them too. */
+  user?: number;
 }) {
   const dates = periodShipDates(period);
   const entries = performance.data[0].shipments;
@@ -204,7 +252,15 @@ export function PerformanceTiles({
           <li key={entry.status_id} data-status={entry.status}>
             <Link
               to="/shipments"
-              search={{ filters: { status: entry.status, ...(dates ? { ship_date: dates } : {}) } } as never}
+              search={
+                {
+                  filters: {
+                    status: entry.status,
+                    ...(dates ? { ship_date: dates } : {}),
+                    ...(user ? { user_id: String(user) } : {}),
+                  },
+                } as never
+              }
               className={cn(
                 "relative block overflow-hidden rounded-lg border p-4 transition-shadow hover:shadow-md focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none",
                 tone?.tile,

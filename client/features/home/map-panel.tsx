@@ -31,7 +31,18 @@ function MapPlaceholder({ label }: { label: string }) {
  * The world map card: the lazily-loaded map, a keyboard-usable list of its destinations, and the
  * shipments of a chosen cluster with links to them.
  */
-export function MapPanel({ map, period, api }: { map: TMapAnswer; period: TPeriod; api: TApi }) {
+export function MapPanel({
+  map,
+  period,
+  user,
+  api,
+}: {
+  map: TMapAnswer;
+  period: TPeriod;
+  /** The member whose shipments the map shows (everyone's when absent). */
+  user?: number;
+  api: TApi;
+}) {
   const [isNear, setIsNear] = useState(false);
   const [selected, setSelected] = useState<TMapDestination[] | null>(null);
   const frame = useRef<HTMLDivElement>(null);
@@ -76,6 +87,7 @@ export function MapPanel({ map, period, api }: { map: TMapAnswer; period: TPerio
           <ClusterShipments
             destinations={selected}
             period={period}
+            user={user}
             api={api}
             onClose={() => setSelected(null)}
           />
@@ -131,11 +143,13 @@ type TLoaded = { destination: TMapDestination; entries: TMapEntry[]; total: numb
 function ClusterShipments({
   destinations,
   period,
+  user,
   api,
   onClose,
 }: {
   destinations: TMapDestination[];
   period: TPeriod;
+  user?: number;
   api: TApi;
   onClose: () => void;
 }) {
@@ -148,7 +162,7 @@ function ClusterShipments({
     Promise.all(
       destinations.map(async (destination) => {
         const page = await api.get<TMapAnswer>(
-          `/home/map?filter=${period}&country_id=${destination.country_id}&per_page=${LIST_SIZE}`,
+          `/home/map?filter=${period}${user ? `&user_id=${user}` : ""}&country_id=${destination.country_id}&per_page=${LIST_SIZE}`,
         );
         return { destination, entries: page.data, total: page.total };
       }),
@@ -158,7 +172,7 @@ function ClusterShipments({
     return () => {
       isCurrent = false;
     };
-  }, [destinations, period, api]);
+  }, [destinations, period, user, api]);
 
   const title = destinations.map((d) => d.name).join(", ");
   return (

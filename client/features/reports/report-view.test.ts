@@ -37,6 +37,24 @@ describe("the view /reports opens with", () => {
   });
 });
 
+describe("the 'by user' view", () => {
+  test("a link groups by who created or last edited the shipments, read as a summary", () => {
+    const config = initialConfig(
+      REPORT_ATTRIBUTES,
+      "?group_by=Created%20by&split_by=Last%20edited%20by&columns=Quantity",
+    );
+    expect(config.group_by).toEqual(["Created by"]);
+    expect(config.split_by).toEqual(["Last edited by"]);
+    expect(firstDataUrl(config, REPORT_ATTRIBUTES)).toBe(
+      "/api/reports-data?format=arrow&names=labels&group_by=created_by,last_edited_by&sum=quantity",
+    );
+    // The default value (USD, converted per line) loads those columns' lines instead.
+    expect(firstDataUrl(initialConfig(REPORT_ATTRIBUTES, "?group_by=Created%20by"), REPORT_ATTRIBUTES)).toBe(
+      "/api/reports-data?format=arrow&names=labels&columns=created_by,extended_value_usd",
+    );
+  });
+});
+
 describe("the columns loaded first", () => {
   test("are the ones the view uses: rows, columns, values, filters and sorts, as keys", () => {
     const config = {

@@ -1,6 +1,6 @@
 import { type AnyFieldApi, useForm, useStore } from "@tanstack/react-form";
 import { useRouter } from "@tanstack/react-router";
-import { ArrowLeftIcon } from "lucide-react";
+import { ArrowLeftIcon, EyeIcon } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { TPublicUser } from "../../../db/contracts/auth";
@@ -21,6 +21,7 @@ import type { TFieldConfig } from "../../components/kit/entity-config";
 import { EntityField } from "../../components/kit/entity-fields";
 import { KeptWorkBanner, useKeptWork } from "../../components/kit/kept-work";
 import { LineEditor } from "../../components/kit/line-editor";
+import { Alert, AlertDescription, AlertTitle } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Checkbox } from "../../components/ui/checkbox";
@@ -29,6 +30,7 @@ import { ApiError, type TApi } from "../../lib/api";
 import type { TDictionaryCache } from "../../lib/dictionaries";
 import { formatMoney } from "../../lib/format";
 import { keepPageForOffline } from "../../lib/offline";
+import { useRoles } from "../../lib/roles";
 import { ScreeningSwitch } from "../screening/screening-switch";
 import { ExportControlPanel } from "./export-control-panel";
 import { PaperworkPanel, type TPaperworkValues } from "./paperwork-panel";
@@ -69,6 +71,9 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
   const router = useRouter();
   const initial = useMemo(() => toValues(item), [item]);
   const form = useForm({ defaultValues: initial });
+  // Saving is the shipper's work: others (compliance, a plain admin) see the shipment read-only,
+  // nothing is autosaved, and a compliance member still releases holds and decides screenings here.
+  const mayEdit = useRoles().can("shipper");
 
   const saved = useRef({
     id: item.id,
@@ -172,9 +177,9 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
     }
     if (key !== lastKey.current) {
       lastKey.current = key;
-      autosave.markChanged();
+      if (mayEdit) autosave.markChanged();
     }
-  }, [values, autosave.markChanged]);
+  }, [values, autosave.markChanged, mayEdit]);
   // Unsaved work survives a reload in this browser; a draft left untouched is removed.
   const kept = useKeptWork({
     storageKey: `shipment:${item.id}`,
@@ -191,7 +196,7 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
       setParties(copy.parties);
     },
   });
-  useDiscardUntouchedDraft(api, item, () => !autosave.hasChanged() && documents.length === 0);
+  useDiscardUntouchedDraft(api, item, () => mayEdit && !autosave.hasChanged() && documents.length === 0);
   // This page and its code are kept for the service worker, so a reload while offline opens it again
   // and offers the kept copy above.
   useEffect(() => {
@@ -272,17 +277,27 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
           <ArrowLeftIcon />
           Back
         </Button>
-        <SaveAsTemplate
-          defaultName={values.name}
-          onSave={async (name) => {
-            const id = await ensureSaved();
-            await api.send("POST", `/shipments/${id}/template`, { name });
-            dictionaryCache.forget(["templates"]);
-            toast.success("Template saved", { description: name });
-          }}
-          onFailure={(action) => runAction(action, "Save failed")}
-        />
+        {mayEdit && (
+          <SaveAsTemplate
+            defaultName={values.name}
+            onSave={async (name) => {
+              const id = await ensureSaved();
+              await api.send("POST", `/shipments/${id}/template`, { name });
+              dictionaryCache.forget(["templates"]);
+              toast.success("Template saved", { description: name });
+            }}
+            onFailure={(action) => runAction(action, "Save failed")}
+          />
+        )}
       </PageHeader>
+
+      {!mayEdit && (
+        <Alert data-testid="shipment-read-only">
+          <EyeIcon />
+          <AlertTitle>Read only</AlertTitle>
+          <AlertDescription>You can view this shipment; saving needs the Shipper role.</AlertDescription>
+        </Alert>
+      )}
 
       <div className="sticky top-16 z-20 space-y-2">
         <KeptWorkBanner kept={kept} />
@@ -291,37 +306,41 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
 
       <Card>
         <CardContent className="grid gap-4 sm:grid-cols-[1fr_auto_1fr] sm:items-end">
-          {field({
-            name: "name",
-            label: "Shipment name",
-            kind: "text",
-            hint: "Also the name of a template saved from it.",
-          })}
+          <fieldset disabled={!mayEdit} className="min-w-0">
+            {field({
+              name: "name",
+              label: "Shipment name",
+              kind: "text",
+              hint: "Also the name of a template saved from it.",
+            })}
+          </fieldset>
           <div className="flex items-center gap-2 pb-2 text-sm">
             <span className="text-muted-foreground">Status</span>
             <ShipmentStatus statusId={statusId} />
           </div>
-          <TemplateChooser
-            api={api}
-            isTouched={() => autosave.hasUnsaved() || form.state.isDirty}
-            onLoad={(template) => {
-              const next = toValues(template);
-              next.ship_date = "";
-              for (const [key, value] of Object.entries(next))
-                form.setFieldValue(key as keyof TValues, value as never);
-              setPrices((known) => {
-                const merged = { ...known };
-                for (const line of template.items) merged[String(line.product_id)] = line.unit_value;
-                return merged;
-              });
-              setParties(
-                Object.fromEntries(
-                  PARTIES.map((p) => [p.key, (template[p.embedded] as TShipmentParty | null) ?? null]),
-                ) as Record<TPartyKey, TShipmentParty | null>,
-              );
-              toast.success("Template loaded", { description: template.name });
-            }}
-          />
+          {mayEdit && (
+            <TemplateChooser
+              api={api}
+              isTouched={() => autosave.hasUnsaved() || form.state.isDirty}
+              onLoad={(template) => {
+                const next = toValues(template);
+                next.ship_date = "";
+                for (const [key, value] of Object.entries(next))
+                  form.setFieldValue(key as keyof TValues, value as never);
+                setPrices((known) => {
+                  const merged = { ...known };
+                  for (const line of template.items) merged[String(line.product_id)] = line.unit_value;
+                  return merged;
+                });
+                setParties(
+                  Object.fromEntries(
+                    PARTIES.map((p) => [p.key, (template[p.embedded] as TShipmentParty | null) ?? null]),
+                  ) as Record<TPartyKey, TShipmentParty | null>,
+                );
+                toast.success("Template loaded", { description: template.name });
+              }}
+            />
+          )}
         </CardContent>
       </Card>
 
@@ -329,21 +348,23 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
         <div className="grid gap-6 lg:grid-cols-3">
           {PARTIES.map((party) => (
             <div key={party.key} className="min-w-0 space-y-2">
-              <form.Field name={party.key}>
-                {(f) => (
-                  <PartyPicker
-                    api={api}
-                    label={party.label}
-                    countries={dictionaries.countries ?? []}
-                    value={(f.state.value as number | "") || null}
-                    party={parties[party.key]}
-                    onChange={(picked) => {
-                      setParties((p) => ({ ...p, [party.key]: picked }));
-                      f.handleChange((picked?.id ?? "") as never);
-                    }}
-                  />
-                )}
-              </form.Field>
+              <fieldset disabled={!mayEdit} className="min-w-0">
+                <form.Field name={party.key}>
+                  {(f) => (
+                    <PartyPicker
+                      api={api}
+                      label={party.label}
+                      countries={dictionaries.countries ?? []}
+                      value={(f.state.value as number | "") || null}
+                      party={parties[party.key]}
+                      onChange={(picked) => {
+                        setParties((p) => ({ ...p, [party.key]: picked }));
+                        f.handleChange((picked?.id ?? "") as never);
+                      }}
+                    />
+                  )}
+                </form.Field>
+              </fieldset>
               {values[party.key] !== "" && (
                 <ScreeningSwitch
                   key={values[party.key]}
@@ -366,349 +387,354 @@ export function ShipmentForm({ api, dictionaries, dictionaryCache, user, item, u
         lastSavedAt={lastSave.at}
       />
 
-      <Step number={2} title="What do you want to ship?">
-        <form.Field name="items" mode="array">
-          {(lines) => (
-            <LineEditor
-              label="Items"
-              rows={values.items}
-              rowKey={(_, i) => i}
-              rowLabel={(_, i) => `item ${i + 1}`}
-              addLabel="Add Item"
-              canAdd={values.items.length < products.length}
-              onAdd={() =>
-                lines.pushValue({
-                  product_id: "",
-                  quantity: "1",
-                  unit_of_measure: "PCS",
-                  unit_price: "",
-                  origin_country_id: "",
-                } as never)
-              }
-              onRemove={(i) => lines.removeValue(i)}
-              emptyText={
-                products.length
-                  ? "No items yet: add the products this shipment carries."
-                  : "Add products to your catalogue first."
-              }
-              renderRow={(line, i) => {
-                const taken = new Set(values.items.filter((_, j) => j !== i).map((l) => l.product_id));
-                return (
-                  <>
-                    <LineSelect
-                      form={form}
-                      name={`items[${i}].product_id`}
-                      label={`Item ${i + 1} product`}
-                      visibleLabel="Product"
-                      options={products.filter((p) => !taken.has(p.id))}
-                      className="col-span-2 md:col-span-2 xl:col-span-4"
-                    />
-                    <LineInput
-                      form={form}
-                      name={`items[${i}].quantity`}
-                      label={`Item ${i + 1} quantity`}
-                      visibleLabel="Quantity"
-                      min={1}
-                      step={1}
-                    />
-                    <LineSelect
-                      form={form}
-                      name={`items[${i}].unit_of_measure`}
-                      label={`Item ${i + 1} unit of measure`}
-                      visibleLabel="Unit"
-                      options={UOM_OPTIONS}
-                      textValues
-                    />
-                    <LineInput
-                      form={form}
-                      name={`items[${i}].unit_price`}
-                      label={`Item ${i + 1} unit price`}
-                      visibleLabel="Unit price"
-                      min={0}
-                      step={0.01}
-                      placeholder={line.product_id === "" ? "" : (prices[String(line.product_id)] ?? "")}
-                    />
-                    <LineSelect
-                      form={form}
-                      name={`items[${i}].origin_country_id`}
-                      label={`Item ${i + 1} country of origin`}
-                      visibleLabel="Origin"
-                      options={countryOptions}
-                      emptyLabel="Product's origin"
-                      className="col-span-2 md:col-span-2 xl:col-span-2"
-                    />
-                    <div className="space-y-2 xl:col-span-3">
-                      <span className="block text-sm font-medium">Extended value</span>
-                      <output
-                        className="block h-9 py-2 text-sm tabular-nums"
-                        aria-label={`Item ${i + 1} extended value`}
-                      >
-                        {line.product_id === "" ? "—" : money(totals.extended_values[i])}
-                      </output>
-                    </div>
-                  </>
-                );
-              }}
-            />
-          )}
-        </form.Field>
-        <p className="mt-3 text-sm">
-          Total value:{" "}
-          <strong className="tabular-nums" data-testid="total-value">
-            {money(totals.total_value)}
-          </strong>
-        </p>
-        <ExportControlPanel
-          api={api}
-          shipmentId={saved.current.id}
-          version={version}
-          eei={item}
-          onChanged={() => setVersion((v) => `${v.split("+")[0]}+${Date.now()}`)}
-        />
-      </Step>
-
-      <Step number={3} title="How do you want to pack this shipment?">
-        <form.Field name="packages" mode="array">
-          {(lines) => (
-            <LineEditor
-              label="Packages"
-              rows={values.packages}
-              rowKey={(_, i) => i}
-              rowLabel={(_, i) => `package ${i + 1}`}
-              addLabel="Add Piece"
-              canAdd={packageTypes.some((p) => !usedPackages.has(p.id))}
-              onAdd={() =>
-                lines.pushValue({
-                  package_id: "",
-                  quantity: "1",
-                  net_weight: "1",
-                  gross_weight: "1",
-                  length: "1",
-                  width: "1",
-                  height: "1",
-                  contents: {},
-                } as never)
-              }
-              onRemove={(i) => lines.removeValue(i)}
-              emptyText="No packages yet: add the pieces this shipment is packed in."
-              renderRow={(line, i) => {
-                const taken = new Set(values.packages.filter((_, j) => j !== i).map((l) => l.package_id));
-                const isOff = line.package_id === "";
-                const n = i + 1;
-                return (
-                  <>
-                    <LineSelect
-                      form={form}
-                      name={`packages[${i}].package_id`}
-                      label={`Package ${n} type`}
-                      visibleLabel="Package type"
-                      options={packageTypes.filter((p) => !taken.has(p.id))}
-                      className="col-span-2"
-                    />
-                    <LineInput
-                      form={form}
-                      name={`packages[${i}].quantity`}
-                      label={`Package ${n} quantity`}
-                      visibleLabel="Quantity"
-                      min={1}
-                      step={1}
-                      disabled={isOff}
-                    />
-                    <LineInput
-                      form={form}
-                      name={`packages[${i}].net_weight`}
-                      label={`Package ${n} net weight (kg)`}
-                      visibleLabel="Net (kg)"
-                      min={0.01}
-                      step={0.001}
-                      disabled={isOff}
-                    />
-                    <LineInput
-                      form={form}
-                      name={`packages[${i}].gross_weight`}
-                      label={`Package ${n} gross weight (kg)`}
-                      visibleLabel="Gross (kg)"
-                      min={0.01}
-                      step={0.001}
-                      disabled={isOff}
-                    />
-                    <LineInput
-                      form={form}
-                      name={`packages[${i}].length`}
-                      label={`Package ${n} length (in)`}
-                      visibleLabel="L (in)"
-                      min={0.01}
-                      step={0.01}
-                    />
-                    <LineInput
-                      form={form}
-                      name={`packages[${i}].width`}
-                      label={`Package ${n} width (in)`}
-                      visibleLabel="W (in)"
-                      min={0.01}
-                      step={0.01}
-                    />
-                    <LineInput
-                      form={form}
-                      name={`packages[${i}].height`}
-                      label={`Package ${n} height (in)`}
-                      visibleLabel="H (in)"
-                      min={0.01}
-                      step={0.01}
-                    />
-                    <PackageContents
-                      form={form}
-                      n={n}
-                      index={i}
-                      line={line}
-                      items={values.items}
-                      products={products}
-                      disabled={isOff}
-                    />
-                  </>
-                );
-              }}
-            />
-          )}
-        </form.Field>
-        <p className="mt-3 text-sm">
-          Total pieces:{" "}
-          <strong className="tabular-nums" data-testid="total-pieces">
-            {totals.total_pieces}
-          </strong>
-        </p>
-      </Step>
-
-      <Step number={4} title="How do you want to ship this?">
-        <div className="grid gap-5 sm:grid-cols-2">{DETAIL_FIELDS.map(field)}</div>
-      </Step>
-
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            <h2>Authorized signature</h2>
-          </CardTitle>
-          <CardDescription>From your profile; the paperwork is signed with it.</CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-5 sm:grid-cols-2">
-          {field({ name: "user_name", label: "Name", kind: "text" })}
-          {field({ name: "user_title", label: "Title", kind: "text" })}
-          <div className="sm:col-span-2">
-            {signatureUrl ? (
-              <img
-                src={signatureUrl}
-                alt="Authorized signature"
-                className="h-20 rounded border bg-white p-2"
-              />
-            ) : (
-              <p className="text-sm text-muted-foreground">
-                No signature image yet: upload one on your{" "}
-                <a className="text-primary underline" href="/user/account">
-                  User Profile
-                </a>
-                .
-              </p>
-            )}
-          </div>
-        </CardContent>
-      </Card>
-
-      <ShipmentDocuments
-        api={api}
-        documents={documents}
-        ensureSaved={ensureSaved}
-        onChanged={(stored, removedType) => {
-          absorb(stored);
-          if (removedType) setSelection((s) => s.filter((t) => t !== removedType));
-        }}
-        runAction={runAction}
-      />
-
-      <Step number={5} title="What documents do you want to create?">
-        <PaperworkPanel
-          api={api}
-          shipmentId={saved.current.id}
-          version={version}
-          values={{
-            aes_citation: values.aes_citation,
-            proforma_valid_until: values.proforma_valid_until,
-            preview_statement_text: values.preview_statement_text,
-            invoice_date: values.invoice_date,
-            reason_for_export: values.reason_for_export,
-            incoterm_place: values.incoterm_place,
-            marks_and_numbers: values.marks_and_numbers,
-          }}
-          onChange={setPaperworkValue}
-        />
-        <fieldset className="flex flex-wrap gap-6">
-          <legend className="sr-only">Document types</legend>
-          {GENERATED_DOCUMENT_TYPES.map((type) => (
-            <div key={type} className="flex items-center gap-2">
-              <Checkbox
-                id={`doc-${type}`}
-                checked={selection.includes(type)}
-                onCheckedChange={(c) =>
-                  setSelection((s) => (c === true ? [...new Set([...s, type])] : s.filter((t) => t !== type)))
+      {/* The rest is the shipper's to change; documents stay downloadable (links, not controls). */}
+      <fieldset disabled={!mayEdit} className="min-w-0 space-y-6" data-testid="shipment-editable">
+        <Step number={2} title="What do you want to ship?">
+          <form.Field name="items" mode="array">
+            {(lines) => (
+              <LineEditor
+                label="Items"
+                rows={values.items}
+                rowKey={(_, i) => i}
+                rowLabel={(_, i) => `item ${i + 1}`}
+                addLabel="Add Item"
+                canAdd={values.items.length < products.length}
+                onAdd={() =>
+                  lines.pushValue({
+                    product_id: "",
+                    quantity: "1",
+                    unit_of_measure: "PCS",
+                    unit_price: "",
+                    origin_country_id: "",
+                  } as never)
                 }
+                onRemove={(i) => lines.removeValue(i)}
+                emptyText={
+                  products.length
+                    ? "No items yet: add the products this shipment carries."
+                    : "Add products to your catalogue first."
+                }
+                renderRow={(line, i) => {
+                  const taken = new Set(values.items.filter((_, j) => j !== i).map((l) => l.product_id));
+                  return (
+                    <>
+                      <LineSelect
+                        form={form}
+                        name={`items[${i}].product_id`}
+                        label={`Item ${i + 1} product`}
+                        visibleLabel="Product"
+                        options={products.filter((p) => !taken.has(p.id))}
+                        className="col-span-2 md:col-span-2 xl:col-span-4"
+                      />
+                      <LineInput
+                        form={form}
+                        name={`items[${i}].quantity`}
+                        label={`Item ${i + 1} quantity`}
+                        visibleLabel="Quantity"
+                        min={1}
+                        step={1}
+                      />
+                      <LineSelect
+                        form={form}
+                        name={`items[${i}].unit_of_measure`}
+                        label={`Item ${i + 1} unit of measure`}
+                        visibleLabel="Unit"
+                        options={UOM_OPTIONS}
+                        textValues
+                      />
+                      <LineInput
+                        form={form}
+                        name={`items[${i}].unit_price`}
+                        label={`Item ${i + 1} unit price`}
+                        visibleLabel="Unit price"
+                        min={0}
+                        step={0.01}
+                        placeholder={line.product_id === "" ? "" : (prices[String(line.product_id)] ?? "")}
+                      />
+                      <LineSelect
+                        form={form}
+                        name={`items[${i}].origin_country_id`}
+                        label={`Item ${i + 1} country of origin`}
+                        visibleLabel="Origin"
+                        options={countryOptions}
+                        emptyLabel="Product's origin"
+                        className="col-span-2 md:col-span-2 xl:col-span-2"
+                      />
+                      <div className="space-y-2 xl:col-span-3">
+                        <span className="block text-sm font-medium">Extended value</span>
+                        <output
+                          className="block h-9 py-2 text-sm tabular-nums"
+                          aria-label={`Item ${i + 1} extended value`}
+                        >
+                          {line.product_id === "" ? "—" : money(totals.extended_values[i])}
+                        </output>
+                      </div>
+                    </>
+                  );
+                }}
               />
-              <Label htmlFor={`doc-${type}`} className="font-normal">
-                {DOCUMENT_TYPE_LABELS[type]}
-              </Label>
-            </div>
-          ))}
-        </fieldset>
-      </Step>
+            )}
+          </form.Field>
+          <p className="mt-3 text-sm">
+            Total value:{" "}
+            <strong className="tabular-nums" data-testid="total-value">
+              {money(totals.total_value)}
+            </strong>
+          </p>
+          <ExportControlPanel
+            api={api}
+            shipmentId={saved.current.id}
+            version={version}
+            eei={item}
+            onChanged={() => setVersion((v) => `${v.split("+")[0]}+${Date.now()}`)}
+          />
+        </Step>
 
-      <Step number={6} title="What do you want to do with the documents?">
-        <GenerateButton
-          isEnabled={isSelectionNew && autosave.state.phase !== "conflict"}
-          hasChoice={selection.length > 0}
-          onGenerate={() =>
-            runAction(async () => {
-              paperworkError.current = null;
-              await autosave.flush({ extra: { generate_documents: selection } });
-              const refused = paperworkError.current as ApiError | null;
-              if (refused) {
-                const fields = refused.errors ? Object.values(refused.errors).flat() : [];
-                toast.error(refused.message || "The paperwork could not be generated", {
-                  description: fields.length ? [...new Set(fields)].join(" ") : undefined,
-                });
-                return;
-              }
-              toast.success("Paperwork generated");
-            }, "Save failed")
-          }
+        <Step number={3} title="How do you want to pack this shipment?">
+          <form.Field name="packages" mode="array">
+            {(lines) => (
+              <LineEditor
+                label="Packages"
+                rows={values.packages}
+                rowKey={(_, i) => i}
+                rowLabel={(_, i) => `package ${i + 1}`}
+                addLabel="Add Piece"
+                canAdd={packageTypes.some((p) => !usedPackages.has(p.id))}
+                onAdd={() =>
+                  lines.pushValue({
+                    package_id: "",
+                    quantity: "1",
+                    net_weight: "1",
+                    gross_weight: "1",
+                    length: "1",
+                    width: "1",
+                    height: "1",
+                    contents: {},
+                  } as never)
+                }
+                onRemove={(i) => lines.removeValue(i)}
+                emptyText="No packages yet: add the pieces this shipment is packed in."
+                renderRow={(line, i) => {
+                  const taken = new Set(values.packages.filter((_, j) => j !== i).map((l) => l.package_id));
+                  const isOff = line.package_id === "";
+                  const n = i + 1;
+                  return (
+                    <>
+                      <LineSelect
+                        form={form}
+                        name={`packages[${i}].package_id`}
+                        label={`Package ${n} type`}
+                        visibleLabel="Package type"
+                        options={packageTypes.filter((p) => !taken.has(p.id))}
+                        className="col-span-2"
+                      />
+                      <LineInput
+                        form={form}
+                        name={`packages[${i}].quantity`}
+                        label={`Package ${n} quantity`}
+                        visibleLabel="Quantity"
+                        min={1}
+                        step={1}
+                        disabled={isOff}
+                      />
+                      <LineInput
+                        form={form}
+                        name={`packages[${i}].net_weight`}
+                        label={`Package ${n} net weight (kg)`}
+                        visibleLabel="Net (kg)"
+                        min={0.01}
+                        step={0.001}
+                        disabled={isOff}
+                      />
+                      <LineInput
+                        form={form}
+                        name={`packages[${i}].gross_weight`}
+                        label={`Package ${n} gross weight (kg)`}
+                        visibleLabel="Gross (kg)"
+                        min={0.01}
+                        step={0.001}
+                        disabled={isOff}
+                      />
+                      <LineInput
+                        form={form}
+                        name={`packages[${i}].length`}
+                        label={`Package ${n} length (in)`}
+                        visibleLabel="L (in)"
+                        min={0.01}
+                        step={0.01}
+                      />
+                      <LineInput
+                        form={form}
+                        name={`packages[${i}].width`}
+                        label={`Package ${n} width (in)`}
+                        visibleLabel="W (in)"
+                        min={0.01}
+                        step={0.01}
+                      />
+                      <LineInput
+                        form={form}
+                        name={`packages[${i}].height`}
+                        label={`Package ${n} height (in)`}
+                        visibleLabel="H (in)"
+                        min={0.01}
+                        step={0.01}
+                      />
+                      <PackageContents
+                        form={form}
+                        n={n}
+                        index={i}
+                        line={line}
+                        items={values.items}
+                        products={products}
+                        disabled={isOff}
+                      />
+                    </>
+                  );
+                }}
+              />
+            )}
+          </form.Field>
+          <p className="mt-3 text-sm">
+            Total pieces:{" "}
+            <strong className="tabular-nums" data-testid="total-pieces">
+              {totals.total_pieces}
+            </strong>
+          </p>
+        </Step>
+
+        <Step number={4} title="How do you want to ship this?">
+          <div className="grid gap-5 sm:grid-cols-2">{DETAIL_FIELDS.map(field)}</div>
+        </Step>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>Authorized signature</h2>
+            </CardTitle>
+            <CardDescription>From your profile; the paperwork is signed with it.</CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-5 sm:grid-cols-2">
+            {field({ name: "user_name", label: "Name", kind: "text" })}
+            {field({ name: "user_title", label: "Title", kind: "text" })}
+            <div className="sm:col-span-2">
+              {signatureUrl ? (
+                <img
+                  src={signatureUrl}
+                  alt="Authorized signature"
+                  className="h-20 rounded border bg-white p-2"
+                />
+              ) : (
+                <p className="text-sm text-muted-foreground">
+                  No signature image yet: upload one on your{" "}
+                  <a className="text-primary underline" href="/user/account">
+                    User Profile
+                  </a>
+                  .
+                </p>
+              )}
+            </div>
+          </CardContent>
+        </Card>
+
+        <ShipmentDocuments
+          api={api}
+          documents={documents}
+          ensureSaved={ensureSaved}
+          onChanged={(stored, removedType) => {
+            absorb(stored);
+            if (removedType) setSelection((s) => s.filter((t) => t !== removedType));
+          }}
+          runAction={runAction}
         />
-      </Step>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            <h2>Freight and insurance</h2>
-          </CardTitle>
-        </CardHeader>
-        <CardContent className="space-y-5">
-          <div className="grid gap-5 sm:grid-cols-2">
-            {MONEY_FIELDS.map((config) => field({ ...config, currency }))}
-          </div>
-          <dl className="grid gap-2 rounded-md border bg-muted/30 p-4 text-sm sm:grid-cols-3">
-            <div>
-              <dt className="text-muted-foreground">Total value</dt>
-              <dd className="text-lg font-semibold tabular-nums">{money(totals.total_value)}</dd>
+        <Step number={5} title="What documents do you want to create?">
+          <PaperworkPanel
+            api={api}
+            shipmentId={saved.current.id}
+            version={version}
+            values={{
+              aes_citation: values.aes_citation,
+              proforma_valid_until: values.proforma_valid_until,
+              preview_statement_text: values.preview_statement_text,
+              invoice_date: values.invoice_date,
+              reason_for_export: values.reason_for_export,
+              incoterm_place: values.incoterm_place,
+              marks_and_numbers: values.marks_and_numbers,
+            }}
+            onChange={setPaperworkValue}
+          />
+          <fieldset className="flex flex-wrap gap-6">
+            <legend className="sr-only">Document types</legend>
+            {GENERATED_DOCUMENT_TYPES.map((type) => (
+              <div key={type} className="flex items-center gap-2">
+                <Checkbox
+                  id={`doc-${type}`}
+                  checked={selection.includes(type)}
+                  onCheckedChange={(c) =>
+                    setSelection((s) =>
+                      c === true ? [...new Set([...s, type])] : s.filter((t) => t !== type),
+                    )
+                  }
+                />
+                <Label htmlFor={`doc-${type}`} className="font-normal">
+                  {DOCUMENT_TYPE_LABELS[type]}
+                </Label>
+              </div>
+            ))}
+          </fieldset>
+        </Step>
+
+        <Step number={6} title="What do you want to do with the documents?">
+          <GenerateButton
+            isEnabled={isSelectionNew && autosave.state.phase !== "conflict"}
+            hasChoice={selection.length > 0}
+            onGenerate={() =>
+              runAction(async () => {
+                paperworkError.current = null;
+                await autosave.flush({ extra: { generate_documents: selection } });
+                const refused = paperworkError.current as ApiError | null;
+                if (refused) {
+                  const fields = refused.errors ? Object.values(refused.errors).flat() : [];
+                  toast.error(refused.message || "The paperwork could not be generated", {
+                    description: fields.length ? [...new Set(fields)].join(" ") : undefined,
+                  });
+                  return;
+                }
+                toast.success("Paperwork generated");
+              }, "Save failed")
+            }
+          />
+        </Step>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>Freight and insurance</h2>
+            </CardTitle>
+          </CardHeader>
+          <CardContent className="space-y-5">
+            <div className="grid gap-5 sm:grid-cols-2">
+              {MONEY_FIELDS.map((config) => field({ ...config, currency }))}
             </div>
-            <div>
-              <dt className="text-muted-foreground">Total invoice value</dt>
-              <dd className="text-lg font-semibold tabular-nums" data-testid="total-invoice-value">
-                {money(totals.total_invoice_value)}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-muted-foreground">Total pieces</dt>
-              <dd className="text-lg font-semibold tabular-nums">{totals.total_pieces}</dd>
-            </div>
-          </dl>
-        </CardContent>
-      </Card>
+            <dl className="grid gap-2 rounded-md border bg-muted/30 p-4 text-sm sm:grid-cols-3">
+              <div>
+                <dt className="text-muted-foreground">Total value</dt>
+                <dd className="text-lg font-semibold tabular-nums">{money(totals.total_value)}</dd>
+              </div>
+              <div>
+                <dt className="text-muted-foreground">Total invoice value</dt>
+                <dd className="text-lg font-semibold tabular-nums" data-testid="total-invoice-value">
+                  {money(totals.total_invoice_value)}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-muted-foreground">Total pieces</dt>
+                <dd className="text-lg font-semibold tabular-nums">{totals.total_pieces}</dd>
+              </div>
+            </dl>
+          </CardContent>
+        </Card>
+      </fieldset>
     </section>
   );
 }

@@ -79,6 +79,13 @@ export async function cachedAnswer<T>(
   return answer;
 }
 
+/**
+ * Whose dashboard: the workspace's, or one member's (the shipments they created). A member's
+ * counts come from shipments_ws_user_idx, which holds the creator, the date, the status and the
+ * destination, instead of home_counts (kept per workspace only).
+ */
+export type THomeScope = { workspaceId: number; userId?: number };
+
 /** A period as a half-open range of days [from, until), UTC; both null for "all". */
 export type TPeriodRange = { from: string | null; until: string | null };
 
@@ -112,8 +119,9 @@ export function periodRange(period: TPeriod, today: Date = new Date()): TPeriodR
  * rows behind home_counts). Every index the recent list uses holds these three columns, so the
  * check never reads a row.
  */
-function inPeriod(workspaceId: number, range: TPeriodRange): SQL {
-  const parts: SQL[] = [sql`s.workspace_id = ${workspaceId}`];
+function inPeriod(scope: THomeScope, range: TPeriodRange): SQL {
+  const parts: SQL[] = [sql`s.workspace_id = ${scope.workspaceId}`];
+  if (scope.userId !== undefined) parts.push(sql`s.user_id = ${scope.userId}`);
   if (range.from) parts.push(sql`s.effective_date >= ${range.from}`);
   if (range.until) parts.push(sql`s.effective_date < ${range.until}`);
   parts.push(sql`s.shipping_status_id <> ${TEMPLATE_STATUS}`);
@@ -184,14 +192,27 @@ export function countsSql(workspaceId: number, range: TPeriodRange): SQL {
   );
 }
 
-/** The performance aggregate, from home_counts (exported for the EXPLAIN QUERY PLAN test). */
-export const performanceSql = (workspaceId: number, range: TPeriodRange) =>
-  sql`select status_id, sum(n) as n from (${countsSql(workspaceId, range)}) group by status_id`;
+/**
+ * Rows shaped like home_counts' (status_id, destination_country_id, n) for the scope: home_counts'
+ * for a workspace, one member's grouped from their range of shipments_ws_user_idx.
+ */
+export function scopedCountsSql(scope: THomeScope, range: TPeriodRange): SQL {
+  if (scope.userId === undefined) return countsSql(scope.workspaceId, range);
+  return sql`select s.shipping_status_id as status_id, coalesce(s.destination_country_id, 0) as destination_country_id,
+                    count(*) as n
+             from shipments s indexed by shipments_ws_user_idx
+             where ${inPeriod(scope, range)}
+             group by s.shipping_status_id, s.destination_country_id`;
+}
 
-/** The destinations aggregate, from home_counts (exported for the EXPLAIN QUERY PLAN test). */
-export const destinationSql = (workspaceId: number, range: TPeriodRange) =>
+/** The performance aggregate, from home_counts or a member's index range (exported for the EXPLAIN QUERY PLAN test). */
+export const performanceSql = (scope: THomeScope, range: TPeriodRange) =>
+  sql`select status_id, sum(n) as n from (${scopedCountsSql(scope, range)}) group by status_id`;
+
+/** The destinations aggregate, from home_counts or a member's index range (exported for the EXPLAIN QUERY PLAN test). */
+export const destinationSql = (scope: THomeScope, range: TPeriodRange) =>
   sql`select c.id as country_id, c.name as name, c.code_iso_2 as code_iso_2, c.lat as lat, c.lng as lng, g.n as count
-      from (select destination_country_id as d, sum(n) as n from (${countsSql(workspaceId, range)})
+      from (select destination_country_id as d, sum(n) as n from (${scopedCountsSql(scope, range)})
             where destination_country_id <> 0 group by destination_country_id) g
       join countries c on c.id = g.d
       order by g.n desc, c.name asc`;
@@ -199,15 +220,16 @@ export const destinationSql = (workspaceId: number, range: TPeriodRange) =>
 /** Per status the count and the percentage of the period's shipments (percentages sum to 100, or all 0). */
 export async function shippingPerformance(
   db: TDb,
-  workspaceId: number,
+  scope: THomeScope,
   period: TPeriod,
   today?: Date,
 ): Promise<TPerformance> {
   const range = periodRange(period, today);
   const [rows, any] = await Promise.all([
-    db.all<{ status_id: number; n: number }>(performanceSql(workspaceId, range)),
-    range.from
-      ? db.all(sql`select 1 from home_counts where workspace_id = ${workspaceId} and level = 0 limit 1`)
+    db.all<{ status_id: number; n: number }>(performanceSql(scope, range)),
+    // Whether the workspace (not only the member) has shipments: an empty dashboard invites creating one.
+    range.from || scope.userId !== undefined
+      ? db.all(sql`select 1 from home_counts where workspace_id = ${scope.workspaceId} and level = 0 limit 1`)
       : null,
   ]);
   const byStatus = new Map(rows.map((r) => [Number(r.status_id), Number(r.n)]));
@@ -233,22 +255,22 @@ export async function shippingPerformance(
 /** Destinations of the period's shipments with their reference centroid and count, most first. */
 async function destinationCounts(
   db: TDb,
-  workspaceId: number,
+  scope: THomeScope,
   range: TPeriodRange,
 ): Promise<TMapDestination[]> {
-  const rows = await db.all<TMapDestination>(destinationSql(workspaceId, range));
+  const rows = await db.all<TMapDestination>(destinationSql(scope, range));
   return rows.map((r) => ({ ...r, count: Number(r.count) }));
 }
 
 /** Destinations with their order number (count) and order percent, most first; paged. */
 export async function mostCommonDestinations(
   db: TDb,
-  workspaceId: number,
+  scope: THomeScope,
   period: TPeriod,
   page: { page: number; perPage: number },
   today?: Date,
 ) {
-  const all = await destinationCounts(db, workspaceId, periodRange(period, today));
+  const all = await destinationCounts(db, scope, periodRange(period, today));
   const percents = largestRemainder(all.map((d) => d.count));
   const rows: TCommonDestination[] = all.map((d, i) => ({
     country_id: d.country_id,
@@ -396,16 +418,19 @@ async function trackingMatches(
  * day), addressee (the importer of record's company), destination (the consignee's country, else
  * the importer's) and tracking number (filters match either tracking number). The sorts walk
  * indexes of trigger-kept keys; the total comes from home_counts unless a text filter applies.
+ * One member's list is read from their range of shipments_ws_user_idx (SQLite plans it).
  */
 export async function mostRecentShipments(
   db: TDb,
-  workspaceId: number,
+  scope: THomeScope,
   period: TPeriod,
   query: TListQuery,
   today?: Date,
   /** Up to how many text-filter matches are collected by id (the tests also try 0: always counted). */
   few = FEW,
 ) {
+  const { workspaceId } = scope;
+  const byUser = scope.userId !== undefined;
   let range = periodRange(period, today);
   const texts: { prop: string; match: SQL; countries?: SQL }[] = [];
   let trackingValue: string | undefined;
@@ -435,10 +460,10 @@ export async function mostRecentShipments(
         });
     }
   }
-  const where = sql.join([inPeriod(workspaceId, range), ...texts.map((t) => t.match)], sql` and `);
+  const where = sql.join([inPeriod(scope, range), ...texts.map((t) => t.match)], sql` and `);
   // Exact counts first: the period's (and the workspace's) from home_counts, then the filtered one.
   const [{ inRange, inWorkspace }] = await db.all<{ inRange: number; inWorkspace: number }>(
-    sql`select (select coalesce(sum(n), 0) from (${countsSql(workspaceId, range)})) as inRange,
+    sql`select (select coalesce(sum(n), 0) from (${scopedCountsSql(scope, range)})) as inRange,
                (select coalesce(sum(n), 0) from home_counts where workspace_id = ${workspaceId} and level = 0) as inWorkspace`,
   );
   let count = Number(inRange);
@@ -454,7 +479,7 @@ export async function mostRecentShipments(
       // Only destination filters: the matching countries' counts (destination_name is the name
       // of destination_country_id, kept by triggers).
       const [{ total }] = await db.all<{ total: number }>(
-        sql`select coalesce(sum(n), 0) as total from (${countsSql(workspaceId, range)})
+        sql`select coalesce(sum(n), 0) as total from (${scopedCountsSql(scope, range)})
             where ${sql.join(
               countries.map(
                 (match) => sql`destination_country_id in (select id from countries where ${match})`,
@@ -464,14 +489,23 @@ export async function mostRecentShipments(
       );
       count = Number(total);
     } else if (tracked) {
-      // Only a tracking-number filter: its matches are one range of the suffix table.
+      // Only a tracking-number filter: its matches are one range of the suffix table; a member's
+      // are those matches whose row (looked up by id) they created.
+      const matches = byUser
+        ? sql`(select distinct shipment_id as id from home_tracking_suffixes where ${tracked}) m
+              cross join shipments s on s.id = m.id where s.user_id = ${scope.userId}`
+        : null;
       const [{ total }] = await db.all<{ total: number }>(
-        sql`select count(distinct shipment_id) as total from home_tracking_suffixes where ${tracked}`,
+        matches
+          ? sql`select count(*) as total from ${matches}`
+          : sql`select count(distinct shipment_id) as total from home_tracking_suffixes where ${tracked}`,
       );
       count = Number(total);
       if (count <= few) {
         const found = await db.all<{ id: number }>(
-          sql`select distinct shipment_id as id from home_tracking_suffixes where ${tracked}`,
+          matches
+            ? sql`select m.id as id from ${matches}`
+            : sql`select distinct shipment_id as id from home_tracking_suffixes where ${tracked}`,
         );
         ids = found.map((r) => r.id);
       }
@@ -484,17 +518,19 @@ export async function mostRecentShipments(
         first.prop !== "addressee" &&
         Boolean(range.from || range.until) &&
         Number(inRange) * LOOKUP < Number(inWorkspace);
-      const scan = sql.raw(isRangeSmaller ? INDEX_OF.date : INDEX_OF[first.prop]);
+      const scan = byUser
+        ? sql``
+        : sql`indexed by ${sql.raw(isRangeSmaller ? INDEX_OF.date : INDEX_OF[first.prop])}`;
       // Few matches come with their ids (the page is then read by id); more are counted.
       const found = await db.all<{ id: number }>(
-        sql`select s.id as id from shipments s indexed by ${scan} where ${where} limit ${few + 1}`,
+        sql`select s.id as id from shipments s ${scan} where ${where} limit ${few + 1}`,
       );
       if (found.length <= few) {
         count = found.length;
         ids = found.map((r) => r.id);
       } else {
         const [{ total }] = await db.all<{ total: number }>(
-          sql`select count(*) as total from shipments s indexed by ${scan} where ${where}`,
+          sql`select count(*) as total from shipments s ${scan} where ${where}`,
         );
         count = Number(total);
       }
@@ -502,7 +538,7 @@ export async function mostRecentShipments(
   }
   const offset = (query.page - 1) * query.perPage;
   const index =
-    count === 0 || offset >= count || ids
+    count === 0 || offset >= count || ids || byUser
       ? null
       : recentIndex({
           sort: query.sort.prop,
@@ -517,13 +553,14 @@ export async function mostRecentShipments(
   // By id: rowid lookups (NOT INDEXED keeps SQLite from walking a sort index instead).
   const byId =
     ids && offset < count ? sql`s.id in (select value from json_each(${JSON.stringify(ids)})) and ` : null;
+  const hint = index ? sql`indexed by ${sql.raw(index)}` : byId ? sql`not indexed` : sql``;
   const rows =
-    index || byId
+    index || byId || (byUser && count > 0 && offset < count)
       ? await db.all<TRecentShipment>(
           sql`select s.id as id, s.effective_date as date, s.ship_date as ship_date, s.addressee as addressee,
                s.destination_name as destination, c.code_iso_2 as destination_code, s.tracking_number_1 as tracking_number,
                s.tracking_number_2 as tracking_number_2, s.shipping_status_id as status_id
-        from shipments s ${index ? sql`indexed by ${sql.raw(index)}` : sql`not indexed`}
+        from shipments s ${hint}
           left join countries c on c.id = s.destination_country_id
         where ${byId ?? sql``}${where}
         order by ${RECENT_SORT[query.sort.prop]} ${direction}, s.id ${direction}
@@ -547,19 +584,19 @@ export async function mostRecentShipments(
  */
 export async function mapOfShipments(
   db: TDb,
-  workspaceId: number,
+  scope: THomeScope,
   query: { filter: TPeriod; country_id?: number; page: number; per_page: number },
   today?: Date,
 ): Promise<TMapAnswer> {
   const range = periodRange(query.filter, today);
-  const destinations = await destinationCounts(db, workspaceId, range);
+  const destinations = await destinationCounts(db, scope, range);
   const chosen = query.country_id
     ? destinations.filter((d) => d.country_id === query.country_id)
     : destinations;
   const total = chosen.reduce((sum, d) => sum + d.count, 0);
   const where = query.country_id
-    ? sql`${inPeriod(workspaceId, range)} and s.destination_country_id = ${query.country_id}`
-    : sql`${inPeriod(workspaceId, range)} and s.destination_country_id is not null`;
+    ? sql`${inPeriod(scope, range)} and s.destination_country_id = ${query.country_id}`
+    : sql`${inPeriod(scope, range)} and s.destination_country_id is not null`;
   const data =
     total === 0 || query.per_page === 0
       ? []

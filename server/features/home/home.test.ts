@@ -14,7 +14,7 @@ import { readerOf } from "../../../db/reader";
 import { countries, shipments } from "../../../db/schema";
 import { caseVariants } from "../../lib/entity/entity.service";
 import { parseListQuery } from "../../lib/entity/list-query";
-import { buildContact, call, signUp } from "../../test/factories";
+import { buildContact, call, joinAs, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import {
   bucketRuns,
@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.database.close());
 
-type TWho = Awaited<ReturnType<typeof signUp>>;
+type TWho = Pick<Awaited<ReturnType<typeof signUp>>, "user" | "auth">;
 
 const countryIds = new Map<string, number>();
 async function countryId(code: string): Promise<number> {
@@ -473,12 +473,29 @@ describe("query plans (EXPLAIN QUERY PLAN)", () => {
   test("the aggregates read home_counts by primary-key ranges, never the shipments, for every period", async () => {
     for (const period of ["week", "month", "year", "all"] as const) {
       const range = periodRange(period);
-      for (const query of [performanceSql(1, range), destinationSql(1, range)]) {
+      for (const query of [
+        performanceSql({ workspaceId: 1 }, range),
+        destinationSql({ workspaceId: 1 }, range),
+      ]) {
         const plan = await planOf(query);
         expect(plan, `${period}: ${plan}`).toMatch(
           /SEARCH home_counts USING (COVERING )?INDEX sqlite_autoindex_home_counts_1 \(workspace_id=\? AND level=\?/,
         );
         expect(plan, `${period}: ${plan}`).not.toMatch(/SCAN home_counts|\bshipments\b/);
+      }
+    }
+  });
+
+  test("a member's aggregates read their range of shipments_ws_user_idx alone, for every period", async () => {
+    for (const period of ["week", "month", "year", "all"] as const) {
+      const range = periodRange(period);
+      const scope = { workspaceId: 1, userId: 1 };
+      for (const query of [performanceSql(scope, range), destinationSql(scope, range)]) {
+        const plan = await planOf(query);
+        expect(plan, `${period}: ${plan}`).toMatch(
+          /SEARCH s USING COVERING INDEX shipments_ws_user_idx \(workspace_id=\? AND user_id=\?/,
+        );
+        expect(plan, `${period}: ${plan}`).not.toMatch(/SCAN s\b|home_counts/);
       }
     }
   });
@@ -523,8 +540,9 @@ describe("the recent list's plans", () => {
     ).toBe("shipments_ws_destination_name_idx");
   });
 
-  test("every sort, direction, period, filter and page answers what a plain join and sort answers", async () => {
+  test("every sort, direction, period, filter, page and member answers what a plain join and sort answers", async () => {
     const who = await signUp(ctx);
+    const colleague = await joinAs(ctx, who, ["shipper"]);
     const parties = [
       await contactIn(who, "DE", "alpha Works GmbH"),
       await contactIn(who, "JP", "Beta KK"),
@@ -541,6 +559,7 @@ describe("the recent list's plans", () => {
         tracking_number_1: i % 6 === 0 ? "" : `TRK-${(i * 37) % 23}`,
         tracking_number_2: i % 4 === 0 ? `ALT-${i}` : "",
         shipping_status_id: i % 10 === 0 ? 1 : 2 + (i % 5),
+        user_id: i % 3 === 1 ? colleague.user.id : who.user.id,
       });
     }
     const SORTS: Record<string, string> = {
@@ -554,19 +573,25 @@ describe("the recent list's plans", () => {
       ["&filters[addressee]=alpha", "imp.company like '%alpha%'"],
       ["&filters[destination]=an", "c.name like '%an%'"],
       ["&filters[tracking_number]=1", "(s.tracking_number_1 like '%1%' or s.tracking_number_2 like '%1%')"],
+      // Long enough for the suffix table to answer (a member's matches then looked up by id).
+      [
+        "&filters[tracking_number]=rk-1",
+        "(s.tracking_number_1 like '%rk-1%' or s.tracking_number_2 like '%rk-1%')",
+      ],
       [
         "&filters[addressee]=works&filters[tracking_number]=trk",
         "imp.company like '%works%' and s.tracking_number_1 like '%trk%'",
       ],
     ];
     let compared = 0;
-    for (const period of ["all", "year", "week"] as const) {
-      const range = periodRange(period);
-      for (const [sort, key] of Object.entries(SORTS))
-        for (const direction of ["asc", "desc"])
-          for (const [query, condition] of FILTERS) {
-            const expected = await ctx.database.db.all<{ id: number }>(
-              sql.raw(`select s.id from shipments s
+    for (const userId of [undefined, colleague.user.id, who.user.id])
+      for (const period of ["all", "year", "week"] as const) {
+        const range = periodRange(period);
+        for (const [sort, key] of Object.entries(SORTS))
+          for (const direction of ["asc", "desc"])
+            for (const [query, condition] of FILTERS) {
+              const expected = await ctx.database.db.all<{ id: number }>(
+                sql.raw(`select s.id from shipments s
                 left join contacts imp on imp.id = s.importer_of_record_id
                 left join countries c on c.id = coalesce(
                   (select country_id from contacts where id = s.ultimate_consignee_id),
@@ -574,40 +599,42 @@ describe("the recent list's plans", () => {
                 where s.workspace_id = ${who.user.workspace_id} and s.shipping_status_id <> 1
                   and coalesce(s.ship_date, substr(s.created_at, 1, 10)) >= '${range.from ?? ""}'
                   and coalesce(s.ship_date, substr(s.created_at, 1, 10)) < '${range.until ?? "9999"}'
-                  and ${condition}
+                  and ${condition} and ${userId ? `s.user_id = ${userId}` : "1"}
                 order by ${key} ${direction}, s.id ${direction}`),
-            );
-            // The endpoint (few matches read by id), then the service counting them (any plan).
-            const counted = await mostRecentShipments(
-              ctx.database.db,
-              who.user.workspace_id,
-              period,
-              parseListQuery(
-                new URLSearchParams(`sort_${sort}=${direction}&per_page=5&page=2${query}`),
-                RECENT_COLUMNS,
-                { prop: "date", direction: "desc" },
-              ),
-              undefined,
-              0,
-            );
-            expect(counted.total, `${period} ${sort} ${direction} ${query} counted`).toBe(expected.length);
-            expect(counted.data.map((r) => r.id)).toEqual(expected.slice(5, 10).map((r) => r.id));
-            for (const perPage of [20]) {
-              const body = await get<{ data: TRecentShipment[]; total: number }>(
-                who,
-                `/api/home/most-recent-shipments?filter=${period}&sort_${sort}=${direction}&per_page=${perPage}&page=2${query}`,
               );
-              const label = `${period} ${sort} ${direction} ${query} per ${perPage}`;
-              expect(body.total, label).toBe(expected.length);
-              expect(
-                body.data.map((r) => r.id),
-                label,
-              ).toEqual(expected.slice(perPage, perPage * 2).map((r) => r.id));
-              compared++;
+              // The endpoint (few matches read by id), then the service counting them (any plan).
+              const counted = await mostRecentShipments(
+                ctx.database.db,
+                { workspaceId: who.user.workspace_id, userId },
+                period,
+                parseListQuery(
+                  new URLSearchParams(`sort_${sort}=${direction}&per_page=5&page=2${query}`),
+                  RECENT_COLUMNS,
+                  { prop: "date", direction: "desc" },
+                ),
+                undefined,
+                0,
+              );
+              expect(counted.total, `${userId} ${period} ${sort} ${direction} ${query} counted`).toBe(
+                expected.length,
+              );
+              expect(counted.data.map((r) => r.id)).toEqual(expected.slice(5, 10).map((r) => r.id));
+              for (const perPage of [20]) {
+                const body = await get<{ data: TRecentShipment[]; total: number }>(
+                  who,
+                  `/api/home/most-recent-shipments?filter=${period}&sort_${sort}=${direction}&per_page=${perPage}&page=2${query}${userId ? `&user_id=${userId}` : ""}`,
+                );
+                const label = `${userId} ${period} ${sort} ${direction} ${query} per ${perPage}`;
+                expect(body.total, label).toBe(expected.length);
+                expect(
+                  body.data.map((r) => r.id),
+                  label,
+                ).toEqual(expected.slice(perPage, perPage * 2).map((r) => r.id));
+                compared++;
+              }
             }
-          }
-    }
-    expect(compared).toBe(3 * 4 * 2 * 5);
+      }
+    expect(compared).toBe(3 * 3 * 4 * 2 * 6);
   }, 120_000);
 });
 
@@ -634,7 +661,7 @@ describe("the tracking-number filter counts from the suffix table", () => {
   const listed = async (who: TWho, value: string, period: "all" | "year" | "week", few?: number) => {
     const result = await mostRecentShipments(
       ctx.database.db,
-      who.user.workspace_id,
+      { workspaceId: who.user.workspace_id },
       period,
       parseListQuery(
         new URLSearchParams({ "filters[tracking_number]": value, per_page: "4", page: "2" }),
@@ -944,5 +971,164 @@ describe("home_counts and the sort keys stay exact on every write path", () => {
   test("the counts query of an empty range reads nothing", async () => {
     const rows = await ctx.database.db.all(countsSql(1, { from: "2026-02-01", until: "2026-01-01" }));
     expect(rows).toEqual([]);
+  });
+});
+
+describe("one member's dashboard (user_id)", () => {
+  const ENDPOINTS = ["shipping-performance", "most-recent-shipments", "most-common-shipments", "map"];
+  type TCommon = { data: TCommonDestination[]; shipments: number };
+  const countsOf = (perf: TPerformance) =>
+    Object.fromEntries(perf.data[0].shipments.filter((e) => e.count).map((e) => [e.status, e.count]));
+
+  test("every widget counts the shipments the member created, whoever edited them last", async () => {
+    const admin = await signUp(ctx);
+    const shipper = await joinAs(ctx, admin, ["shipper"]);
+    const de = await contactIn(admin, "DE", "Berlin Tools GmbH");
+    const fr = await contactIn(admin, "FR", "Lyon Outils SA");
+    const { from } = periodRange("week");
+    const byAdmin = { user_id: admin.user.id };
+    const byShipper = { user_id: shipper.user.id };
+    await shipment(admin, {
+      ...byAdmin,
+      importer_of_record_id: de,
+      shipping_status_id: 3,
+      tracking_number_1: "A1",
+    });
+    await shipment(admin, {
+      ...byAdmin,
+      importer_of_record_id: de,
+      shipping_status_id: 3,
+      tracking_number_1: "A2",
+    });
+    // Created by the admin, last edited by the shipper: still the admin's.
+    await shipment(admin, {
+      ...byAdmin,
+      updated_by_user_id: shipper.user.id,
+      importer_of_record_id: fr,
+      shipping_status_id: 6,
+      tracking_number_1: "A3",
+    });
+    // A template is nobody's shipment.
+    await shipment(admin, { ...byAdmin, shipping_status_id: 1, tracking_number_1: "A-TEMPLATE" });
+    await shipment(admin, {
+      ...byShipper,
+      importer_of_record_id: fr,
+      shipping_status_id: 5,
+      ship_date: from!,
+      tracking_number_1: "S1",
+    });
+    // Through the API: the server records who created it.
+    const created = await call(ctx, shipper.auth, "POST", "/api/shipments");
+    expect(created.status).toBe(201);
+
+    // Everyone's first, so a cache keyed without the member would answer the others with it.
+    const all = await get<TPerformance>(admin, "/api/home/shipping-performance");
+    expect(all.total).toBe(5);
+    const mine = await get<TPerformance>(admin, `/api/home/shipping-performance?user_id=${admin.user.id}`);
+    expect(mine.total).toBe(3);
+    expect(countsOf(mine)).toEqual({ "in transit": 2, delivered: 1 });
+    expect(mine.data[0].shipments.map((e) => e.percentage)).toEqual([0, 67, 0, 0, 33]);
+    const theirs = await get<TPerformance>(
+      admin,
+      `/api/home/shipping-performance?user_id=${shipper.user.id}`,
+    );
+    expect(theirs.total).toBe(2);
+    expect(countsOf(theirs)).toEqual({ draft: 1, delayed: 1 });
+    expect(theirs.has_shipments).toBe(true);
+    const theirWeek = await get<TPerformance>(
+      shipper,
+      `/api/home/shipping-performance?filter=week&user_id=${shipper.user.id}`,
+    );
+    expect(theirWeek.total).toBe(2);
+    const myWeek = await get<TPerformance>(
+      shipper,
+      `/api/home/shipping-performance?filter=week&user_id=${admin.user.id}`,
+    );
+    expect(myWeek.total).toBe(0);
+    expect(myWeek.has_shipments).toBe(true);
+
+    const common = (id: number) =>
+      get<TCommon>(admin, `/api/home/most-common-shipments?user_id=${id}`).then((b) =>
+        b.data.map((d) => [d.code_iso_2, d.order_number, d.order_percent]),
+      );
+    expect(await common(admin.user.id)).toEqual([
+      ["DE", 2, 67],
+      ["FR", 1, 33],
+    ]);
+    expect(await common(shipper.user.id)).toEqual([["FR", 1, 100]]);
+
+    const recent = (query: string) =>
+      get<{ data: TRecentShipment[]; total: number }>(admin, `/api/home/most-recent-shipments?${query}`).then(
+        (b) => [b.total, b.data.map((r) => r.tracking_number).sort()],
+      );
+    expect(await recent(`user_id=${admin.user.id}`)).toEqual([3, ["A1", "A2", "A3"]]);
+    expect(await recent(`user_id=${shipper.user.id}`)).toEqual([2, ["", "S1"]]);
+    // The tracking filter and the member together (the suffix table alone cannot tell creators).
+    expect(await recent(`user_id=${admin.user.id}&filters[tracking_number]=a`)).toEqual([
+      3,
+      ["A1", "A2", "A3"],
+    ]);
+    expect(await recent(`user_id=${shipper.user.id}&filters[tracking_number]=a`)).toEqual([0, []]);
+    expect(await recent(`user_id=${shipper.user.id}&filters[destination]=fra&sort_addressee=asc`)).toEqual([
+      1,
+      ["S1"],
+    ]);
+
+    const frId = await countryId("FR");
+    const map = await get<TMapAnswer>(admin, `/api/home/map?user_id=${shipper.user.id}`);
+    expect(map.destinations.map((d) => [d.code_iso_2, d.count])).toEqual([["FR", 1]]);
+    expect(map.total).toBe(1);
+    expect(map.data.map((e) => e.id)).toHaveLength(1);
+    const cluster = await get<TMapAnswer>(admin, `/api/home/map?country_id=${frId}&user_id=${admin.user.id}`);
+    expect(cluster.total).toBe(1);
+
+    // A removed member's shipments stay theirs, and their dashboard can still be read.
+    const removed = await call(ctx, admin.auth, "DELETE", `/api/workspace/members/${shipper.user.id}`);
+    expect(removed.status).toBe(200);
+    const after = await get<TPerformance>(admin, `/api/home/shipping-performance?user_id=${shipper.user.id}`);
+    expect(countsOf(after)).toEqual({ draft: 1, delayed: 1 });
+  });
+
+  test("a new shipment shows at once on its creator's dashboard, not on the others'", async () => {
+    const admin = await signUp(ctx);
+    const shipper = await joinAs(ctx, admin, ["shipper"]);
+    const total = async (id: number) =>
+      (await get<TPerformance>(admin, `/api/home/shipping-performance?user_id=${id}`)).total;
+    expect([await total(admin.user.id), await total(shipper.user.id)]).toEqual([0, 0]);
+    expect((await call(ctx, shipper.auth, "POST", "/api/shipments")).status).toBe(201);
+    expect([await total(admin.user.id), await total(shipper.user.id)]).toEqual([0, 1]);
+  });
+
+  test("a malformed user_id is a 422 naming it, on every endpoint", async () => {
+    const who = await signUp(ctx);
+    for (const endpoint of ENDPOINTS)
+      for (const value of ["abc", "0", "-2", "1.5", "99999999999999999999"]) {
+        const res = await call(ctx, who.auth, "GET", `/api/home/${endpoint}?user_id=${value}`);
+        expect(res.status, `${endpoint} ${value}`).toBe(422);
+        const body = (await res.json()) as { errors: Record<string, string[]> };
+        expect(body.errors.user_id, `${endpoint} ${value}`).toEqual([
+          "user_id must be a member's id (a whole number)",
+        ]);
+      }
+  });
+
+  test("an unknown member and another workspace's member are the same 422, on every endpoint", async () => {
+    const who = await signUp(ctx);
+    const other = await signUp(ctx);
+    await shipment(other, { user_id: other.user.id });
+    for (const endpoint of ENDPOINTS) {
+      const answers = [];
+      for (const id of [other.user.id, 987_654_321]) {
+        const res = await call(ctx, who.auth, "GET", `/api/home/${endpoint}?user_id=${id}`);
+        expect(res.status, `${endpoint} ${id}`).toBe(422);
+        const body = (await res.json()) as { message: string; errors: Record<string, string[]> };
+        expect(body.message).toBe(
+          `There is no member with id ${id} in this workspace: choose one of its members, or leave user_id out for everyone's shipments.`,
+        );
+        expect(body.errors.user_id).toEqual([body.message]);
+        answers.push(body.message.replace(String(id), "ID"));
+      }
+      expect(answers[0]).toBe(answers[1]);
+    }
   });
 });

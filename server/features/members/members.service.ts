@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import {
   parseRoles,
@@ -80,13 +80,21 @@ const invitationParts = (row: { id: number; email: string; workspace_id: number 
   expires,
 ];
 
-/** One person belongs to one workspace: an address with an account cannot be invited. */
-async function refuseExistingAccount(db: TDb, workspaceId: number, email: string): Promise<void> {
+/**
+ * One person belongs to one workspace: an address with an account cannot be invited, except a
+ * member removed from this workspace, who may be invited back. Answers that removed member's id.
+ */
+async function refuseExistingAccount(
+  db: TDb,
+  workspaceId: number,
+  email: string,
+): Promise<number | undefined> {
   const [existing] = await db
-    .select({ workspace_id: users.workspace_id, removed_at: users.removed_at })
+    .select({ id: users.id, workspace_id: users.workspace_id, removed_at: users.removed_at })
     .from(users)
     .where(eq(users.email, email));
-  if (!existing) return;
+  if (!existing) return undefined;
+  if (existing.workspace_id === workspaceId && existing.removed_at) return existing.id;
   const message =
     existing.workspace_id === workspaceId && !existing.removed_at
       ? `${email} is already a member of this workspace.`
@@ -146,7 +154,11 @@ export async function openInvitation(deps: TDeps, id: number, expires: number, s
   return { row, workspaceName: workspace?.name ?? "" };
 }
 
-/** Creates the member's account with the chosen password; the link is spent in the same transaction. */
+/**
+ * Creates the member's account with the chosen password, or brings a removed member back: the same
+ * account (so what they created and edited stays theirs) with the invitation's name and roles and
+ * the new password. The link is spent in the same transaction.
+ */
 export async function acceptInvitation(
   deps: TDeps,
   id: number,
@@ -155,31 +167,44 @@ export async function acceptInvitation(
   password: string,
 ): Promise<TSessionUser> {
   const { row } = await openInvitation(deps, id, expires, signature);
-  await refuseExistingAccount(deps.db, -1, row.email);
+  const returning = await refuseExistingAccount(deps.db, row.workspace_id, row.email);
   const password_hash = await hashPassword(password);
-  return deps.db.transaction(async (tx) => {
+  const person = {
+    title: row.title,
+    name: row.name,
+    surname: row.surname,
+    password_hash,
+    roles: row.roles,
+    // The link reached this address: it is verified.
+    email_verified_at: iso(),
+  };
+  const user = await deps.db.transaction(async (tx) => {
     const spent = await tx
       .update(invitations)
       .set({ accepted_at: iso() })
       .where(and(eq(invitations.id, row.id), isNull(invitations.accepted_at)))
       .returning({ id: invitations.id });
     if (!spent.length) throw refusedLink();
-    const [user] = await tx
-      .insert(users)
-      .values({
-        workspace_id: row.workspace_id,
-        title: row.title,
-        name: row.name,
-        surname: row.surname,
-        email: row.email,
-        password_hash,
-        roles: row.roles,
-        // The link reached this address: it is verified.
-        email_verified_at: iso(),
-      })
+    if (returning === undefined) {
+      const [created] = await tx
+        .insert(users)
+        .values({ ...person, workspace_id: row.workspace_id, email: row.email })
+        .returning();
+      return created;
+    }
+    const [back] = await tx
+      .update(users)
+      .set({ ...person, removed_at: null, updated_at: iso() })
+      .where(
+        and(eq(users.id, returning), eq(users.workspace_id, row.workspace_id), isNotNull(users.removed_at)),
+      )
       .returning();
-    return user;
+    // Rejoined meanwhile (another invitation accepted first): this link is spent for nothing.
+    if (!back) throw refusedLink();
+    return back;
   });
+  forgetUser(deps.db, user.id);
+  return user;
 }
 
 /** Withdraws a pending invitation of the workspace. */

@@ -145,6 +145,76 @@ describe("members", () => {
     );
   });
 
+  test("a removed member invited again returns as the same person, with the new roles and password", async () => {
+    const shipper = await joinAs(ctx, owner, ["shipper"]);
+    const draft = await call(ctx, shipper.auth, "POST", "/api/shipments");
+    expect(draft.status).toBe(201);
+    const shipmentId = ((await draft.json()) as { item: { id: number } }).item.id;
+    expect((await call(ctx, owner.auth, "DELETE", `/api/workspace/members/${shipper.user.id}`)).status).toBe(
+      200,
+    );
+
+    // Invited back (the admin may correct the name and choose other roles).
+    const again = await invite(owner.auth, {
+      email: shipper.email,
+      name: "Returning",
+      roles: ["compliance"],
+    });
+    expect(again.status).toBe(201);
+    // The old password no longer signs in until the link is used.
+    const before = await ctx.app.request(
+      "/api/login",
+      json({ email: shipper.email, password: shipper.password }),
+    );
+    expect(before.status).toBe(401);
+    const link = invitationLinkFor(ctx, shipper.email);
+    const joined = await accept(link, "a-new-password-1");
+    expect(joined.status).toBe(201);
+    const { user, token } = (await joined.json()) as { user: { id: number; name: string }; token: string };
+    expect(user.id).toBe(shipper.user.id);
+    expect(user.name).toBe("Returning");
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await call(ctx, auth, "GET", "/api/contacts")).status).toBe(200);
+    // The new roles, not the old ones: compliance only, so no shipment writes.
+    expect((await call(ctx, auth, "POST", "/api/shipments")).status).toBe(403);
+    const members = (await (await call(ctx, owner.auth, "GET", "/api/workspace/members")).json()) as {
+      data: { id: number; roles: string[] }[];
+    };
+    expect(members.data.find((m) => m.id === shipper.user.id)?.roles).toEqual(["compliance"]);
+    // What they created before is still theirs.
+    const shipment = (await (await call(ctx, owner.auth, "GET", `/api/shipments/${shipmentId}`)).json()) as {
+      item: { user_id: number };
+    };
+    expect(shipment.item.user_id).toBe(shipper.user.id);
+    // Signing in works with the new password only.
+    const old = await ctx.app.request(
+      "/api/login",
+      json({ email: shipper.email, password: shipper.password }),
+    );
+    expect(old.status).toBe(401);
+    const fresh = await ctx.app.request(
+      "/api/login",
+      json({ email: shipper.email, password: "a-new-password-1" }),
+    );
+    expect(fresh.status).toBe(200);
+    // Back in the workspace: inviting them once more is "already a member", and the link is spent.
+    const third = await invite(owner.auth, { email: shipper.email });
+    expect(third.status).toBe(409);
+    expect(((await third.json()) as { message: string }).message).toContain("already a member");
+    expect((await accept(link, "yet-another-password")).status).toBe(403);
+  });
+
+  test("a member removed from another workspace cannot be invited here", async () => {
+    const otherAdmin = await signUp(ctx);
+    const theirs = await joinAs(ctx, otherAdmin, ["shipper"]);
+    expect(
+      (await call(ctx, otherAdmin.auth, "DELETE", `/api/workspace/members/${theirs.user.id}`)).status,
+    ).toBe(200);
+    const res = await invite(owner.auth, { email: theirs.email });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { message: string }).message).toContain("another workspace");
+  });
+
   test("the last admin can be neither demoted nor removed", async () => {
     const ws = await signUp(ctx);
     const demote = await call(ctx, ws.auth, "PUT", `/api/workspace/members/${ws.user.id}`, {

@@ -83,6 +83,9 @@ export type TReportShipmentInput = {
   /** Currency id (1 is USD, the default) and its USD exchange rate ("" when not set). */
   currency_id?: number;
   usd_exchange_rate?: string;
+  /** Who created it and who saved it last (members' ids). */
+  user_id?: number | null;
+  updated_by_user_id?: number | null;
   items: { product_id: number; quantity: number; extended_value: string }[];
   packages?: { package_id: number; gross_weight: string; net_weight?: string }[];
 };
@@ -106,6 +109,8 @@ export async function insertReportShipment(db: TDb, workspaceId: number, input: 
       currency_id: input.currency_id ?? 1,
       usd_exchange_rate: input.usd_exchange_rate ?? "",
       total_invoice_value: input.total_invoice_value ?? "0",
+      user_id: input.user_id ?? null,
+      updated_by_user_id: input.updated_by_user_id ?? null,
     })
     .returning({ id: shipments.id });
   if (input.items.length) {

@@ -1,0 +1,2 @@
+DROP INDEX `shipments_ws_user_idx`;--> statement-breakpoint
+CREATE INDEX `shipments_ws_user_idx` ON `shipments` (`workspace_id`,`user_id`,`effective_date`,`shipping_status_id`,`destination_country_id`);
