@@ -1,2 +1,1 @@
-DROP INDEX `shipments_ws_user_idx`;--> statement-breakpoint
-CREATE INDEX `shipments_ws_user_idx` ON `shipments` (`workspace_id`,`user_id`,`effective_date`,`shipping_status_id`,`destination_country_id`);
+CREATE INDEX `shipments_ws_user_home_idx` ON `shipments` (`workspace_id`,`user_id`,`effective_date`,`shipping_status_id`,`destination_country_id`);

@@ -168,9 +168,12 @@ export const shipments = sqliteTable(
     index("shipments_ws_carrier_idx").on(t.workspace_id, t.carrier_id),
     index("shipments_ws_tracking1_idx").on(t.workspace_id, t.tracking_number_1),
     index("shipments_ws_tracking2_idx").on(t.workspace_id, t.tracking_number_2),
-    // Who created it (My Shipments' user filter), and the dashboard of one member: their shipments
-    // of a period, with the status and destination every aggregate reads, from the index alone.
-    index("shipments_ws_user_idx").on(
+    // Who created it: My Shipments' user filter and sort (the id after the user keeps the sort's
+    // tie-break in the index).
+    index("shipments_ws_user_idx").on(t.workspace_id, t.user_id),
+    // The dashboard of one member: their shipments of a period, with the status and destination
+    // every aggregate reads, from the index alone.
+    index("shipments_ws_user_home_idx").on(
       t.workspace_id,
       t.user_id,
       t.effective_date,

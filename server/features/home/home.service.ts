@@ -81,7 +81,7 @@ export async function cachedAnswer<T>(
 
 /**
  * Whose dashboard: the workspace's, or one member's (the shipments they created). A member's
- * counts come from shipments_ws_user_idx, which holds the creator, the date, the status and the
+ * counts come from shipments_ws_user_home_idx, which holds the creator, the date, the status and the
  * destination, instead of home_counts (kept per workspace only).
  */
 export type THomeScope = { workspaceId: number; userId?: number };
@@ -194,13 +194,13 @@ export function countsSql(workspaceId: number, range: TPeriodRange): SQL {
 
 /**
  * Rows shaped like home_counts' (status_id, destination_country_id, n) for the scope: home_counts'
- * for a workspace, one member's grouped from their range of shipments_ws_user_idx.
+ * for a workspace, one member's grouped from their range of shipments_ws_user_home_idx.
  */
 export function scopedCountsSql(scope: THomeScope, range: TPeriodRange): SQL {
   if (scope.userId === undefined) return countsSql(scope.workspaceId, range);
   return sql`select s.shipping_status_id as status_id, coalesce(s.destination_country_id, 0) as destination_country_id,
                     count(*) as n
-             from shipments s indexed by shipments_ws_user_idx
+             from shipments s indexed by shipments_ws_user_home_idx
              where ${inPeriod(scope, range)}
              group by s.shipping_status_id, s.destination_country_id`;
 }
@@ -418,7 +418,7 @@ async function trackingMatches(
  * day), addressee (the importer of record's company), destination (the consignee's country, else
  * the importer's) and tracking number (filters match either tracking number). The sorts walk
  * indexes of trigger-kept keys; the total comes from home_counts unless a text filter applies.
- * One member's list is read from their range of shipments_ws_user_idx (SQLite plans it).
+ * One member's list is read from their range of shipments_ws_user_home_idx (SQLite plans it).
  */
 export async function mostRecentShipments(
   db: TDb,

@@ -486,14 +486,14 @@ describe("query plans (EXPLAIN QUERY PLAN)", () => {
     }
   });
 
-  test("a member's aggregates read their range of shipments_ws_user_idx alone, for every period", async () => {
+  test("a member's aggregates read their range of shipments_ws_user_home_idx alone, for every period", async () => {
     for (const period of ["week", "month", "year", "all"] as const) {
       const range = periodRange(period);
       const scope = { workspaceId: 1, userId: 1 };
       for (const query of [performanceSql(scope, range), destinationSql(scope, range)]) {
         const plan = await planOf(query);
         expect(plan, `${period}: ${plan}`).toMatch(
-          /SEARCH s USING COVERING INDEX shipments_ws_user_idx \(workspace_id=\? AND user_id=\?/,
+          /SEARCH s USING COVERING INDEX shipments_ws_user_home_idx \(workspace_id=\? AND user_id=\?/,
         );
         expect(plan, `${period}: ${plan}`).not.toMatch(/SCAN s\b|home_counts/);
       }
