@@ -61,7 +61,7 @@ export async function verifyCredentials(
 }
 
 /** True when the error is SQLite's unique-constraint failure on users.email. */
-function isDuplicateEmail(error: unknown): boolean {
+export function isDuplicateEmail(error: unknown): boolean {
   const text = `${error instanceof Error ? error.message : ""} ${(error as { cause?: Error })?.cause?.message ?? ""}`;
   return /UNIQUE constraint failed: users\.email/.test(text);
 }

@@ -9,10 +9,11 @@ import {
 } from "../../../db/contracts/members";
 import { invitations, users, workspaces } from "../../../db/schema";
 import type { TEnv } from "../../env";
+import type { TDbOrTx } from "../../lib/entity/entity";
 import { AppError, notFound } from "../../lib/errors";
 import type { TMailer } from "../../lib/mailer";
 import { sign, verifySignature } from "../../lib/signing";
-import { hashPassword } from "../auth/auth.service";
+import { hashPassword, isDuplicateEmail } from "../auth/auth.service";
 import { invitationMail } from "../auth/auth-mail";
 import { forgetUser, invalidateUserSessions, type TSessionUser } from "../auth/session.service";
 
@@ -25,7 +26,7 @@ const iso = () => new Date().toISOString();
 type TDeps = { db: TDb; env: TEnv; mailer: TMailer; secret: string };
 
 /** The workspace's members (removed ones left out), by surname. */
-export async function listMembers(db: TDb, workspaceId: number): Promise<TMember[]> {
+export async function listMembers(db: TDbOrTx, workspaceId: number): Promise<TMember[]> {
   const rows = await db
     .select()
     .from(users)
@@ -178,31 +179,38 @@ export async function acceptInvitation(
     // The link reached this address: it is verified.
     email_verified_at: iso(),
   };
-  const user = await deps.db.transaction(async (tx) => {
-    const spent = await tx
-      .update(invitations)
-      .set({ accepted_at: iso() })
-      .where(and(eq(invitations.id, row.id), isNull(invitations.accepted_at)))
-      .returning({ id: invitations.id });
-    if (!spent.length) throw refusedLink();
-    if (returning === undefined) {
-      const [created] = await tx
-        .insert(users)
-        .values({ ...person, workspace_id: row.workspace_id, email: row.email })
+  const user = await deps.db
+    .transaction(async (tx) => {
+      const spent = await tx
+        .update(invitations)
+        .set({ accepted_at: iso() })
+        .where(and(eq(invitations.id, row.id), isNull(invitations.accepted_at)))
+        .returning({ id: invitations.id });
+      if (!spent.length) throw refusedLink();
+      if (returning === undefined) {
+        const [created] = await tx
+          .insert(users)
+          .values({ ...person, workspace_id: row.workspace_id, email: row.email })
+          .returning();
+        return created;
+      }
+      const [back] = await tx
+        .update(users)
+        .set({ ...person, removed_at: null, updated_at: iso() })
+        .where(
+          and(eq(users.id, returning), eq(users.workspace_id, row.workspace_id), isNotNull(users.removed_at)),
+        )
         .returning();
-      return created;
-    }
-    const [back] = await tx
-      .update(users)
-      .set({ ...person, removed_at: null, updated_at: iso() })
-      .where(
-        and(eq(users.id, returning), eq(users.workspace_id, row.workspace_id), isNotNull(users.removed_at)),
-      )
-      .returning();
-    // Rejoined meanwhile (another invitation accepted first): this link is spent for nothing.
-    if (!back) throw refusedLink();
-    return back;
-  });
+      // Rejoined meanwhile (another invitation accepted first): this link is spent for nothing.
+      if (!back) throw refusedLink();
+      return back;
+    })
+    .catch((error) => {
+      // The address got an account meanwhile (another invitation accepted, or a sign-up, at once).
+      if (!isDuplicateEmail(error)) throw error;
+      const message = `${row.email} already has a Tradewinds account: sign in with it instead.`;
+      throw new AppError("CONFLICT", message, { errors: { email: [message] } });
+    });
   forgetUser(deps.db, user.id);
   return user;
 }
@@ -219,7 +227,7 @@ export async function revokeInvitation(db: TDb, workspaceId: number, id: number)
   if (!revoked.length) throw notFound("This invitation does not exist");
 }
 
-async function memberOf(db: TDb, workspaceId: number, id: number): Promise<TSessionUser> {
+async function memberOf(db: TDbOrTx, workspaceId: number, id: number): Promise<TSessionUser> {
   const [user] = await db
     .select()
     .from(users)
@@ -229,64 +237,97 @@ async function memberOf(db: TDb, workspaceId: number, id: number): Promise<TSess
 }
 
 /** The workspace keeps at least one admin: refuses a change that would leave none. */
-async function keepAnAdmin(db: TDb, workspaceId: number, leaving: number, message: string) {
+async function keepAnAdmin(db: TDbOrTx, workspaceId: number, leaving: number, message: string) {
   const admins = (await listMembers(db, workspaceId)).filter(
     (m) => m.id !== leaving && m.roles.includes("admin"),
   );
   if (!admins.length) throw new AppError("CONFLICT", message);
 }
 
+/**
+ * Pending invitations an admin sent stop working when they stop being an admin (removed or
+ * demoted): an invitation carries its sender's authority.
+ */
+async function revokeInvitationsSentBy(tx: TDbOrTx, workspaceId: number, userId: number) {
+  await tx
+    .update(invitations)
+    .set({ revoked_at: iso() })
+    .where(
+      and(
+        eq(invitations.workspace_id, workspaceId),
+        eq(invitations.invited_by_user_id, userId),
+        isNull(invitations.accepted_at),
+        isNull(invitations.revoked_at),
+      ),
+    );
+}
+
+/**
+ * Changes a member's roles. The last-admin and two-compliance checks and the write are one write
+ * transaction, so two admins demoting or removing each other at once cannot both pass the check.
+ */
 export async function changeRoles(
   db: TDb,
   workspaceId: number,
   id: number,
   roles: TRole[],
 ): Promise<TMember> {
-  const member = await memberOf(db, workspaceId, id);
-  if (parseRoles(member.roles).includes("admin") && !roles.includes("admin")) {
-    await keepAnAdmin(
-      db,
-      workspaceId,
-      id,
-      "The workspace's last admin cannot lose the Admin role: make another member admin first.",
-    );
-  }
-  if (!roles.includes("compliance")) await keepTwoComplianceIfRequired(db, workspaceId, id);
-  const [user] = await db
-    .update(users)
-    .set({ roles: roles.join(","), updated_at: iso() })
-    .where(eq(users.id, id))
-    .returning();
+  const user = await db.transaction(async (tx) => {
+    const member = await memberOf(tx, workspaceId, id);
+    const losesAdmin = parseRoles(member.roles).includes("admin") && !roles.includes("admin");
+    if (losesAdmin) {
+      await keepAnAdmin(
+        tx,
+        workspaceId,
+        id,
+        "The workspace's last admin cannot lose the Admin role: make another member admin first.",
+      );
+      await revokeInvitationsSentBy(tx, workspaceId, id);
+    }
+    if (!roles.includes("compliance")) await keepTwoComplianceIfRequired(tx, workspaceId, id);
+    const [changed] = await tx
+      .update(users)
+      .set({ roles: roles.join(","), updated_at: iso() })
+      .where(eq(users.id, id))
+      .returning();
+    return changed;
+  });
   // The member's open sessions see the new roles at once.
   forgetUser(db, id);
   return toMember(user);
 }
 
-/** Removes a member: no more sign-in, sessions end at once, records stay attributed to them. */
+/**
+ * Removes a member: no more sign-in, sessions end at once, records stay attributed to them, and
+ * the invitations they sent stop working. Checks and write are one write transaction.
+ */
 export async function removeMember(db: TDb, workspaceId: number, id: number): Promise<void> {
-  const member = await memberOf(db, workspaceId, id);
-  if (parseRoles(member.roles).includes("admin")) {
-    await keepAnAdmin(
-      db,
-      workspaceId,
-      id,
-      "The workspace's last admin cannot be removed: make another member admin first.",
-    );
-  }
-  await keepTwoComplianceIfRequired(db, workspaceId, id);
-  await db.update(users).set({ removed_at: iso(), updated_at: iso() }).where(eq(users.id, id));
+  await db.transaction(async (tx) => {
+    const member = await memberOf(tx, workspaceId, id);
+    if (parseRoles(member.roles).includes("admin")) {
+      await keepAnAdmin(
+        tx,
+        workspaceId,
+        id,
+        "The workspace's last admin cannot be removed: make another member admin first.",
+      );
+    }
+    await keepTwoComplianceIfRequired(tx, workspaceId, id);
+    await tx.update(users).set({ removed_at: iso(), updated_at: iso() }).where(eq(users.id, id));
+    await revokeInvitationsSentBy(tx, workspaceId, id);
+  });
   await invalidateUserSessions(db, id);
 }
 
 /** Compliance members of the workspace. */
-export async function complianceCount(db: TDb, workspaceId: number, leaving?: number): Promise<number> {
+export async function complianceCount(db: TDbOrTx, workspaceId: number, leaving?: number): Promise<number> {
   return (await listMembers(db, workspaceId)).filter(
     (m) => m.id !== leaving && m.roles.includes("compliance"),
   ).length;
 }
 
 /** With two-person release on, the workspace must keep two compliance members. */
-async function keepTwoComplianceIfRequired(db: TDb, workspaceId: number, leaving: number) {
+async function keepTwoComplianceIfRequired(db: TDbOrTx, workspaceId: number, leaving: number) {
   const member = await memberOf(db, workspaceId, leaving);
   if (!parseRoles(member.roles).includes("compliance")) return;
   if (!(await twoPersonRelease(db, workspaceId))) return;
@@ -298,7 +339,7 @@ async function keepTwoComplianceIfRequired(db: TDb, workspaceId: number, leaving
   }
 }
 
-export async function twoPersonRelease(db: TDb, workspaceId: number): Promise<boolean> {
+export async function twoPersonRelease(db: TDbOrTx, workspaceId: number): Promise<boolean> {
   const [row] = await db
     .select({ on: workspaces.two_person_release })
     .from(workspaces)
@@ -308,10 +349,13 @@ export async function twoPersonRelease(db: TDb, workspaceId: number): Promise<bo
 
 /** Switches two-person release; on only with at least two compliance members. */
 export async function setTwoPersonRelease(db: TDb, workspaceId: number, on: boolean): Promise<void> {
-  if (on && (await complianceCount(db, workspaceId)) < 2) {
-    const message =
-      "Two-person release needs at least two members with the Compliance role: give another member the role first.";
-    throw new AppError("VALIDATION", message, { errors: { two_person_release: [message] } });
-  }
-  await db.update(workspaces).set({ two_person_release: on }).where(eq(workspaces.id, workspaceId));
+  // One write transaction: a compliance member removed meanwhile cannot slip past the count.
+  await db.transaction(async (tx) => {
+    if (on && (await complianceCount(tx, workspaceId)) < 2) {
+      const message =
+        "Two-person release needs at least two members with the Compliance role: give another member the role first.";
+      throw new AppError("VALIDATION", message, { errors: { two_person_release: [message] } });
+    }
+    await tx.update(workspaces).set({ two_person_release: on }).where(eq(workspaces.id, workspaceId));
+  });
 }

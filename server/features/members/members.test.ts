@@ -235,6 +235,66 @@ describe("members", () => {
     expect((await invite(second.auth)).status).toBe(201);
   });
 
+  test("two admins demoting and removing each other at once leave the workspace an admin", async () => {
+    const first = await signUp(ctx);
+    const second = await joinAs(ctx, first, ["admin"]);
+    const [demoted, removed] = await Promise.all([
+      call(ctx, first.auth, "PUT", `/api/workspace/members/${second.user.id}`, { roles: ["shipper"] }),
+      call(ctx, second.auth, "DELETE", `/api/workspace/members/${first.user.id}`),
+    ]);
+    expect([demoted.status, removed.status].sort()).toEqual([200, 409]);
+    const members = await call(
+      ctx,
+      demoted.status === 200 ? first.auth : second.auth,
+      "GET",
+      "/api/workspace/members",
+    );
+    const admins = ((await members.json()) as { data: { roles: string[] }[] }).data.filter((m) =>
+      m.roles.includes("admin"),
+    );
+    expect(admins).toHaveLength(1);
+  });
+
+  test("invitations an admin sent stop working when they are removed or lose the Admin role", async () => {
+    const first = await signUp(ctx);
+    const second = await joinAs(ctx, first, ["admin"]);
+    const third = await joinAs(ctx, first, ["admin"]);
+    const sentBySecond = buildRegistration();
+    const sentByThird = buildRegistration();
+    for (const [who, person] of [
+      [second, sentBySecond],
+      [third, sentByThird],
+    ] as const) {
+      const res = await invite(who.auth, { email: person.email, roles: ["admin"] });
+      expect(res.status).toBe(201);
+    }
+    expect((await call(ctx, first.auth, "DELETE", `/api/workspace/members/${second.user.id}`)).status).toBe(
+      200,
+    );
+    expect(
+      (await call(ctx, first.auth, "PUT", `/api/workspace/members/${third.user.id}`, { roles: ["shipper"] }))
+        .status,
+    ).toBe(200);
+    expect((await accept(invitationLinkFor(ctx, sentBySecond.email))).status).toBe(403);
+    expect((await accept(invitationLinkFor(ctx, sentByThird.email))).status).toBe(403);
+  });
+
+  test("two invitations to one address accepted at once: one joins, the other is a 409, never a 500", async () => {
+    const person = buildRegistration();
+    const admin = await signUp(ctx);
+    const other = await signUp(ctx);
+    expect((await invite(admin.auth, { email: person.email })).status).toBe(201);
+    const firstLink = invitationLinkFor(ctx, person.email);
+    expect((await invite(other.auth, { email: person.email })).status).toBe(201);
+    const secondLink = invitationLinkFor(ctx, person.email);
+    const answers = await Promise.all([accept(firstLink), accept(secondLink)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    expect(((await refused.json()) as { message: string }).message).toContain(
+      "already has a Tradewinds account",
+    );
+  });
+
   test("two-person release cannot be switched on with one compliance member", async () => {
     const ws = await signUp(ctx);
     const on = await call(ctx, ws.auth, "PUT", "/api/workspace/settings", { two_person_release: true });
