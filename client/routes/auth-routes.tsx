@@ -276,12 +276,21 @@ export function ForgotScreen() {
   );
 }
 
-export function ResetScreen() {
-  const { api } = resetRoute.useRouteContext();
-  const { id } = resetRoute.useParams();
-  const { expires, signature } = resetRoute.useSearch();
-  const navigate = useNavigate();
-  const [isDone, setIsDone] = useState(false);
+/**
+ * One password chosen through a mailed, signed link (a reset, an invitation): `send` posts it with
+ * the link's query; server messages land on the field or in the error toast.
+ */
+function SignedLinkPasswordCard(props: {
+  title: string;
+  description: string;
+  fieldLabel: string;
+  submitLabel: string;
+  busyLabel: string;
+  errorTitle: string;
+  send: (value: { password: string }, linkQuery: string) => Promise<void>;
+  expires: number | undefined;
+  signature: string | undefined;
+}) {
   const form = useForm({
     defaultValues: { password: "" },
     // Validate on submit first, then on every change so a fixed field clears its message at once.
@@ -289,17 +298,47 @@ export function ResetScreen() {
     validators: { onDynamic: ZResetPasswordInput },
     onSubmit: async ({ value, formApi }) => {
       try {
-        const query = new URLSearchParams({ expires: String(expires ?? ""), signature: signature ?? "" });
-        await api.send("POST", `/reset/password/user/${encodeURIComponent(id)}?${query}`, value);
-        toast.success("Password reset successful");
-        setIsDone(true);
+        const query = new URLSearchParams({
+          expires: String(props.expires ?? ""),
+          signature: props.signature ?? "",
+        });
+        await props.send(value, query.toString());
       } catch (error) {
-        toast.error("Error while resetting password", {
+        toast.error(props.errorTitle, {
           description: hasServerMessage(error) ? applyServerErrors(formApi, error, "") : undefined,
         });
       }
     },
   });
+  return (
+    <AuthCard title={props.title} description={props.description}>
+      <Form className="space-y-4" onSubmit={form.handleSubmit}>
+        <form.Field name="password">
+          {(field) => (
+            <TextField field={field} label={props.fieldLabel} type="password" autoComplete="new-password" />
+          )}
+        </form.Field>
+        <form.Subscribe selector={(s) => s.isSubmitting}>
+          {(isBusy) => (
+            <SubmitButton
+              className="w-full"
+              isBusy={isBusy}
+              label={props.submitLabel}
+              busyLabel={props.busyLabel}
+            />
+          )}
+        </form.Subscribe>
+      </Form>
+    </AuthCard>
+  );
+}
+
+export function ResetScreen() {
+  const { api } = resetRoute.useRouteContext();
+  const { id } = resetRoute.useParams();
+  const { expires, signature } = resetRoute.useSearch();
+  const navigate = useNavigate();
+  const [isDone, setIsDone] = useState(false);
   if (isDone) {
     return (
       <AuthCard title="Password reset successful" description="Log in with your new password.">
@@ -313,20 +352,21 @@ export function ResetScreen() {
     );
   }
   return (
-    <AuthCard title="Reset password" description="Choose a new password of at least 8 characters.">
-      <Form className="space-y-4" onSubmit={form.handleSubmit}>
-        <form.Field name="password">
-          {(field) => (
-            <TextField field={field} label="New password" type="password" autoComplete="new-password" />
-          )}
-        </form.Field>
-        <form.Subscribe selector={(s) => s.isSubmitting}>
-          {(isBusy) => (
-            <SubmitButton className="w-full" isBusy={isBusy} label="Reset password" busyLabel="Saving…" />
-          )}
-        </form.Subscribe>
-      </Form>
-    </AuthCard>
+    <SignedLinkPasswordCard
+      title="Reset password"
+      description="Choose a new password of at least 8 characters."
+      fieldLabel="New password"
+      submitLabel="Reset password"
+      busyLabel="Saving…"
+      errorTitle="Error while resetting password"
+      expires={expires}
+      signature={signature}
+      send={async (value, query) => {
+        await api.send("POST", `/reset/password/user/${encodeURIComponent(id)}?${query}`, value);
+        toast.success("Password reset successful");
+        setIsDone(true);
+      }}
+    />
   );
 }
 
@@ -336,13 +376,17 @@ export function AcceptInvitationScreen() {
   const { id } = acceptInvitationRoute.useParams();
   const { expires, signature } = acceptInvitationRoute.useSearch();
   const router = useRouter();
-  const form = useForm({
-    defaultValues: { password: "" },
-    validationLogic: revalidateLogic(),
-    validators: { onDynamic: ZResetPasswordInput },
-    onSubmit: async ({ value, formApi }) => {
-      try {
-        const query = new URLSearchParams({ expires: String(expires ?? ""), signature: signature ?? "" });
+  return (
+    <SignedLinkPasswordCard
+      title="Join your workspace"
+      description="Choose a password of at least 8 characters to accept the invitation."
+      fieldLabel="Password"
+      submitLabel="Join"
+      busyLabel="Joining…"
+      errorTitle="Could not join the workspace"
+      expires={expires}
+      signature={signature}
+      send={async (value, query) => {
         const { user } = await api.send<{ user: TPublicUser }>(
           "POST",
           `/invitations/${encodeURIComponent(id)}/accept?${query}`,
@@ -353,28 +397,7 @@ export function AcceptInvitationScreen() {
         toast.success("Welcome to the workspace");
         await router.invalidate();
         await router.navigate({ href: "/home" });
-      } catch (error) {
-        toast.error("Could not join the workspace", {
-          description: hasServerMessage(error) ? applyServerErrors(formApi, error, "") : undefined,
-        });
-      }
-    },
-  });
-  return (
-    <AuthCard
-      title="Join your workspace"
-      description="Choose a password of at least 8 characters to accept the invitation."
-    >
-      <Form className="space-y-4" onSubmit={form.handleSubmit}>
-        <form.Field name="password">
-          {(field) => (
-            <TextField field={field} label="Password" type="password" autoComplete="new-password" />
-          )}
-        </form.Field>
-        <form.Subscribe selector={(s) => s.isSubmitting}>
-          {(isBusy) => <SubmitButton className="w-full" isBusy={isBusy} label="Join" busyLabel="Joining…" />}
-        </form.Subscribe>
-      </Form>
-    </AuthCard>
+      }}
+    />
   );
 }
