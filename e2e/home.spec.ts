@@ -375,6 +375,14 @@ test("choosing a user shows their shipments in every widget, and All users every
   await page.screenshot({ path: testInfo.outputPath("home-user-390.png"), fullPage: true });
   await expectNoAxeViolations(page);
 
+  // A bookmarked member id that is not one of this workspace's opens everyone's dashboard.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/home?period=all&user=999999");
+  await waitForHydration(page);
+  await expect(page).not.toHaveURL(/[?&]user=/);
+  await expect(page.getByLabel("User")).toHaveValue("");
+  await expect(recent).toHaveCount(6);
+
   expect(problems).toEqual([]);
 });
 

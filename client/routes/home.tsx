@@ -1,4 +1,4 @@
-import { createRoute, lazyRouteComponent } from "@tanstack/react-router";
+import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
 import type { TDictionaryOption } from "../../db/contracts/dictionary";
 import type { TCommonDestination, TMapAnswer, TPerformance, TRecentShipment } from "../../db/contracts/home";
 import { DEFAULT_PERIOD, PERIODS } from "../../db/contracts/periods";
@@ -6,6 +6,7 @@ import { PageHeader } from "../components/app/screens";
 import { TableSkeleton } from "../components/kit/entity-table";
 import { ErrorPanel } from "../components/kit/error-panel";
 import { recentScreen } from "../features/home/home-screen";
+import { ApiError } from "../lib/api";
 import {
   listApiQuery,
   listSearchFor,
@@ -51,7 +52,7 @@ export const homeRoute = createRoute({
   loader: async ({ context, deps }): Promise<THomeData> => {
     // Every widget shows the period's shipments, everyone's or the chosen member's.
     const scope = `filter=${deps.period ?? DEFAULT_PERIOD}${deps.user ? `&user_id=${deps.user}` : ""}`;
-    const [performance, recent, common, map, dictionaries] = await Promise.all([
+    const answers = Promise.all([
       context.api.get<TPerformance>(`/home/shipping-performance?${scope}`),
       context.api.get<TListPage<TRecentShipment>>(
         `/home/most-recent-shipments?${scope}&${listApiQuery(deps)}`,
@@ -63,6 +64,14 @@ export const homeRoute = createRoute({
       context.api.get<TMapAnswer>(`/home/map?${scope}&per_page=0`),
       context.dictionaries.load(["users"]),
     ]);
+    const [performance, recent, common, map, dictionaries] = await answers.catch((error) => {
+      // A bookmarked member who is no longer one (another workspace's, or a mistyped id): everyone's
+      // dashboard instead of an error.
+      if (deps.user && error instanceof ApiError && error.status === 422) {
+        throw redirect({ to: "/home", search: { ...deps, user: undefined }, replace: true });
+      }
+      throw error;
+    });
     return {
       users: dictionaries.users ?? [],
       performance,
