@@ -14,16 +14,27 @@ import { authOf, requireAuth } from "../auth/auth.middleware";
 import {
   reportArrowStream,
   reportJsonRecords,
+  reportLineCount,
   reportRowSource,
   reportSummaryArrow,
   reportSummaryRecords,
   reportSummaryRowSource,
 } from "./reports.service";
 
-/** GET /api/reports-attributes → `{data: [{name, label, type, aggregate, description?}]}`: the report's columns. */
-export const reportAttributesRoutes = new Hono<TAppEnv>()
-  .use(requireAuth())
-  .get("/", (c) => c.json({ data: REPORT_ATTRIBUTES }));
+/**
+ * GET /api/reports-attributes → `{data: [{name, label, type, aggregate, description?}], pivot}`: the
+ * report's columns, and where the workspace's pivot runs: "server" from REPORTS_SERVER_PIVOT_LINES
+ * lines on (the /api/reports/pivot socket), "browser" below (the Arrow stream of every line).
+ */
+export const reportAttributesRoutes = new Hono<TAppEnv>().use(requireAuth()).get("/", async (c) => {
+  const threshold = c.var.env.reportsServerPivotLines;
+  let pivot: "server" | "browser" = "server";
+  if (threshold > 0) {
+    const rows = reportSummaryRowSource(c.var.db.$client, c.var.env.databaseUrl);
+    pivot = (await reportLineCount(rows, authOf(c).workspaceId)) >= threshold ? "server" : "browser";
+  }
+  return c.json({ data: REPORT_ATTRIBUTES, pivot });
+});
 
 /**
  * GET /api/reports-data: one record per line of the workspace's non-template shipments.

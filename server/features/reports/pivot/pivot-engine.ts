@@ -1,0 +1,213 @@
+// The reports' pivots answered in this process: one DuckDB (WebAssembly, single-threaded) holds one
+// table of lines per workspace, loaded from the same line reader as the Arrow stream, and one
+// Perspective VirtualServer per connection turns the viewer's requests into SQL over it. Runs inside
+// the pivot worker (pivot.worker.ts); tests run it directly.
+import path from "node:path";
+import { createClient } from "@libsql/client";
+import { RecordBatchStreamWriter } from "apache-arrow";
+import { reportSchema, toRecordBatch } from "../report-arrow";
+import { readLinePages } from "../report-lines";
+import { loadLookups } from "../report-lookups";
+import { reportRowSource } from "../report-row-source";
+import { PivotHandler } from "./pivot-handler";
+
+type TDuckModule = typeof import("@duckdb/duckdb-wasm/blocking");
+type TDuckDB = Awaited<ReturnType<TDuckModule["createDuckDB"]>>;
+export type TDuckConnection = ReturnType<TDuckDB["connect"]>;
+type TPerspective = typeof import("@perspective-dev/client/dist/esm/perspective.node.js");
+
+export type TPivotSource = { databaseUrl: string; authToken?: string };
+
+/** Where DuckDB's WebAssembly is: the package's own file from source, or one the executable unpacked. */
+export function duckdbWasmPath(): string {
+  return (
+    process.env.TRADEWINDS_DUCKDB_WASM ??
+    path.join(path.dirname(require.resolve("@duckdb/duckdb-wasm/blocking")), "duckdb-eh.wasm")
+  );
+}
+
+/** One workspace's loaded lines: a DuckDB table, what they were loaded from, and who still uses it. */
+type TLoaded = { table: string; fingerprint: string; users: number };
+
+/** How long a workspace's table stays loaded after its last connection closed. */
+const IDLE_MS = 5 * 60_000;
+
+/**
+ * Answers the workspace's fingerprint: it changes when anything the report shows changes (the
+ * shipments' triggers raise home_versions on every shipment or contact write; products carry their
+ * own updated_at). One indexed read, so every new connection can afford it.
+ */
+const FINGERPRINT_SQL = `
+select coalesce((select version from home_versions where workspace_id = ?), 0) || '/' ||
+  coalesce((select max(updated_at) from products where workspace_id = ?), '') || '/' ||
+  coalesce((select max(updated_at) from shipments where workspace_id = ?), '')`;
+
+export class PivotEngine {
+  #db: TDuckDB;
+  #conn: TDuckConnection;
+  #perspective: TPerspective;
+  #source: TPivotSource;
+  #client: ReturnType<typeof createClient>;
+  #tables = new Map<number, TLoaded>();
+  #loading = new Map<number, Promise<TLoaded>>();
+  #idle = new Map<number, ReturnType<typeof setTimeout>>();
+  #sessions = new Map<
+    number,
+    {
+      server: InstanceType<TPerspective["VirtualServer"]>;
+      handler: PivotHandler;
+      workspaceId: number;
+      loaded: TLoaded;
+    }
+  >();
+  #generation = 0;
+
+  private constructor(db: TDuckDB, perspective: TPerspective, source: TPivotSource) {
+    this.#db = db;
+    this.#conn = db.connect();
+    this.#perspective = perspective;
+    this.#source = source;
+    this.#client = createClient({ url: source.databaseUrl, authToken: source.authToken });
+  }
+
+  /** Starts DuckDB (about a second: the WebAssembly compiles) and Perspective's SQL model. */
+  static async start(source: TPivotSource): Promise<PivotEngine> {
+    const duckdb: TDuckModule = await import("@duckdb/duckdb-wasm/blocking");
+    const wasm = duckdbWasmPath();
+    const db = await duckdb.createDuckDB(
+      { mvp: { mainModule: wasm, mainWorker: "" }, eh: { mainModule: wasm, mainWorker: "" } },
+      new duckdb.VoidLogger(),
+      duckdb.NODE_RUNTIME,
+    );
+    await db.instantiate();
+    db.open({});
+    const perspective: TPerspective = await import("@perspective-dev/client/dist/esm/perspective.node.js");
+    const engine = new PivotEngine(db, perspective, source);
+    // Insertion order is the lines' item order, which `first`/`last` would need; DuckDB keeps it only
+    // when asked. The memory limit makes a runaway view fail instead of the process growing.
+    engine.#conn.query("SET preserve_insertion_order = true");
+    engine.#conn.query(`SET memory_limit = '${process.env.TRADEWINDS_PIVOT_MEMORY_MB ?? 512}MB'`);
+    return engine;
+  }
+
+  /** The workspace's fingerprint as the database has it now. */
+  async fingerprint(workspaceId: number): Promise<string> {
+    const result = await this.#client.execute({
+      sql: FINGERPRINT_SQL,
+      args: [workspaceId, workspaceId, workspaceId],
+    });
+    return String(result.rows[0][0]);
+  }
+
+  /**
+   * The workspace's table, loaded afresh when its fingerprint changed since the last load; openers
+   * at the same time share one load.
+   */
+  async #table(workspaceId: number): Promise<TLoaded> {
+    const pending = this.#loading.get(workspaceId);
+    if (pending) return pending;
+    const load = (async () => {
+      const fingerprint = await this.fingerprint(workspaceId);
+      const current = this.#tables.get(workspaceId);
+      if (current && current.fingerprint === fingerprint) return current;
+      const table = `lines_${workspaceId}_${++this.#generation}`;
+      await this.#load(workspaceId, table);
+      const loaded: TLoaded = { table, fingerprint, users: 0 };
+      if (current && current.users === 0) this.#drop(current);
+      this.#tables.set(workspaceId, loaded);
+      return loaded;
+    })();
+    this.#loading.set(workspaceId, load);
+    try {
+      return await load;
+    } finally {
+      this.#loading.delete(workspaceId);
+    }
+  }
+
+  /** Copies the workspace's lines into `table`, one Arrow record batch (one SQL page) at a time. */
+  async #load(workspaceId: number, table: string): Promise<void> {
+    const rows = reportRowSource(this.#client, this.#source.databaseUrl);
+    const lookups = await loadLookups(this.#client, workspaceId);
+    const schema = reportSchema(lookups);
+    let isFirst = true;
+    for await (const page of readLinePages(rows, workspaceId, lookups)) {
+      const writer = new RecordBatchStreamWriter();
+      writer.reset(undefined, schema);
+      writer.write(toRecordBatch(page, lookups, schema));
+      writer.finish();
+      this.#conn.insertArrowFromIPCStream(writer.toUint8Array(true), { name: table, create: isFirst });
+      isFirst = false;
+    }
+    if (isFirst) {
+      // No lines: an empty table of the same columns.
+      const writer = new RecordBatchStreamWriter();
+      writer.reset(undefined, schema);
+      writer.finish();
+      this.#conn.insertArrowFromIPCStream(writer.toUint8Array(true), { name: table, create: true });
+    }
+  }
+
+  #drop(loaded: TLoaded): void {
+    this.#conn.query(`DROP TABLE IF EXISTS "${loaded.table}"`);
+  }
+
+  /** Opens connection `id` for the workspace: its lines are loaded (or refreshed) first. */
+  async open(id: number, workspaceId: number): Promise<void> {
+    const timer = this.#idle.get(workspaceId);
+    if (timer) clearTimeout(timer);
+    this.#idle.delete(workspaceId);
+    const loaded = await this.#table(workspaceId);
+    loaded.users++;
+    const handler = new PivotHandler(this.#conn, this.#perspective, loaded.table, `v${id}_`);
+    const server = new this.#perspective.VirtualServer(handler as never);
+    this.#sessions.set(id, { server, handler, workspaceId, loaded });
+  }
+
+  /** Answers one Perspective request of connection `id`. */
+  async handle(id: number, request: Uint8Array): Promise<Uint8Array> {
+    const session = this.#sessions.get(id);
+    if (!session) throw new Error("This report connection is not open");
+    const response: Uint8Array = await session.server.handleRequest(request);
+    return response.slice();
+  }
+
+  /** Closes connection `id`: its views are dropped; the table is dropped once idle or superseded. */
+  close(id: number): void {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    this.#sessions.delete(id);
+    session.handler.dropViews();
+    session.server.free();
+    const { loaded, workspaceId } = session;
+    loaded.users--;
+    if (loaded.users > 0) return;
+    if (this.#tables.get(workspaceId) !== loaded) {
+      this.#drop(loaded);
+      return;
+    }
+    this.#idle.set(
+      workspaceId,
+      setTimeout(() => {
+        this.#idle.delete(workspaceId);
+        if (loaded.users === 0 && this.#tables.get(workspaceId) === loaded) {
+          this.#tables.delete(workspaceId);
+          this.#drop(loaded);
+        }
+      }, IDLE_MS),
+    );
+  }
+
+  /** Tables loaded now (tests). */
+  loadedTables(): string[] {
+    return [...this.#tables.values()].map((t) => t.table);
+  }
+
+  stop(): void {
+    for (const id of [...this.#sessions.keys()]) this.close(id);
+    for (const timer of this.#idle.values()) clearTimeout(timer);
+    this.#client.close();
+    this.#conn.close();
+    this.#db.reset();
+  }
+}
