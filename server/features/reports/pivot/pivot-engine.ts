@@ -9,7 +9,7 @@ import { reportSchema, toRecordBatch } from "../report-arrow";
 import { readLinePages } from "../report-lines";
 import { loadLookups } from "../report-lookups";
 import { reportRowSource } from "../report-row-source";
-import { PivotHandler } from "./pivot-handler";
+import { PIVOT_MACROS, PivotHandler } from "./pivot-handler";
 
 type TDuckModule = typeof import("@duckdb/duckdb-wasm/blocking");
 type TDuckDB = Awaited<ReturnType<TDuckModule["createDuckDB"]>>;
@@ -86,6 +86,7 @@ export class PivotEngine {
     // Insertion order is the lines' item order, which `first`/`last` would need; DuckDB keeps it only
     // when asked. The memory limit makes a runaway view fail instead of the process growing.
     engine.#conn.query("SET preserve_insertion_order = true");
+    for (const sql of Object.values(PIVOT_MACROS)) engine.#conn.query(sql);
     engine.#conn.query(`SET memory_limit = '${process.env.TRADEWINDS_PIVOT_MEMORY_MB ?? 512}MB'`);
     return engine;
   }
@@ -129,7 +130,8 @@ export class PivotEngine {
   async #load(workspaceId: number, table: string): Promise<void> {
     const rows = reportRowSource(this.#client, this.#source.databaseUrl);
     const lookups = await loadLookups(this.#client, workspaceId);
-    const schema = reportSchema(lookups);
+    // Named by label, as the Arrow stream the browser pivots is (saved setups name columns so).
+    const schema = reportSchema(lookups, "labels");
     let isFirst = true;
     for await (const page of readLinePages(rows, workspaceId, lookups)) {
       const writer = new RecordBatchStreamWriter();

@@ -6,20 +6,20 @@
 
 import type { ColumnType, ViewConfig, ViewWindow, VirtualDataSlice } from "@perspective-dev/client/node";
 import { DuckDBHandler } from "@perspective-dev/client/virtual_servers/duckdb";
+import { REPORT_PIVOT_AGGREGATES, REPORT_PIVOT_TABLE } from "../../../../db/contracts/report-pivot";
 import type { TDuckConnection } from "./pivot-engine";
 
 /** The name the viewer opens: the connection's workspace's lines. */
-export const REPORT_TABLE = "report_lines";
+export const REPORT_TABLE = REPORT_PIVOT_TABLE;
 
 /**
- * Aggregates offered on the server: the ones DuckDB computes as the viewer's own engine does over
- * lines. `first`/`last` are left out: Perspective's own engine takes them in item order, DuckDB's in
- * whatever order a grouping reads. DuckDB's `count` counts values, not nulls, as the engine's does.
+ * DuckDB functions behind the viewer's aggregate names that are not DuckDB's own (the SQL model
+ * writes `name("column")`); created once per database by the engine.
  */
-export const PIVOT_AGGREGATES = {
-  number: ["sum", "count", "avg", "min", "max", "median"],
-  other: ["count", "min", "max"],
-} as const;
+export const PIVOT_MACROS: Record<string, string> = {
+  "distinct count": "CREATE OR REPLACE MACRO distinct_count(x) AS count(DISTINCT x)",
+};
+const MACRO_NAMES: Record<string, string> = { "distinct count": "distinct_count" };
 
 const NUMBER_FILTERS = ["==", "!=", ">=", "<=", ">", "<", "is null", "is not null"];
 const TEXT_FILTERS = [...NUMBER_FILTERS, "begins with", "contains", "ends with", "in", "not in"];
@@ -65,8 +65,8 @@ export class PivotHandler {
   }
 
   getFeatures() {
-    const numeric = { aggregates: [...PIVOT_AGGREGATES.number], filters: NUMBER_FILTERS };
-    const other = { aggregates: [...PIVOT_AGGREGATES.other], filters: NUMBER_FILTERS };
+    const numeric = { aggregates: [...REPORT_PIVOT_AGGREGATES.number], filters: NUMBER_FILTERS };
+    const other = { aggregates: [...REPORT_PIVOT_AGGREGATES.other], filters: NUMBER_FILTERS };
     return {
       group_by: true,
       split_by: true,
@@ -86,7 +86,7 @@ export class PivotHandler {
         integer: numeric.aggregates,
         float: numeric.aggregates,
         string: other.aggregates,
-        boolean: ["count"],
+        boolean: [...REPORT_PIVOT_AGGREGATES.boolean],
         date: other.aggregates,
         datetime: other.aggregates,
       },
@@ -115,7 +115,13 @@ export class PivotHandler {
     if (id !== REPORT_TABLE) throw new PivotConfigError(`There is no table named ${id} here`);
     await this.#check(config);
     const name = `${this.#prefix}${++this.#next}`;
-    await this.#inner.tableMakeView(this.#table, name, config);
+    const aggregates = Object.fromEntries(
+      Object.entries((config.aggregates ?? {}) as Record<string, string>).map(([column, aggregate]) => [
+        column,
+        MACRO_NAMES[aggregate] ?? aggregate,
+      ]),
+    );
+    await this.#inner.tableMakeView(this.#table, name, { ...config, aggregates });
     this.#views.set(viewId, name);
   }
 

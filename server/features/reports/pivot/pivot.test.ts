@@ -3,6 +3,7 @@
 // through a real Perspective client over a real WebSocket to the app served by Bun.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as perspective from "@perspective-dev/client/node";
+import { REPORT_ATTRIBUTES } from "../../../../db/contracts/reports";
 import { signUp } from "../../../test/factories";
 import { createTestContext, type TTestContext } from "../../../test/setup";
 import {
@@ -15,6 +16,9 @@ import {
 import { PIVOT_MAX_MESSAGE_BYTES, pivotWebSocket } from "./pivot.routes";
 import { REPORT_TABLE } from "./pivot-handler";
 import { stopPivotService } from "./pivot-service";
+
+/** A column's name in the pivot: its label, as in the Arrow stream the browser pivots. */
+const L = (key: string) => REPORT_ATTRIBUTES.find((a) => a.name === key)?.label ?? key;
 
 type TClient = ReturnType<typeof perspective.make_client>;
 type TOwner = Awaited<ReturnType<typeof signUp>>;
@@ -135,7 +139,7 @@ describe("a pivot connection", () => {
     const theirs = await connect(other);
     const table = await theirs.open_table(REPORT_TABLE);
     expect(await table.size()).toBe(13 * 4);
-    const view = await table.view({ group_by: ["product_name"], columns: ["quantity"] });
+    const view = await table.view({ group_by: [L("product_name")], columns: [L("quantity")] });
     const names = (((await view.to_columns()) as Record<string, unknown>).__ROW_PATH__ as string[][]).flat();
     expect(names.length).toBe(5);
     for (const name of names) expect(name).toStartWith(`Part ${other.user.workspace_id}-`);
@@ -156,8 +160,8 @@ describe("a pivot connection", () => {
       "Expressions are not available",
     );
     expect(await refused({ group_by: ['status" from x; --'] })).toContain("is not a column of this report");
-    expect(await refused({ columns: ["quantity"], aggregates: { quantity: "first" } })).toContain(
-      "is not available on quantity",
+    expect(await refused({ columns: [L("quantity")], aggregates: { [L("quantity")]: "first" } })).toContain(
+      "is not available on Quantity",
     );
   }, 30_000);
 
@@ -172,10 +176,10 @@ describe("a pivot connection", () => {
     const table = await (await connect(owner)).open_table(REPORT_TABLE);
     expect(await table.size()).toBe(before + 1);
     const view = await table.view({
-      filter: [["shipment_name", "==", "Saved just now"]],
-      columns: ["product_name"],
+      filter: [[L("shipment_name"), "==", "Saved just now"]],
+      columns: [L("product_name")],
     });
-    expect(((await view.to_columns()) as Record<string, unknown>).product_name).toEqual(["Fresh part"]);
+    expect(((await view.to_columns()) as Record<string, unknown>)[L("product_name")]).toEqual(["Fresh part"]);
     await view.delete();
   }, 30_000);
 });
@@ -217,12 +221,18 @@ describe("the server pivot's aggregates agree with SQL", () => {
 
   const STATUS = "upper(st.label)";
 
-  for (const [column, aggregate, select] of LINE_AGGREGATE_CASES) {
+  const CASES: [column: string, aggregate: string, sql: string][] = [
+    ...LINE_AGGREGATE_CASES,
+    ["product_name", "distinct count", "count(distinct p.name)"],
+    ["shipment_id", "distinct count", "count(distinct s.id)"],
+  ];
+
+  for (const [column, aggregate, select] of CASES) {
     test(`${aggregate} of ${column} by status`, async () => {
       const expected = await sqlBy(STATUS, select);
       const actual = await pivot(
-        { group_by: ["status"], columns: [column], aggregates: { [column]: aggregate } },
-        column,
+        { group_by: [L("status")], columns: [L(column)], aggregates: { [L(column)]: aggregate } },
+        L(column),
       );
       expect(expected.size).toBe(5);
       expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
@@ -232,27 +242,23 @@ describe("the server pivot's aggregates agree with SQL", () => {
 
   test("a filter, a split and a sort give SQL's sums", async () => {
     const view = await table.view({
-      group_by: ["product_name"],
-      split_by: ["currency"],
-      columns: ["quantity"],
-      aggregates: { quantity: "sum" },
-      filter: [["quantity", ">", 2]],
-      sort: [["quantity", "desc"]],
+      group_by: [L("product_name")],
+      split_by: [L("currency")],
+      columns: [L("quantity")],
+      aggregates: { [L("quantity")]: "sum" },
+      filter: [[L("quantity"), ">", 2]],
+      sort: [[L("quantity"), "desc"]],
     } as never);
     const columns = (await view.to_columns()) as Record<string, unknown[]>;
     await view.delete();
-    const expected = await sqlBy(
-      "p.name || '|' || c.code || '|quantity'",
-      "sum(i.quantity)",
-      "i.quantity > 2",
-    );
+    const expected = await sqlBy("p.name || '|' || c.code", "sum(i.quantity)", "i.quantity > 2");
     const paths = columns.__ROW_PATH__ as unknown[][];
     let checked = 0;
     for (const [key, value] of expected) {
       const [product, currency] = key.split("|");
       const row = paths.findIndex((path) => path.length === 1 && path[0] === product);
       expect(row).toBeGreaterThanOrEqual(0);
-      expect(Number(columns[`${currency}|quantity`][row])).toBe(value);
+      expect(Number(columns[`${currency}|Quantity`][row])).toBe(value);
       checked++;
     }
     expect(checked).toBeGreaterThan(3);
