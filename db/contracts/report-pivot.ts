@@ -1,6 +1,9 @@
 // What the server-side pivot (/api/reports/pivot) offers, shared by its handler and the /reports
 // screen (which keeps a saved setup's aggregates to these when it pivots on the server).
 
+/** Where a workspace's report pivots (GET /api/reports-attributes says which). */
+export type TReportPivot = "server" | "browser";
+
 /** The viewer's name of the table a pivot connection hosts: its workspace's lines. */
 export const REPORT_PIVOT_TABLE = "report_lines";
 
