@@ -9,7 +9,7 @@ import { Button } from "../../components/ui/button";
 import { Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { Switch } from "../../components/ui/switch";
-import { safeReportCsv } from "./report-csv";
+import { safeReportCsv, safeReportCsvFromColumns } from "./report-csv";
 import { ReportTools } from "./report-tools";
 import {
   configFor,
@@ -33,7 +33,11 @@ type TViewer = HTMLElement & {
   load(table: unknown): Promise<void>;
   restore(config: TViewerConfig): Promise<void>;
   save(): Promise<TViewerConfig>;
-  getView(): Promise<{ to_csv(): Promise<string>; num_rows(): Promise<number> }>;
+  getView(): Promise<{
+    to_csv(): Promise<string>;
+    to_columns(): Promise<object>;
+    num_rows(): Promise<number>;
+  }>;
   toggleConfig(force?: boolean): Promise<void>;
   delete(): Promise<void>;
 };
@@ -384,7 +388,13 @@ export function ReportsScreen({
     const view = await viewerRef.current?.getView();
     if (!view) return;
     // Cells a spreadsheet would run as formulas are written as text (report-csv.ts).
-    download(new Blob([safeReportCsv(await view.to_csv())], { type: "text/csv" }), `report-${today()}.csv`);
+    const csv = serverRef.current
+      ? safeReportCsvFromColumns(
+          (await view.to_columns()) as Record<string, unknown[]>,
+          (await viewerRef.current?.save())?.group_by ?? [],
+        )
+      : safeReportCsv(await view.to_csv());
+    download(new Blob([csv], { type: "text/csv" }), `report-${today()}.csv`);
     toast.success("CSV exported");
   };
 

@@ -2,9 +2,16 @@
 // table of lines per workspace, loaded from the same line reader as the Arrow stream, and one
 // Perspective VirtualServer per connection turns the viewer's requests into SQL over it. Runs inside
 // the pivot worker (pivot.worker.ts); tests run it directly.
-import path from "node:path";
+import { readFileSync } from "node:fs";
+import duckdbWasm from "@duckdb/duckdb-wasm/dist/duckdb-eh.wasm" with { type: "file" };
 import { createClient } from "@libsql/client";
+// The protocol's client/SQL-model module, without Perspective's Node entry (which loads its whole
+// engine at import, with a top-level await the executable's bundle cannot hold).
+import perspectiveClientWasm from "@perspective-dev/client/dist/wasm/perspective-js.wasm" with {
+  type: "file",
+};
 import { RecordBatchStreamWriter } from "apache-arrow";
+import { inflateStage0 } from "../../../lib/wasm-stage0";
 import { reportSchema, toRecordBatch } from "../report-arrow";
 import { readLinePages } from "../report-lines";
 import { loadLookups } from "../report-lookups";
@@ -14,20 +21,23 @@ import { PIVOT_MACROS, PivotHandler } from "./pivot-handler";
 type TDuckModule = typeof import("@duckdb/duckdb-wasm/blocking");
 type TDuckDB = Awaited<ReturnType<TDuckModule["createDuckDB"]>>;
 export type TDuckConnection = ReturnType<TDuckDB["connect"]>;
-type TPerspective = typeof import("@perspective-dev/client/dist/esm/perspective.node.js");
+type TPerspective = typeof import("@perspective-dev/client/dist/wasm/perspective-js.js");
 
 export type TPivotSource = { databaseUrl: string; authToken?: string };
 
-/** Where DuckDB's WebAssembly is: the package's own file from source, or one the executable unpacked. */
+/**
+ * Where DuckDB's WebAssembly is: a file import, so the executable embeds it (and unpacks nothing:
+ * Bun reads embedded files by path). Only this worker imports it; no page and no other thread does.
+ */
 export function duckdbWasmPath(): string {
-  return (
-    process.env.TRADEWINDS_DUCKDB_WASM ??
-    path.join(path.dirname(require.resolve("@duckdb/duckdb-wasm/blocking")), "duckdb-eh.wasm")
-  );
+  return duckdbWasm;
 }
 
 /** One workspace's loaded lines: a DuckDB table, what they were loaded from, and who still uses it. */
 type TLoaded = { table: string; fingerprint: string; users: number };
+
+/** DuckDB's own cap: a view that would need more fails with a message instead of growing the process. */
+const PIVOT_MEMORY_LIMIT_MB = 512;
 
 /** How long a workspace's table stays loaded after its last connection closed. */
 const IDLE_MS = 5 * 60_000;
@@ -81,13 +91,16 @@ export class PivotEngine {
     );
     await db.instantiate();
     db.open({});
-    const perspective: TPerspective = await import("@perspective-dev/client/dist/esm/perspective.node.js");
+    const perspective: TPerspective = await import("@perspective-dev/client/dist/wasm/perspective-js.js");
+    perspective.initSync({
+      module: await inflateStage0(new Uint8Array(readFileSync(perspectiveClientWasm))),
+    });
     const engine = new PivotEngine(db, perspective, source);
     // Insertion order is the lines' item order, which `first`/`last` would need; DuckDB keeps it only
     // when asked. The memory limit makes a runaway view fail instead of the process growing.
     engine.#conn.query("SET preserve_insertion_order = true");
     for (const sql of Object.values(PIVOT_MACROS)) engine.#conn.query(sql);
-    engine.#conn.query(`SET memory_limit = '${process.env.TRADEWINDS_PIVOT_MEMORY_MB ?? 512}MB'`);
+    engine.#conn.query(`SET memory_limit = '${PIVOT_MEMORY_LIMIT_MB}MB'`);
     return engine;
   }
 
@@ -132,22 +145,20 @@ export class PivotEngine {
     const lookups = await loadLookups(this.#client, workspaceId);
     // Named by label, as the Arrow stream the browser pivots is (saved setups name columns so).
     const schema = reportSchema(lookups, "labels");
-    let isFirst = true;
-    for await (const page of readLinePages(rows, workspaceId, lookups)) {
+    const insert = (page: Parameters<typeof toRecordBatch>[0], create: boolean) => {
       const writer = new RecordBatchStreamWriter();
       writer.reset(undefined, schema);
       writer.write(toRecordBatch(page, lookups, schema));
       writer.finish();
-      this.#conn.insertArrowFromIPCStream(writer.toUint8Array(true), { name: table, create: isFirst });
+      this.#conn.insertArrowFromIPCStream(writer.toUint8Array(true), { name: table, create });
+    };
+    let isFirst = true;
+    for await (const page of readLinePages(rows, workspaceId, lookups)) {
+      insert(page, isFirst);
       isFirst = false;
     }
-    if (isFirst) {
-      // No lines: an empty table of the same columns.
-      const writer = new RecordBatchStreamWriter();
-      writer.reset(undefined, schema);
-      writer.finish();
-      this.#conn.insertArrowFromIPCStream(writer.toUint8Array(true), { name: table, create: true });
-    }
+    // No lines: an empty table of the same columns (DuckDB needs a batch, even of none).
+    if (isFirst) insert([], true);
   }
 
   #drop(loaded: TLoaded): void {

@@ -25,7 +25,7 @@ const NUMBER_FILTERS = ["==", "!=", ">=", "<=", ">", "<", "is null", "is not nul
 const TEXT_FILTERS = [...NUMBER_FILTERS, "begins with", "contains", "ends with", "in", "not in"];
 
 type TColumnType = "integer" | "float" | "string" | "boolean" | "date" | "datetime";
-type TPerspective = typeof import("@perspective-dev/client/dist/esm/perspective.node.js");
+type TPerspective = typeof import("@perspective-dev/client/dist/wasm/perspective-js.js");
 
 /** A view config the gate refused: its message goes back to the viewer as the request's error. */
 export class PivotConfigError extends Error {}

@@ -146,6 +146,13 @@ describe("a pivot connection", () => {
     await view.delete();
   }, 30_000);
 
+  test("an empty workspace opens with no lines", async () => {
+    const empty = await signUp(ctx);
+    const table = await (await connect(empty)).open_table(REPORT_TABLE);
+    expect(await table.size()).toBe(0);
+    expect(Object.keys(await table.schema())).toContain(L("extended_value_usd"));
+  }, 30_000);
+
   test("refuses expressions and columns it does not have, with a message", async () => {
     const table = await (await connect(owner)).open_table(REPORT_TABLE);
     const refused = async (config: Record<string, unknown>) => {
