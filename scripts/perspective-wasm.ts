@@ -5,7 +5,7 @@
 // keep the download the same size as the packed file.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { inflateStage0 } from "../server/lib/wasm-stage0";
+import { inflateStage0 } from "../server/lib/wasm-stage0.ts";
 
 export { inflateStage0 };
 
