@@ -16,7 +16,7 @@ import {
   insertReportContact,
   insertReportProduct,
 } from "../server/features/reports/report-fixtures";
-import { ensureClientBuild, findChromium, ROOT, startServer } from "./lib";
+import { ensureClientBuild, ROOT, resolveChromium, startServer } from "./lib";
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -102,10 +102,13 @@ const engines: TEngine[] = [
     pid: pivotServer.pid,
   },
 ];
-const executablePath = findChromium();
+// The Chromium the browser tests use (FORCE_SPARTICUZ=1: the one bundled from npm).
+const resolved = await resolveChromium();
+const executablePath = "error" in resolved ? null : resolved.executablePath;
 const browser = executablePath
   ? await chromium.launch({
       executablePath,
+      env: { ...process.env, ...("error" in resolved ? {} : resolved.env) } as Record<string, string>,
       args: [
         "--headless",
         "--no-sandbox",

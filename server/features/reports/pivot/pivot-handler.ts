@@ -27,6 +27,9 @@ const TEXT_FILTERS = [...NUMBER_FILTERS, "begins with", "contains", "ends with",
 type TColumnType = "integer" | "float" | "string" | "boolean" | "date" | "datetime";
 type TPerspective = typeof import("@perspective-dev/client/dist/wasm/perspective-js.js");
 
+/** The part of Perspective's SQL model the handler calls itself. */
+type TSqlModel = { tableMakeView(table: string, view: string, config: unknown): unknown };
+
 /** A view config the gate refused: its message goes back to the viewer as the request's error. */
 export class PivotConfigError extends Error {}
 
@@ -37,6 +40,10 @@ export class PivotHandler {
   #views = new Map<string, string>();
   #next = 0;
   #schema: Record<string, TColumnType> | undefined;
+  #conn: TDuckConnection;
+  #model: TSqlModel;
+  /** This connection's views that are SQL views (flat ones), not tables. */
+  #sqlViews = new Set<string>();
 
   constructor(conn: TDuckConnection, perspective: TPerspective, table: string, viewPrefix: string) {
     // DuckDBHandler expects duckdb-wasm's async connection; the blocking one answers the same calls.
@@ -46,6 +53,8 @@ export class PivotHandler {
         conn.useUnsafe((bindings: unknown, id: number) => run(bindings, id)),
     };
     this.#inner = new DuckDBHandler(db as never, perspective as never);
+    this.#model = (this.#inner as unknown as { sqlBuilder: TSqlModel }).sqlBuilder;
+    this.#conn = conn;
     this.#table = table;
     this.#prefix = viewPrefix;
   }
@@ -121,7 +130,16 @@ export class PivotHandler {
         MACRO_NAMES[aggregate] ?? aggregate,
       ]),
     );
-    await this.#inner.tableMakeView(this.#table, name, { ...config, aggregates });
+    const list = (value: unknown) => (Array.isArray(value) ? value : []);
+    if (list(config.group_by).length === 0 && list(config.split_by).length === 0) {
+      // A flat view (lines, not groups) stays a SQL view: as a table it would copy every line of
+      // the workspace per viewer; the grid asks for a window of rows at a time anyway.
+      const sql = this.#model.tableMakeView(this.#table, name, { ...config, aggregates }) as string;
+      if (!sql.startsWith("CREATE TABLE "))
+        throw new Error("Perspective's SQL model changed: no CREATE TABLE");
+      this.#conn.query(`CREATE VIEW ${sql.slice("CREATE TABLE ".length)}`);
+      this.#sqlViews.add(name);
+    } else await this.#inner.tableMakeView(this.#table, name, { ...config, aggregates });
     this.#views.set(viewId, name);
   }
 
@@ -132,7 +150,8 @@ export class PivotHandler {
   async viewDelete(viewId: string) {
     const name = this.#realView(viewId);
     this.#views.delete(viewId);
-    await this.#inner.viewDelete(name);
+    if (this.#sqlViews.delete(name)) this.#conn.query(`DROP VIEW IF EXISTS "${name}"`);
+    else await this.#inner.viewDelete(name);
   }
 
   viewGetData(
