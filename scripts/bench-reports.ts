@@ -240,6 +240,14 @@ async function browserFigures(
   mark: (value: number, limit?: number) => string,
 ): Promise<void> {
   console.log(`  ${engine.name}`);
+  // The engine's server RSS over all its runs here, from before its first page (for (c) this
+  // includes starting DuckDB and loading the workspace's lines into it).
+  Bun.gc(true);
+  const rssAtStart = rssMb(engine.pid);
+  let rssHighest = rssAtStart;
+  const rssSampler = setInterval(() => {
+    rssHighest = Math.max(rssHighest, rssMb(engine.pid));
+  }, 50);
   // First pivot from navigation: the target's view, destination × status, sum of the USD value, opened
   // by link (the screen loads the view's columns first, then every line); then once the default view
   // (USD value per month by status, what /reports opens with).
@@ -358,6 +366,10 @@ async function browserFigures(
     }
     await context.close();
   }
+  clearInterval(rssSampler);
+  console.log(
+    `  server RSS: ${rssAtStart.toFixed(0)} MB before the first page, peak ${rssHighest.toFixed(0)} MB over the four opens and re-pivots (growth ${(rssHighest - rssAtStart).toFixed(0)} MB), ${rssMb(engine.pid).toFixed(0)} MB after`,
+  );
   const render = median(renders);
   const repivot = median(repivots);
   console.log(
