@@ -11,6 +11,7 @@ import { AppError } from "../../lib/errors";
 import { exportLimiter } from "../../lib/heavy-work";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
+import { warmPivot } from "./pivot/pivot-service";
 import {
   reportArrowStream,
   reportJsonRecords,
@@ -32,6 +33,13 @@ export const reportAttributesRoutes = new Hono<TAppEnv>().use(requireAuth()).get
   if (threshold > 0) {
     const rows = reportSummaryRowSource(c.var.db.$client, c.var.env.databaseUrl);
     pivot = (await reportLineCount(rows, authOf(c).workspaceId)) >= threshold ? "server" : "browser";
+  }
+  // The screen connects next: its lines load meanwhile (while the page and the viewer download).
+  if (pivot === "server") {
+    warmPivot(
+      { databaseUrl: c.var.env.databaseUrl, authToken: c.var.env.databaseAuthToken },
+      authOf(c).workspaceId,
+    );
   }
   return c.json({ data: REPORT_ATTRIBUTES, pivot });
 });

@@ -165,6 +165,15 @@ export class PivotEngine {
     this.#conn.query(`DROP TABLE IF EXISTS "${loaded.table}"`);
   }
 
+  /**
+   * Loads (or refreshes) the workspace's lines before anyone connects: the page that is about to
+   * connect asks for it with its first request. Dropped when idle, like a table whose users left.
+   */
+  async warm(workspaceId: number): Promise<void> {
+    const loaded = await this.#table(workspaceId);
+    if (loaded.users === 0 && !this.#idle.has(workspaceId)) this.#dropWhenIdle(workspaceId, loaded);
+  }
+
   /** Opens connection `id` for the workspace: its lines are loaded (or refreshed) first. */
   async open(id: number, workspaceId: number): Promise<void> {
     const timer = this.#idle.get(workspaceId);
@@ -199,6 +208,10 @@ export class PivotEngine {
       this.#drop(loaded);
       return;
     }
+    this.#dropWhenIdle(workspaceId, loaded);
+  }
+
+  #dropWhenIdle(workspaceId: number, loaded: TLoaded): void {
     this.#idle.set(
       workspaceId,
       setTimeout(() => {

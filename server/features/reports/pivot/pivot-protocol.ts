@@ -2,6 +2,7 @@
 
 export type TPivotIn =
   | { type: "source"; databaseUrl: string; authToken?: string }
+  | { type: "warm"; workspaceId: number }
   | { type: "open"; id: number; workspaceId: number }
   | { type: "request"; id: number; bytes: ArrayBuffer }
   | { type: "close"; id: number };

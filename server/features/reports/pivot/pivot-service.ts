@@ -74,6 +74,15 @@ export function openPivotConnection(
   };
 }
 
+/**
+ * Starts loading the workspace's lines into the pivot worker (a page that will connect is on its
+ * way: the /reports render asks for its columns first).
+ */
+export function warmPivot(source: TPivotSourceConfig, workspaceId: number): void {
+  start(source);
+  post({ type: "warm", workspaceId });
+}
+
 /** Stops the worker (tests and shutdown): open connections fail. */
 export function stopPivotService(): void {
   const stopping = worker;

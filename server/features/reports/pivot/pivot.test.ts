@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as perspective from "@perspective-dev/client/node";
 import { REPORT_ATTRIBUTES } from "../../../../db/contracts/reports";
+import { loadEnv } from "../../../env";
 import { signUp } from "../../../test/factories";
 import { createTestContext, type TTestContext } from "../../../test/setup";
 import {
@@ -128,6 +129,38 @@ describe("GET /api/reports/pivot", () => {
     await new Promise((resolve) => text.addEventListener("open", resolve));
     text.send("hello");
     expect(await closeCode(text)).toBe(1008);
+  });
+});
+
+describe("where a workspace pivots", () => {
+  test("GET /api/reports-attributes says server from REPORTS_SERVER_PIVOT_LINES lines on, 0 = always", async () => {
+    const pivotOf = async (who: TOwner) =>
+      (
+        (await (await ctx.app.request("/api/reports-attributes", { headers: who.auth })).json()) as {
+          pivot: string;
+        }
+      ).pivot;
+    const threshold = ctx.env.reportsServerPivotLines;
+    try {
+      expect(await pivotOf(owner)).toBe("browser");
+      ctx.env.reportsServerPivotLines = 100;
+      expect(await pivotOf(owner)).toBe("server");
+      expect(await pivotOf(other)).toBe("browser");
+      ctx.env.reportsServerPivotLines = 0;
+      expect(await pivotOf(other)).toBe("server");
+    } finally {
+      ctx.env.reportsServerPivotLines = threshold;
+    }
+  });
+
+  test("REPORTS_SERVER_PIVOT_LINES must be a whole number of lines", () => {
+    expect(loadEnv({}).reportsServerPivotLines).toBe(200_000);
+    expect(loadEnv({ REPORTS_SERVER_PIVOT_LINES: "0" }).reportsServerPivotLines).toBe(0);
+    for (const bad of ["-1", "1.5", "many"]) {
+      expect(() => loadEnv({ REPORTS_SERVER_PIVOT_LINES: bad })).toThrow(
+        "REPORTS_SERVER_PIVOT_LINES must be a whole number of report lines",
+      );
+    }
   });
 });
 

@@ -28,6 +28,11 @@ self.onmessage = (event: MessageEvent<TPivotIn>) => {
     });
     return;
   }
+  if (message.type === "warm") {
+    // Errors show when a connection opens: a warm-up only saves it the wait.
+    void engine?.then((started) => started.warm(message.workspaceId)).catch(() => undefined);
+    return;
+  }
   const { id } = message;
   if (message.type === "open") {
     inOrder(id, async () => {
