@@ -82,7 +82,12 @@ const dataDir = keptDir
   ? path.resolve(keptDir)
   : mkdtempSync(path.join(tmpdir(), "tradewinds-bench-reports-"));
 if (keptDir) mkdirSync(dataDir, { recursive: true });
-const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+// (a) always pivots in the browser, whatever the size.
+const server = await startServer({
+  DATA_DIR: dataDir,
+  LOG_LEVEL: "warn",
+  REPORTS_SERVER_PIVOT_LINES: "1000000000",
+});
 // (c): the same database served by a second server that pivots every workspace itself (DuckDB in
 // its pivot worker, the viewer over /api/reports/pivot).
 const pivotServer = await startServer({

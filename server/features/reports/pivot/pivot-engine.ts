@@ -99,6 +99,9 @@ export class PivotEngine {
     // Insertion order is the lines' item order, which `first`/`last` would need; DuckDB keeps it only
     // when asked. The memory limit makes a runaway view fail instead of the process growing.
     engine.#conn.query("SET preserve_insertion_order = true");
+    // Tables in a compressed in-memory database: DuckDB compresses their columns as it would on disk.
+    engine.#conn.query("ATTACH ':memory:' AS pivot_lines (COMPRESS)");
+    engine.#conn.query("USE pivot_lines");
     for (const sql of Object.values(PIVOT_MACROS)) engine.#conn.query(sql);
     engine.#conn.query(`SET memory_limit = '${PIVOT_MEMORY_LIMIT_MB}MB'`);
     return engine;
