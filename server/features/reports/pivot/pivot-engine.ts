@@ -25,7 +25,12 @@ type TDuckDB = Awaited<ReturnType<TDuckModule["createDuckDB"]>>;
 export type TDuckConnection = ReturnType<TDuckDB["connect"]>;
 type TPerspective = typeof import("@perspective-dev/client/dist/wasm/perspective-js.js");
 
-export type TPivotSource = { databaseUrl: string; authToken?: string };
+export type TPivotSource = {
+  databaseUrl: string;
+  authToken?: string;
+  /** Called when the last idle table was dropped and no connection is open: the engine may stop. */
+  onIdle?: () => void;
+};
 
 /**
  * Where DuckDB's WebAssembly is: a file import, so the executable embeds it (and unpacks nothing:
@@ -248,6 +253,9 @@ export class PivotEngine {
         if (loaded.users === 0 && this.#tables.get(workspaceId) === loaded) {
           this.#tables.delete(workspaceId);
           this.#drop(loaded);
+        }
+        if (this.#tables.size === 0 && this.#sessions.size === 0 && this.#loading.size === 0) {
+          this.#source.onIdle?.();
         }
       }, IDLE_MS),
     );

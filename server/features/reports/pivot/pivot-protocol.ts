@@ -10,4 +10,5 @@ export type TPivotIn =
 export type TPivotOut =
   | { type: "opened"; id: number }
   | { type: "response"; id: number; bytes: ArrayBuffer }
-  | { type: "failed"; id: number; message: string };
+  | { type: "failed"; id: number; message: string }
+  | { type: "idle" };

@@ -18,7 +18,10 @@ let worker: Worker | null = null;
 let nextId = 1;
 const listeners = new Map<number, TListener>();
 
+let lastPost = 0;
+
 function post(message: TPivotIn, transfer: Transferable[] = []) {
+  lastPost = performance.now();
   worker?.postMessage(message, transfer);
 }
 
@@ -36,6 +39,15 @@ function start(source: TPivotSourceConfig): Worker {
   const started = new Worker(url);
   started.onmessage = (event: MessageEvent<TPivotOut>) => {
     const message = event.data;
+    if (message.type === "idle") {
+      // Stopped only when nothing was asked of it since: a connection or a warm-up on its way
+      // keeps it. The next report starts a new one (about a second).
+      if (listeners.size === 0 && performance.now() - lastPost > 1000 && worker === started) {
+        worker = null;
+        started.terminate();
+      }
+      return;
+    }
     const listener = listeners.get(message.id);
     if (!listener) return;
     if (message.type === "response") listener.onResponse(new Uint8Array(message.bytes));

@@ -21,7 +21,13 @@ function inOrder(id: number, work: () => Promise<void>): void {
 self.onmessage = (event: MessageEvent<TPivotIn>) => {
   const message = event.data;
   if (message.type === "source") {
-    const source: TPivotSource = { databaseUrl: message.databaseUrl, authToken: message.authToken };
+    const source: TPivotSource = {
+      databaseUrl: message.databaseUrl,
+      authToken: message.authToken,
+      // Nothing loaded and nobody connected: the main thread may stop this worker (DuckDB's memory
+      // goes with it) and start another for the next report.
+      onIdle: () => post({ type: "idle" }),
+    };
     engine ??= PivotEngine.start(source);
     engine.catch(() => {
       engine = null;
