@@ -32,14 +32,6 @@ export type TPivotSource = {
   onIdle?: () => void;
 };
 
-/**
- * Where DuckDB's WebAssembly is: a file import, so the executable embeds it (and unpacks nothing:
- * Bun reads embedded files by path). Only this worker imports it; no page and no other thread does.
- */
-export function duckdbWasmPath(): string {
-  return duckdbWasm;
-}
-
 /** One workspace's loaded lines: a DuckDB table, what they were loaded from, and who still uses it. */
 type TLoaded = { table: string; fingerprint: string; users: number };
 
@@ -71,7 +63,7 @@ function tableDdl(table: string, lookups: TReportLookups): string {
   return `CREATE TABLE "${table}" (${columns.join(", ")})`;
 }
 
-/** DuckDB's own cap: a view that would need more fails with a message instead of growing the process. */
+/** DuckDB's own cap (SET memory_limit): a view that would need more fails with a message instead of growing the process. */
 const PIVOT_MEMORY_LIMIT_MB = 512;
 
 /** How long a workspace's table stays loaded after its last connection closed. */
@@ -118,7 +110,9 @@ export class PivotEngine {
   /** Starts DuckDB (about a second: the WebAssembly compiles) and Perspective's SQL model. */
   static async start(source: TPivotSource): Promise<PivotEngine> {
     const duckdb: TDuckModule = await import("@duckdb/duckdb-wasm/blocking");
-    const wasm = duckdbWasmPath();
+    // DuckDB's WebAssembly is a file import, so the executable embeds it (Bun reads embedded files
+    // by path); only this worker imports it. Bun has WebAssembly exceptions: the "eh" build only.
+    const wasm = duckdbWasm;
     const db = await duckdb.createDuckDB(
       { mvp: { mainModule: wasm, mainWorker: "" }, eh: { mainModule: wasm, mainWorker: "" } },
       new duckdb.VoidLogger(),
@@ -131,9 +125,6 @@ export class PivotEngine {
       module: await inflateStage0(new Uint8Array(readFileSync(perspectiveClientWasm))),
     });
     const engine = new PivotEngine(db, perspective, source);
-    // Insertion order is the lines' item order, which `first`/`last` would need; DuckDB keeps it only
-    // when asked. The memory limit makes a runaway view fail instead of the process growing.
-    engine.#conn.query("SET preserve_insertion_order = true");
     // Tables in a compressed in-memory database: DuckDB compresses their columns as it would on disk.
     engine.#conn.query("ATTACH ':memory:' AS pivot_lines (COMPRESS)");
     engine.#conn.query("USE pivot_lines");

@@ -173,8 +173,7 @@ export class PivotHandler {
   }
 
   /** Drops every view this connection made (it closed). */
-  dropViews(conn?: TDuckConnection): void {
-    void conn;
+  dropViews(): void {
     for (const viewId of [...this.#views.keys()]) void this.viewDelete(viewId).catch(() => undefined);
   }
 
