@@ -6,6 +6,9 @@ const executablePath = process.env.CHROMIUM_PATH;
 if (!baseURL || !executablePath)
   throw new Error("Run the browser tests with npm run test:e2e (scripts/e2e.ts)");
 
+// Set when the run includes the reports spec: a second server that pivots on the server (threshold 0).
+const pivotBaseURL = process.env.E2E_PIVOT_BASE_URL;
+
 export default defineConfig({
   testDir: ".",
   testMatch: "**/*.spec.ts",
@@ -16,6 +19,12 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? "list" : [["list"]],
   outputDir: "../test-results",
+  projects: [
+    { name: "app" },
+    ...(pivotBaseURL
+      ? [{ name: "server-pivot", testMatch: "reports.spec.ts", use: { baseURL: pivotBaseURL } }]
+      : []),
+  ],
   use: {
     baseURL,
     trace: "retain-on-failure",

@@ -78,6 +78,9 @@ test.describe.configure({ timeout: 180_000 });
 
 const viewer = (page: Page) => page.locator("perspective-viewer");
 
+/** True in the "server-pivot" project: the same screen over a server that pivots every workspace. */
+const onServer = () => test.info().project.name === "server-pivot";
+
 /** The viewer's current configuration, as it would save it. */
 const viewerConfig = (page: Page) =>
   page.evaluate(async () => {
@@ -149,6 +152,7 @@ test("a link opens its pivot: the server's sums for the view first (read-only), 
   page,
   user,
 }) => {
+  test.skip(onServer(), "the browser pivot's own loading path (sums first, then every line)");
   const problems = watchConsole(page);
   await seedReport(user);
   const dataRequests: string[] = [];
@@ -197,6 +201,35 @@ test("a link opens its pivot: the server's sums for the view first (read-only), 
   await expect(viewer(page)).toContainText("Oscilloscope");
   await expect(viewer(page)).toContainText("21");
   expect(problems.filter((p) => !/favicon/.test(p))).toEqual([]);
+});
+
+test("on the server pivot no engine and no lines download: views come over the pivot socket", async ({
+  page,
+  user,
+}) => {
+  test.skip(!onServer(), "the server pivot's own path");
+  const downloads: string[] = [];
+  const sockets: string[] = [];
+  page.on("request", (request) => downloads.push(request.url()));
+  page.on("websocket", (socket) => sockets.push(socket.url()));
+  await seedReport(user);
+  await openReports(page);
+  await expect(page.locator("[data-testid=reports-viewer][data-pivot=server]")).toHaveCount(1);
+  await expect(viewer(page)).toContainText("5,001.00");
+  expect(downloads.filter((url) => /perspective-server-[\w-]+\.wasm|\/api\/reports-data/.test(url))).toEqual(
+    [],
+  );
+  expect(sockets.some((url) => url.endsWith("/api/reports/pivot"))).toBe(true);
+  // Re-pivot: by destination instead of by month, answered by the server.
+  await page.evaluate(async () => {
+    const el = document.querySelector("perspective-viewer") as unknown as {
+      restore(config: Record<string, unknown>): Promise<void>;
+    };
+    await el.restore({ group_by: ["Status"], split_by: [] });
+  });
+  await expect(viewer(page)).toContainText("CUSTOMS");
+  await expect(viewer(page)).not.toContainText("2026-04");
+  await expectAccessible(page);
 });
 
 test("tools are hidden without the advanced flag; the flag is remembered", async ({ page, user }) => {

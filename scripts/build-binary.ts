@@ -171,6 +171,8 @@ const result = await Bun.build({
     path.join(ROOT, "server", "features", "contacts", "contact-import.worker.ts"),
     path.join(ROOT, "server", "features", "contacts", "contact-parse.worker.ts"),
     path.join(ROOT, "server", "features", "reports", "report-read.worker.ts"),
+    // The reports' server pivot: DuckDB's and Perspective's protocol WebAssembly embed with it.
+    path.join(ROOT, "server", "features", "reports", "pivot", "pivot.worker.ts"),
   ],
   compile: { outfile: OUTFILE, autoloadDotenv: false, autoloadBunfig: false },
   target: "bun",

@@ -20,6 +20,16 @@ const server = await startServer(
   { logs: "inherit" },
 );
 const baseUrl = server.url;
+// The reports spec runs a second time against a server that pivots every workspace on the server
+// (REPORTS_SERVER_PIVOT_LINES=0), over the same database: Playwright's "server-pivot" project.
+const args = process.argv.slice(2);
+const pivotServer =
+  args.every((arg) => arg.startsWith("-")) || args.some((arg) => arg.includes("reports"))
+    ? await startServer(
+        { DATA_DIR: dataDir, LOG_LEVEL: "warn", AUTH_RATE_LIMIT: "10000", REPORTS_SERVER_PIVOT_LINES: "0" },
+        { logs: "inherit" },
+      )
+    : null;
 
 let code = 1;
 try {
@@ -40,12 +50,14 @@ try {
         E2E_BASE_URL: baseUrl,
         CHROMIUM_PATH: chromium.executablePath,
         E2E_DATA_DIR: dataDir,
+        ...(pivotServer ? { E2E_PIVOT_BASE_URL: pivotServer.url } : {}),
       },
       stdio: ["ignore", "inherit", "inherit"],
     },
   );
   code = await runner.exited;
 } finally {
+  await pivotServer?.stop();
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -5,6 +5,9 @@
 // keep the download the same size as the packed file.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { inflateStage0 } from "../server/lib/wasm-stage0.ts";
+
+export { inflateStage0 };
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE = path.join(
@@ -25,26 +28,6 @@ export const INFLATED_SERVER_WASM = path.join(
   "generated",
   "perspective-server.wasm",
 );
-
-type TStage0 = {
-  memory: WebAssembly.Memory;
-  resize(length: number): number;
-  compile(length: number, inflatedLength: number): number;
-};
-
-/** The engine inside a stage-0 module, inflated by that module's own code (as Perspective's loader does). */
-export async function inflateStage0(packed: Uint8Array): Promise<Uint8Array> {
-  const { instance, module } = await WebAssembly.instantiate(packed);
-  const exports = instance.exports as unknown as TStage0;
-  const [runtime] = WebAssembly.Module.customSections(module, "psp-runtime");
-  const [lengthSection] = WebAssembly.Module.customSections(module, "psp-len");
-  if (!runtime || !lengthSection) throw new Error("Not a Perspective stage-0 WASM module");
-  const inflatedLength = new DataView(lengthSection).getUint32(0, true);
-  const input = exports.resize(runtime.byteLength);
-  new Uint8Array(exports.memory.buffer).set(new Uint8Array(runtime), input);
-  const output = exports.compile(runtime.byteLength, inflatedLength);
-  return new Uint8Array(exports.memory.buffer).slice(output, output + inflatedLength);
-}
 
 /** Writes the inflated engine next to the loader unless it is already newer than the package's file. */
 export async function preparePerspectiveWasm(): Promise<void> {

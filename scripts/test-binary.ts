@@ -204,6 +204,14 @@ try {
     progressSeen > 0,
     `the upload was imported by the executable started again (progress seen: ${progressSeen} rows)`,
   );
+  // The reports' server pivot: its worker starts DuckDB and Perspective's protocol module from the
+  // WebAssembly embedded in the executable and answers a real Perspective client over the socket.
+  const pivotStarted = performance.now();
+  const pivot = await pivotTableSize(`${url.replace(/^http/, "ws")}/api/reports/pivot`, auth);
+  check(
+    pivot.tables.join() === "report_lines" && pivot.size === 0 && pivot.columns > 20,
+    `the report pivot socket answers from the executable (${pivot.tables.join()}, ${pivot.size} lines, ${pivot.columns} columns, ${Math.round(performance.now() - pivotStarted)} ms)`,
+  );
 } finally {
   server.kill("SIGTERM");
   const code = await server.exited;
@@ -293,3 +301,27 @@ console.log(
 );
 console.log(`binary: ${passedCount} passed, ${failures.length} failed`);
 process.exit(failures.length ? 1 : 0);
+
+/** Opens the report pivot socket as a Perspective client: the hosted tables and the lines' table size. */
+async function pivotTableSize(socketUrl: string, headers: Record<string, string>) {
+  const perspective = await import("@perspective-dev/client/node");
+  const socket = new WebSocket(socketUrl, { headers } as never);
+  socket.binaryType = "arraybuffer";
+  await new Promise((resolve, reject) => {
+    socket.addEventListener("open", resolve);
+    socket.addEventListener("error", () => reject(new Error("the pivot socket did not open")));
+  });
+  const client = perspective.make_client(async (bytes: Uint8Array) =>
+    socket.send(bytes as Uint8Array<ArrayBuffer>),
+  );
+  socket.addEventListener("message", (event) => {
+    void client.handle_response(new Uint8Array(event.data as ArrayBuffer));
+  });
+  try {
+    const tables = await client.get_hosted_table_names();
+    const table = await client.open_table(tables[0] ?? "");
+    return { tables, size: await table.size(), columns: (await table.columns()).length };
+  } finally {
+    socket.close();
+  }
+}

@@ -23,6 +23,7 @@ import { generateOnShipmentSave } from "./features/paperwork/paperwork.hooks";
 import { paperworkRoutes } from "./features/paperwork/paperwork.routes";
 import { partnerTypeRoutes } from "./features/partner-types/partner-types.routes";
 import { productsEntity } from "./features/products/products.entity";
+import { reportPivotRoutes } from "./features/reports/pivot/pivot.routes";
 import { reportAttributesRoutes, reportDataRoutes } from "./features/reports/reports.routes";
 import { screenAfterImport, screenOnContactSave } from "./features/screening/screening.hooks";
 import { screeningRoutes } from "./features/screening/screening.routes";
@@ -199,7 +200,8 @@ export function createApp(deps: TAppDeps) {
       createShipmentRoutes({ generateDocuments: generateOnShipmentSave, ...deps.shipments }),
     )
     .route("/reports-data", reportDataRoutes)
-    .route("/reports-attributes", reportAttributesRoutes);
+    .route("/reports-attributes", reportAttributesRoutes)
+    .route("/reports/pivot", reportPivotRoutes);
   api.notFound((c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   // Hono's route() does not carry the sub-app's notFound to the parent: answer unknown /api paths here.

@@ -23,6 +23,7 @@ import {
   TWO_WORKERS_FROM_BYTES,
 } from "./features/contacts/contact-import-child";
 import { seedShippedEdition } from "./features/export-control/ear-tables";
+import { pivotWebSocket } from "./features/reports/pivot/pivot.routes";
 import { INDEX_BUILD_COMMAND } from "./features/screening/index-build-child";
 import { setIndexCacheDir } from "./features/screening/index-cache";
 import { LISTS_HELP, progressLine, screeningListsCommand } from "./features/screening/lists.cli";
@@ -324,6 +325,7 @@ async function serve(env: TEnv, runtime: TRuntime): Promise<number> {
   const server = Bun.serve({
     port: env.port,
     fetch: app.fetch,
+    websocket: pivotWebSocket,
     idleTimeout: 60,
     maxRequestBodySize: serverBodyCap(env),
   });

@@ -52,6 +52,11 @@ const ZEnv = z.object({
     .min(0.5, "must be a number between 0.5 and 1")
     .max(1, "must be a number between 0.5 and 1")
     .default(0.85),
+  REPORTS_SERVER_PIVOT_LINES: z.coerce
+    .number({ error: "must be a whole number of report lines (0 = always pivot on the server)" })
+    .int("must be a whole number of report lines (0 = always pivot on the server)")
+    .min(0, "must be a whole number of report lines (0 = always pivot on the server)")
+    .default(200_000),
 });
 
 export type TEnv = {
@@ -79,6 +84,11 @@ export type TEnv = {
   uploadMaxBytes: number;
   /** Score at or above which a screening fails (a potential match a person must clear). */
   screeningThreshold: number;
+  /**
+   * From how many report lines /reports pivots on the server (DuckDB in the app's process, only the
+   * cells on screen sent) instead of in the browser over a download of every line; 0 = always.
+   */
+  reportsServerPivotLines: number;
 };
 
 /** Thrown for a bad configuration value; its message is one line naming the variable. */
@@ -117,5 +127,6 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     proxyHops: Number(env.TRUST_PROXY),
     uploadMaxBytes: Math.floor(env.UPLOAD_MAX_MB * 1024 * 1024),
     screeningThreshold: env.SCREENING_THRESHOLD,
+    reportsServerPivotLines: env.REPORTS_SERVER_PIVOT_LINES,
   };
 }

@@ -1,5 +1,6 @@
 import { createRoute, lazyRouteComponent, useRouterState } from "@tanstack/react-router";
 import { preinitModule, preload, preloadModule } from "react-dom";
+import type { TReportPivot } from "../../db/contracts/report-pivot";
 import type { TReportAttribute } from "../../db/contracts/reports";
 import { PageHeader } from "../components/app/screens";
 import { ErrorPanel } from "../components/kit/error-panel";
@@ -10,8 +11,12 @@ import { rootRoute } from "./root";
 export const reportsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/reports",
-  loader: async ({ context }) =>
-    (await context.api.get<{ data: TReportAttribute[] }>("/reports-attributes")).data,
+  loader: async ({ context }) => {
+    const { data, pivot } = await context.api.get<{ data: TReportAttribute[]; pivot: TReportPivot }>(
+      "/reports-attributes",
+    );
+    return { attributes: data, pivot };
+  },
   staticData: { title: "Reports" },
   head: () => ({ meta: [{ title: "Reports · Tradewinds" }] }),
   errorComponent: ({ error }) => (
@@ -29,21 +34,30 @@ export const reportsRoute = createRoute({
         // JavaScript loads and hydrates instead of after it.
         // The first view's columns too: the screen's own fetch of that URL takes this response over.
         const { reports } = reportsRoute.useRouteContext().assets;
-        const attributes = reportsRoute.useLoaderData();
+        const { attributes, pivot } = reportsRoute.useLoaderData();
         const search = useRouterState({ select: (s) => s.location.searchStr });
+        // A workspace that pivots on the server needs neither the lines nor Perspective's engine: only
+        // the chunks and the viewer's WebAssembly, and Perspective's chunk runs once the page is in.
         if (reports) {
-          preload(firstDataUrl(initialConfig(attributes, search), attributes), {
-            as: "fetch",
-            crossOrigin: "anonymous",
-          });
+          const isServer = pivot === "server";
+          if (!isServer) {
+            preload(firstDataUrl(initialConfig(attributes, search), attributes), {
+              as: "fetch",
+              crossOrigin: "anonymous",
+            });
+          }
           for (const href of reports.modules) preloadModule(href);
           // Perspective's chunk runs as soon as it arrives (an async module script), not after the
           // app's code has loaded: it starts the WebAssembly compilation and the worker on /reports.
-          if (reports.start) preinitModule(reports.start, { as: "script" });
+          if (reports.start && !isServer) preinitModule(reports.start, { as: "script" });
           for (const href of reports.styles) preload(href, { as: "style", crossOrigin: "anonymous" });
-          for (const href of reports.files) preload(href, { as: "fetch", crossOrigin: "anonymous" });
+          for (const href of reports.files) {
+            if (!isServer || !href.includes("perspective-server")) {
+              preload(href, { as: "fetch", crossOrigin: "anonymous" });
+            }
+          }
         }
-        return <ReportsScreen attributes={attributes} />;
+        return <ReportsScreen attributes={attributes} pivot={pivot} />;
       },
     })),
   ),

@@ -18,6 +18,7 @@ import serverWasm from "./generated/perspective-server.wasm?url";
 type TClient = Awaited<ReturnType<typeof perspective.worker>>;
 
 let client: Promise<TClient> | null = null;
+let viewerReady: Promise<void> | null = null;
 
 /**
  * Perspective's engine as a compiled WebAssembly module, compiled while it downloads. A response
@@ -49,6 +50,29 @@ function warmNumberFormats(): void {
   }
 }
 
+/** The viewer's WebAssembly (which is also the protocol client's), once per page. */
+function startViewer(): Promise<void> {
+  viewerReady ??= perspectiveViewer.init_client(fetch(clientWasm), viewerGlue).then(() => {
+    performance.mark("reports:viewer-wasm-ready");
+  });
+  viewerReady.catch(() => {
+    viewerReady = null;
+  });
+  return viewerReady;
+}
+
+/**
+ * A client of the server's pivot (/api/reports/pivot): only the viewer's WebAssembly loads, no
+ * engine and no lines; the server answers each view with the cells on screen. A new client is a new
+ * connection, which sees the workspace's lines as they are now.
+ */
+export async function pivotSocketClient(): Promise<TClient> {
+  await startViewer();
+  warmNumberFormats();
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  return perspective.websocket(`${scheme}://${window.location.host}/api/reports/pivot`);
+}
+
 /** Starts Perspective once per page: both WASM modules, then its worker (which holds the tables). */
 export function perspectiveClient(): Promise<TClient> {
   client ??= (async () => {
@@ -59,8 +83,7 @@ export function perspectiveClient(): Promise<TClient> {
       compileEngine(serverWasm).finally(() => performance.mark("reports:engine-compiled")),
       { disable_stage_0: true },
     );
-    await perspectiveViewer.init_client(fetch(clientWasm), viewerGlue);
-    performance.mark("reports:viewer-wasm-ready");
+    await startViewer();
     const worker = perspective.worker();
     warmNumberFormats();
     return worker;
@@ -73,6 +96,8 @@ export function perspectiveClient(): Promise<TClient> {
 
 // The server render of /reports runs this chunk as soon as it arrives (React's preinitModule): start
 // Perspective then, alongside the app's own code, which takes this start over (perspectiveClient).
+// A workspace that pivots on the server (the screen says so on its container) needs no engine.
 if (typeof window !== "undefined" && window.location.pathname === "/reports") {
-  void perspectiveClient().catch(() => undefined);
+  if (document.querySelector('[data-pivot="server"]')) void startViewer().catch(() => undefined);
+  else void perspectiveClient().catch(() => undefined);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { CsvParser } from "../../../server/lib/csv";
-import { reportCsvCell, safeReportCsv } from "./report-csv";
+import { reportCsvCell, safeReportCsv, safeReportCsvFromColumns } from "./report-csv";
 
 function parse(text: string): string[][] {
   const rows: string[][] = [];
@@ -40,5 +40,24 @@ describe("the report's CSV export", () => {
       ["a", "b"],
       ['x, "y"\nz', "1"],
     ]);
+  });
+
+  test("a view's columns (the server pivot) become the same safe CSV, groupings first, the total named", () => {
+    const csv = safeReportCsvFromColumns(
+      {
+        __ROW_PATH__: [[], ['=HYPERLINK("http://evil.example")'], ["Fuse"]],
+        "DELIVERED|Quantity": [14, 1, 13],
+        "IN TRANSIT|Quantity": [null, null, 5],
+      },
+      ["Product"],
+    );
+    expect(parse(csv)).toEqual([
+      ["Product", "DELIVERED|Quantity", "IN TRANSIT|Quantity"],
+      ["Total", "14", ""],
+      ['\'=HYPERLINK("http://evil.example")', "1", ""],
+      ["Fuse", "13", "5"],
+    ]);
+    expect(csv).not.toMatch(/(^|,)=HYPERLINK/m);
+    expect(parse(safeReportCsvFromColumns({ Quantity: [3, 4] }, []))).toEqual([["Quantity"], ["3"], ["4"]]);
   });
 });

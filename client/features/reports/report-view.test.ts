@@ -5,6 +5,7 @@ import {
   defaultConfig,
   firstColumns,
   firstDataUrl,
+  forServerPivot,
   initialConfig,
   loadFirstData,
   reportDataUrl,
@@ -186,5 +187,25 @@ describe("the first view's data", () => {
       }),
     ).rejects.toThrow("refused");
     expect(calls).toBe(1);
+  });
+});
+
+describe("a configuration for the server pivot", () => {
+  test("keeps the aggregates it offers and turns first/last into max (count on true/false)", () => {
+    const aggregates = forServerPivot(defaultConfig(REPORT_ATTRIBUTES), REPORT_ATTRIBUTES)
+      .aggregates as Record<string, string>;
+    expect(aggregates["Ship date"]).toBe("max");
+    expect(aggregates["Shipment ID"]).toBe("distinct count");
+    expect(aggregates.Quantity).toBe("sum");
+    expect(aggregates.Product).toBe("count");
+    const custom = forServerPivot(
+      {
+        columns: ["Quantity"],
+        aggregates: { Quantity: "first", "Licence required": "last", Status: "median" },
+      },
+      REPORT_ATTRIBUTES,
+    );
+    expect(custom.aggregates).toEqual({ Quantity: "max", "Licence required": "count", Status: "count" });
+    expect(custom.columns).toEqual(["Quantity"]);
   });
 });

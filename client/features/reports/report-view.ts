@@ -1,3 +1,4 @@
+import { serverPivotAggregate } from "../../../db/contracts/report-pivot";
 import { REPORT_GROUPABLE, REPORT_SUMMABLE } from "../../../db/contracts/report-summary";
 import type { TReportAttribute } from "../../../db/contracts/reports";
 import type { TViewerConfig } from "./saved-setups";
@@ -151,4 +152,27 @@ export async function loadFirstData<T>(
     if (!summary || (error as { status?: unknown } | null)?.status !== 413) throw error;
     return { data: await fetchUrl(reportDataUrl(firstColumns(config, attributes))), summary: false };
   }
+}
+
+/**
+ * A configuration as the server's pivot takes it: each aggregate it does not offer (first/last)
+ * becomes one it does (serverPivotAggregate), so a saved setup or the default view still opens.
+ */
+export function forServerPivot(
+  config: TViewerConfig,
+  attributes: readonly TReportAttribute[],
+): TViewerConfig {
+  if (!config.aggregates) return config;
+  const typeOf = new Map(attributes.map((a) => [a.label, a.type as string]));
+  return {
+    ...config,
+    aggregates: Object.fromEntries(
+      Object.entries(config.aggregates).map(([label, aggregate]) => [
+        label,
+        typeof aggregate === "string"
+          ? serverPivotAggregate(aggregate, typeOf.get(label) ?? "string")
+          : aggregate,
+      ]),
+    ),
+  };
 }

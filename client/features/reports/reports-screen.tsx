@@ -3,18 +3,20 @@ import { DownloadIcon, RefreshCwIcon, Settings2Icon } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { REPORT_ATTRIBUTES, type TReportAttribute } from "../../../db/contracts/report-attributes";
+import { REPORT_PIVOT_TABLE, type TReportPivot } from "../../../db/contracts/report-pivot";
 import { PageHeader } from "../../components/app/screens";
 import { Button } from "../../components/ui/button";
 import { Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { Switch } from "../../components/ui/switch";
-import { safeReportCsv } from "./report-csv";
+import { safeReportCsv, safeReportCsvFromColumns } from "./report-csv";
 import { ReportTools } from "./report-tools";
 import {
   configFor,
   defaultConfig,
   firstColumns,
   firstDataUrl,
+  forServerPivot,
   initialConfig,
   loadFirstData,
   reportDataUrl,
@@ -31,7 +33,11 @@ type TViewer = HTMLElement & {
   load(table: unknown): Promise<void>;
   restore(config: TViewerConfig): Promise<void>;
   save(): Promise<TViewerConfig>;
-  getView(): Promise<{ to_csv(): Promise<string>; num_rows(): Promise<number> }>;
+  getView(): Promise<{
+    to_csv(): Promise<string>;
+    to_columns(): Promise<object>;
+    num_rows(): Promise<number>;
+  }>;
   toggleConfig(force?: boolean): Promise<void>;
   delete(): Promise<void>;
 };
@@ -41,6 +47,23 @@ type TTable = {
   columns(): Promise<string[]>;
   delete(): Promise<void>;
 };
+
+/** A table the server pivots, and its connection. */
+type TServerTable = { table: TTable; close(): void };
+
+/** Opens a connection to the server's pivot and the workspace's table on it. */
+async function openServerTable(): Promise<TServerTable> {
+  const client = await import("./perspective-loader").then((m) => m.pivotSocketClient());
+  performance.mark("reports:perspective-ready");
+  try {
+    const table = (await client.open_table(REPORT_PIVOT_TABLE)) as unknown as TTable;
+    performance.mark("reports:table-loaded");
+    return { table, close: () => void Promise.resolve(client.terminate()).catch(() => undefined) };
+  } catch (error) {
+    void Promise.resolve(client.terminate()).catch(() => undefined);
+    throw error;
+  }
+}
 
 /**
  * loading: nothing shown yet; partial: the first pivot is up from the columns it needs (or, with
@@ -93,7 +116,11 @@ const today = () => new Date().toISOString().slice(0, 10);
  * first view. The screen's first load takes them over; any later load fetches afresh.
  */
 let early: { url: string; data: Promise<ArrayBuffer> } | null = null;
-if (typeof window !== "undefined" && window.location.pathname === "/reports") {
+if (
+  typeof window !== "undefined" &&
+  window.location.pathname === "/reports" &&
+  document.querySelector('[data-pivot="browser"]')
+) {
   const url = firstDataUrl(initialConfig(REPORT_ATTRIBUTES, window.location.search), REPORT_ATTRIBUTES);
   early = { url, data: fetchReportData(url) };
   early.data.catch(() => undefined);
@@ -111,10 +138,18 @@ function takeEarly(url: string): Promise<ArrayBuffer> | null {
  * /reports: a Perspective pivot over the workspace's shipment lines. Perspective, its plugins and its
  * WASM load only here, after hydration; the server renders the frame and an empty container.
  */
-export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }) {
+export function ReportsScreen({
+  attributes,
+  pivot = "browser",
+}: {
+  attributes: TReportAttribute[];
+  /** Where the pivot runs: "server" for a large workspace (the pivot socket), "browser" otherwise. */
+  pivot?: TReportPivot;
+}) {
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<TViewer | null>(null);
   const tableRef = useRef<TTable | null>(null);
+  const serverRef = useRef<TServerTable | null>(null);
   const [phase, setPhase] = useState<TPhase>({ kind: "loading" });
   const [attempt, setAttempt] = useState(0);
   const [isReloading, setIsReloading] = useState(false);
@@ -135,7 +170,69 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
     let table: TTable | null = null;
     let full: TTable | null = null;
     let stopLabelling = () => {};
+    /** The `<perspective-viewer>`, in the container, labelled, reporting its configuration. */
+    const createViewer = (): TViewer => {
+      const created = document.createElement("perspective-viewer") as unknown as TViewer;
+      created.setAttribute("theme", "Pro Light");
+      created.className = "block h-full w-full";
+      // The event carries only what changed: the whole configuration is read back.
+      created.addEventListener("perspective-config-update", () => {
+        void created
+          .save()
+          .then((next) => {
+            if (!isCancelled) setConfig(next);
+          })
+          .catch(() => undefined);
+      });
+      containerRef.current?.replaceChildren(created);
+      stopLabelling = keepViewerLabelled(created);
+      viewerRef.current = created;
+      return created;
+    };
+    /** Once the first pivot is on screen: the line count, and the settings panel on a wide screen. */
+    const showReady = async (shown: TViewer, lines: number) => {
+      setConfig(await shown.save());
+      setPhase({ kind: "ready", lines });
+      // The settings panel is where rows, columns, filters and charts are chosen: open it from the start.
+      //
+      // On a narrow screen it would cover the whole grid, so there it stays closed.
+      if (lines > 0 && window.matchMedia("(min-width: 1024px)").matches) {
+        void shown.toggleConfig(true).catch(() => undefined);
+      }
+    };
     setPhase({ kind: "loading" });
+    if (pivot === "server") {
+      // A large workspace pivots on the server: the viewer asks it for each view's cells over a
+      // socket; no engine and no lines download.
+      (async () => {
+        const first = initialConfig(attributes, window.location.search);
+        const opened = await openServerTable();
+        if (isCancelled) {
+          opened.close();
+          return;
+        }
+        serverRef.current = opened;
+        viewer = createViewer();
+        await Promise.all([viewer.load(opened.table), viewer.restore(forServerPivot(first, attributes))]);
+        performance.mark("reports:first-pivot");
+        const lines = await opened.table.size();
+        if (!isCancelled) await showReady(viewer, lines);
+      })().catch((error: unknown) => {
+        if (!isCancelled)
+          setPhase({ kind: "error", message: error instanceof Error ? error.message : String(error) });
+      });
+      return () => {
+        isCancelled = true;
+        stopLabelling();
+        viewerRef.current = null;
+        const server = serverRef.current;
+        serverRef.current = null;
+        void viewer
+          ?.delete()
+          .catch(() => undefined)
+          .finally(() => server?.close());
+      };
+    }
     (async () => {
       // The first view's columns download while the Perspective chunk loads and compiles its
       // WebAssembly; the other columns follow, and the same lines with every column replace them.
@@ -168,21 +265,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
           else table = loaded;
           return loaded;
         });
-      viewer = document.createElement("perspective-viewer") as unknown as TViewer;
-      viewer.setAttribute("theme", "Pro Light");
-      viewer.className = "block h-full w-full";
-      // The event carries only what changed: the whole configuration is read back.
-      viewer.addEventListener("perspective-config-update", () => {
-        void viewer
-          ?.save()
-          .then((next) => {
-            if (!isCancelled) setConfig(next);
-          })
-          .catch(() => undefined);
-      });
-      containerRef.current?.replaceChildren(viewer);
-      stopLabelling = keepViewerLabelled(viewer);
-      viewerRef.current = viewer;
+      viewer = createViewer();
       const firstLabels = new Set(
         attributes.filter((a) => !firstKeys || firstKeys.includes(a.name)).map((a) => a.label),
       );
@@ -222,14 +305,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
       }
       const lines = await table.size();
       if (isCancelled) return;
-      setConfig(await viewer.save());
-      setPhase({ kind: "ready", lines });
-      // The settings panel is where rows, columns, filters and charts are chosen: open it from the start.
-      //
-      // On a narrow screen it would cover the whole grid, so there it stays closed.
-      if (lines > 0 && window.matchMedia("(min-width: 1024px)").matches) {
-        void viewer.toggleConfig(true).catch(() => undefined);
-      }
+      await showReady(viewer, lines);
     })().catch((error: unknown) => {
       if (!isCancelled)
         setPhase({ kind: "error", message: error instanceof Error ? error.message : String(error) });
@@ -244,10 +320,33 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
         .then(() => Promise.all([table?.delete(), full?.delete()]))
         .catch(() => undefined);
     };
-  }, [attempt]);
+  }, [attempt, pivot]);
 
   /** Re-fetches the lines into the same table: the viewer keeps its current setup. */
   const reload = useCallback(async () => {
+    const server = serverRef.current;
+    const viewer = viewerRef.current;
+    if (server && viewer) {
+      // A new connection sees the lines as they are now; the viewer keeps its current setup.
+      setIsReloading(true);
+      try {
+        const fresh = await openServerTable();
+        const { table: _shown, ...current } = await viewer.save();
+        await Promise.all([viewer.load(fresh.table), viewer.restore(current)]);
+        serverRef.current = fresh;
+        server.close();
+        const lines = await fresh.table.size();
+        setPhase({ kind: "ready", lines });
+        toast.success("Report data reloaded", {
+          description: `${lines.toLocaleString("en-US")} shipment lines`,
+        });
+      } catch (error) {
+        toast.error("Reload failed", { description: error instanceof Error ? error.message : String(error) });
+      } finally {
+        setIsReloading(false);
+      }
+      return;
+    }
     const table = tableRef.current;
     if (!table) {
       setAttempt((n) => n + 1);
@@ -289,7 +388,13 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
     const view = await viewerRef.current?.getView();
     if (!view) return;
     // Cells a spreadsheet would run as formulas are written as text (report-csv.ts).
-    download(new Blob([safeReportCsv(await view.to_csv())], { type: "text/csv" }), `report-${today()}.csv`);
+    const csv = serverRef.current
+      ? safeReportCsvFromColumns(
+          (await view.to_columns()) as Record<string, unknown[]>,
+          (await viewerRef.current?.save())?.group_by ?? [],
+        )
+      : safeReportCsv(await view.to_csv());
+    download(new Blob([csv], { type: "text/csv" }), `report-${today()}.csv`);
     toast.success("CSV exported");
   };
 
@@ -386,6 +491,8 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
         <div
           ref={containerRef}
           data-testid="reports-viewer"
+          // Where the pivot runs (Perspective's chunk reads it to skip its engine on "server").
+          data-pivot={pivot}
           // How many lines are loaded, once the first pivot has rendered (tests and the benchmark wait for it).
           data-lines={phase.kind === "ready" ? phase.lines : undefined}
           // Set once the first pivot is on screen (possibly before every column is in).
@@ -403,7 +510,7 @@ export function ReportsScreen({ attributes }: { attributes: TReportAttribute[] }
           isConfigured={hasSetup}
           currentConfig={async () => (await viewerRef.current?.save()) ?? null}
           onLoad={async (next) => {
-            await viewerRef.current?.restore(next);
+            await viewerRef.current?.restore(pivot === "server" ? forServerPivot(next, attributes) : next);
           }}
         />
       )}

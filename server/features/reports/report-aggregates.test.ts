@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import perspective from "@perspective-dev/client/node";
 import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
-import { insertBulkLines, insertReportContact, insertReportProduct } from "./report-fixtures";
+import {
+  insertBulkLines,
+  insertReportContact,
+  insertReportProduct,
+  LINE_AGGREGATE_CASES,
+} from "./report-fixtures";
 
 let ctx: TTestContext;
 let ws: number;
@@ -71,22 +76,10 @@ const FIRST = (expr: string) =>
   `(select ${expr} from shipment_items i2 join shipments s2 on s2.id = i2.shipment_id join products p on p.id = i2.product_id
     where s2.workspace_id = s.workspace_id and s2.shipping_status_id = s.shipping_status_id order by i2.id limit 1)`;
 const LAST = (expr: string) => FIRST(expr).replace("order by i2.id", "order by i2.id desc");
-// Money is stored in cents; a line in another currency is rounded to US cents at its shipment's rate.
-const VALUE = "i.extended_value / 100.0";
-const USD =
-  "case when c.code = 'USD' then i.extended_value / 100.0 else round(i.extended_value * s.usd_exchange_rate) / 100.0 end";
-
 const CASES: [column: string, aggregate: string, sql: string][] = [
-  ["quantity", "sum", "sum(i.quantity)"],
-  ["extended_value_usd", "sum", `round(sum(${USD}), 2)`],
-  ["quantity", "count", "count(*)"],
-  ["product_name", "count", "count(*)"],
-  ["quantity", "avg", "avg(i.quantity)"],
-  ["extended_value", "avg", `avg(${VALUE})`],
+  ...LINE_AGGREGATE_CASES,
   ["product_name", "distinct count", "count(distinct p.name)"],
   ["shipment_id", "distinct count", "count(distinct s.id)"],
-  ["extended_value", "min", `min(${VALUE})`],
-  ["extended_value", "max", `max(${VALUE})`],
   ["quantity", "first", FIRST("i2.quantity")],
   ["quantity", "last", LAST("i2.quantity")],
   ["extended_value", "first", FIRST("i2.extended_value / 100.0")],

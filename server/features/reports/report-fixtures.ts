@@ -186,3 +186,22 @@ export async function insertBulkLines(
   }
   return { firstShipmentId: first };
 }
+
+// Independent SQL for the pivot's aggregates over lines (from shipment_items i, shipments s,
+// products p, currencies c): money is stored in cents; a line in another currency is rounded to US
+// cents at its shipment's rate.
+export const VALUE_SQL = "i.extended_value / 100.0";
+export const USD_SQL =
+  "case when c.code = 'USD' then i.extended_value / 100.0 else round(i.extended_value * s.usd_exchange_rate) / 100.0 end";
+
+/** Column, aggregate and the SQL that computes it: the aggregates both pivots offer. */
+export const LINE_AGGREGATE_CASES: [column: string, aggregate: string, sql: string][] = [
+  ["quantity", "sum", "sum(i.quantity)"],
+  ["extended_value_usd", "sum", `round(sum(${USD_SQL}), 2)`],
+  ["quantity", "count", "count(*)"],
+  ["product_name", "count", "count(*)"],
+  ["quantity", "avg", "avg(i.quantity)"],
+  ["extended_value", "avg", `avg(${VALUE_SQL})`],
+  ["extended_value", "min", `min(${VALUE_SQL})`],
+  ["extended_value", "max", `max(${VALUE_SQL})`],
+];

@@ -11,19 +11,38 @@ import { AppError } from "../../lib/errors";
 import { exportLimiter } from "../../lib/heavy-work";
 import { validate } from "../../lib/validate";
 import { authOf, requireAuth } from "../auth/auth.middleware";
+import { warmPivot } from "./pivot/pivot-service";
 import {
   reportArrowStream,
   reportJsonRecords,
+  reportLineCount,
   reportRowSource,
   reportSummaryArrow,
   reportSummaryRecords,
   reportSummaryRowSource,
 } from "./reports.service";
 
-/** GET /api/reports-attributes → `{data: [{name, label, type, aggregate, description?}]}`: the report's columns. */
-export const reportAttributesRoutes = new Hono<TAppEnv>()
-  .use(requireAuth())
-  .get("/", (c) => c.json({ data: REPORT_ATTRIBUTES }));
+/**
+ * GET /api/reports-attributes → `{data: [{name, label, type, aggregate, description?}], pivot}`: the
+ * report's columns, and where the workspace's pivot runs: "server" from REPORTS_SERVER_PIVOT_LINES
+ * lines on (the /api/reports/pivot socket), "browser" below (the Arrow stream of every line).
+ */
+export const reportAttributesRoutes = new Hono<TAppEnv>().use(requireAuth()).get("/", async (c) => {
+  const threshold = c.var.env.reportsServerPivotLines;
+  let pivot: "server" | "browser" = "server";
+  if (threshold > 0) {
+    const rows = reportSummaryRowSource(c.var.db.$client, c.var.env.databaseUrl);
+    pivot = (await reportLineCount(rows, authOf(c).workspaceId)) >= threshold ? "server" : "browser";
+  }
+  // The screen connects next: its lines load meanwhile (while the page and the viewer download).
+  if (pivot === "server") {
+    warmPivot(
+      { databaseUrl: c.var.env.databaseUrl, authToken: c.var.env.databaseAuthToken },
+      authOf(c).workspaceId,
+    );
+  }
+  return c.json({ data: REPORT_ATTRIBUTES, pivot });
+});
 
 /**
  * GET /api/reports-data: one record per line of the workspace's non-template shipments.

@@ -65,6 +65,16 @@ export async function reportArrowStream(
   });
 }
 
+/** How many lines the workspace's report has (templates are not lines). */
+export async function reportLineCount(rows: TRowSource, workspaceId: number): Promise<number> {
+  const [row] = await rows(
+    `select count(*) from shipment_items i cross join shipments s on s.id = i.shipment_id
+     where s.workspace_id = ? and s.shipping_status_id <> 1`,
+    [workspaceId],
+  );
+  return Number(row?.[0] ?? 0);
+}
+
 /** Every line as JSON records, or null when there are more than `limit` (the caller then points to Arrow). */
 export async function reportJsonRecords(
   client: Client,

@@ -1,0 +1,274 @@
+// The reports' pivots answered in this process: one DuckDB (WebAssembly, single-threaded) holds one
+// table of lines per workspace, loaded from the same line reader as the Arrow stream, and one
+// Perspective VirtualServer per connection turns the viewer's requests into SQL over it. Runs inside
+// the pivot worker (pivot.worker.ts); tests run it directly.
+import { readFileSync } from "node:fs";
+import duckdbWasm from "@duckdb/duckdb-wasm/dist/duckdb-eh.wasm" with { type: "file" };
+import { createClient } from "@libsql/client";
+// The protocol's client/SQL-model module, without Perspective's Node entry (which loads its whole
+// engine at import, with a top-level await the executable's bundle cannot hold).
+import perspectiveClientWasm from "@perspective-dev/client/dist/wasm/perspective-js.wasm" with {
+  type: "file",
+};
+import { RecordBatchStreamWriter } from "apache-arrow";
+import { REPORT_ATTRIBUTES } from "../../../../db/contracts/reports";
+import { inflateStage0 } from "../../../lib/wasm-stage0";
+import { reportSchema, toRecordBatch } from "../report-arrow";
+import { COLUMNS, SPECS } from "../report-columns";
+import { readLinePages } from "../report-lines";
+import { loadLookups, type TReportLookups } from "../report-lookups";
+import { reportRowSource } from "../report-row-source";
+import { PIVOT_MACROS, PivotHandler } from "./pivot-handler";
+
+type TDuckModule = typeof import("@duckdb/duckdb-wasm/blocking");
+type TDuckDB = Awaited<ReturnType<TDuckModule["createDuckDB"]>>;
+export type TDuckConnection = ReturnType<TDuckDB["connect"]>;
+type TPerspective = typeof import("@perspective-dev/client/dist/wasm/perspective-js.js");
+
+export type TPivotSource = {
+  databaseUrl: string;
+  authToken?: string;
+  /** Called when the last idle table was dropped and no connection is open: the engine may stop. */
+  onIdle?: () => void;
+};
+
+/** One workspace's loaded lines: a DuckDB table, what they were loaded from, and who still uses it. */
+type TLoaded = { table: string; fingerprint: string; users: number };
+
+/** Most values a text column is stored as an ENUM with (two bytes a line); more stay VARCHAR. */
+const ENUM_MAX_VALUES = 65_535;
+
+const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/**
+ * The lines' table, created before any line arrives so that each column that is a dictionary in
+ * the Arrow stream (a status, a carrier, a party, a product…) is an ENUM of its values, sorted as
+ * text (the order a grouping shows): 1–2 bytes a line instead of a 16-byte string. Loading a
+ * million lines into VARCHAR columns took DuckDB ~250 MB before it compressed them.
+ */
+function tableDdl(table: string, lookups: TReportLookups): string {
+  const columns = REPORT_ATTRIBUTES.filter(({ name }) => COLUMNS.includes(name)).map(({ name, label }) => {
+    const spec = SPECS[name];
+    let type = "VARCHAR";
+    if (spec.kind === "dict") {
+      const values = [...new Set(spec.dict(lookups).values)].sort();
+      if (values.length > 0 && values.length <= ENUM_MAX_VALUES)
+        type = `ENUM(${values.map(sqlText).join(", ")})`;
+    } else if (spec.kind === "int") type = "INTEGER";
+    else if (spec.kind === "scaled") type = "DOUBLE";
+    else if (spec.kind === "date") type = "DATE";
+    else if (spec.kind === "bool") type = "BOOLEAN";
+    return `"${label.replaceAll('"', '""')}" ${type}`;
+  });
+  return `CREATE TABLE "${table}" (${columns.join(", ")})`;
+}
+
+/** How many pages (of REPORT_BATCH_LINES lines) a load reads between two garbage collections. */
+const GC_EVERY_PAGES = 4;
+
+/** DuckDB's own cap (SET memory_limit): a view that would need more fails with a message instead of growing the process. */
+const PIVOT_MEMORY_LIMIT_MB = 512;
+
+/** How long a workspace's table stays loaded after its last connection closed. */
+const IDLE_MS = 5 * 60_000;
+
+/**
+ * Answers the workspace's fingerprint: it changes when anything the report shows changes (the
+ * shipments' triggers raise home_versions on every shipment or contact write; products carry their
+ * own updated_at). One indexed read, so every new connection can afford it.
+ */
+const FINGERPRINT_SQL = `
+select coalesce((select version from home_versions where workspace_id = ?), 0) || '/' ||
+  coalesce((select max(updated_at) from products where workspace_id = ?), '') || '/' ||
+  coalesce((select max(updated_at) from shipments where workspace_id = ?), '')`;
+
+export class PivotEngine {
+  #db: TDuckDB;
+  #conn: TDuckConnection;
+  #perspective: TPerspective;
+  #source: TPivotSource;
+  #client: ReturnType<typeof createClient>;
+  #tables = new Map<number, TLoaded>();
+  #loading = new Map<number, Promise<TLoaded>>();
+  #idle = new Map<number, ReturnType<typeof setTimeout>>();
+  #sessions = new Map<
+    number,
+    {
+      server: InstanceType<TPerspective["VirtualServer"]>;
+      handler: PivotHandler;
+      workspaceId: number;
+      loaded: TLoaded;
+    }
+  >();
+  #generation = 0;
+
+  private constructor(db: TDuckDB, perspective: TPerspective, source: TPivotSource) {
+    this.#db = db;
+    this.#conn = db.connect();
+    this.#perspective = perspective;
+    this.#source = source;
+    this.#client = createClient({ url: source.databaseUrl, authToken: source.authToken });
+  }
+
+  /** Starts DuckDB (about a second: the WebAssembly compiles) and Perspective's SQL model. */
+  static async start(source: TPivotSource): Promise<PivotEngine> {
+    const duckdb: TDuckModule = await import("@duckdb/duckdb-wasm/blocking");
+    // DuckDB's WebAssembly is a file import, so the executable embeds it (Bun reads embedded files
+    // by path); only this worker imports it. Bun has WebAssembly exceptions: the "eh" build only.
+    const wasm = duckdbWasm;
+    const db = await duckdb.createDuckDB(
+      { mvp: { mainModule: wasm, mainWorker: "" }, eh: { mainModule: wasm, mainWorker: "" } },
+      new duckdb.VoidLogger(),
+      duckdb.NODE_RUNTIME,
+    );
+    await db.instantiate();
+    db.open({});
+    const perspective: TPerspective = await import("@perspective-dev/client/dist/wasm/perspective-js.js");
+    perspective.initSync({
+      module: await inflateStage0(new Uint8Array(readFileSync(perspectiveClientWasm))),
+    });
+    const engine = new PivotEngine(db, perspective, source);
+    // Tables in a compressed in-memory database: DuckDB compresses their columns as it would on disk.
+    engine.#conn.query("ATTACH ':memory:' AS pivot_lines (COMPRESS)");
+    engine.#conn.query("USE pivot_lines");
+    for (const sql of Object.values(PIVOT_MACROS)) engine.#conn.query(sql);
+    engine.#conn.query(`SET memory_limit = '${PIVOT_MEMORY_LIMIT_MB}MB'`);
+    return engine;
+  }
+
+  /** The workspace's fingerprint as the database has it now. */
+  async fingerprint(workspaceId: number): Promise<string> {
+    const result = await this.#client.execute({
+      sql: FINGERPRINT_SQL,
+      args: [workspaceId, workspaceId, workspaceId],
+    });
+    return String(result.rows[0][0]);
+  }
+
+  /**
+   * The workspace's table, loaded afresh when its fingerprint changed since the last load; openers
+   * at the same time share one load.
+   */
+  async #table(workspaceId: number): Promise<TLoaded> {
+    const pending = this.#loading.get(workspaceId);
+    if (pending) return pending;
+    const load = (async () => {
+      const fingerprint = await this.fingerprint(workspaceId);
+      const current = this.#tables.get(workspaceId);
+      if (current && current.fingerprint === fingerprint) return current;
+      const table = `lines_${workspaceId}_${++this.#generation}`;
+      await this.#load(workspaceId, table);
+      const loaded: TLoaded = { table, fingerprint, users: 0 };
+      if (current && current.users === 0) this.#drop(current);
+      this.#tables.set(workspaceId, loaded);
+      return loaded;
+    })();
+    this.#loading.set(workspaceId, load);
+    try {
+      return await load;
+    } finally {
+      this.#loading.delete(workspaceId);
+    }
+  }
+
+  /** Copies the workspace's lines into `table`, one Arrow record batch (one SQL page) at a time. */
+  async #load(workspaceId: number, table: string): Promise<void> {
+    const rows = reportRowSource(this.#client, this.#source.databaseUrl);
+    const lookups = await loadLookups(this.#client, workspaceId);
+    // Named by label, as the Arrow stream the browser pivots is (saved setups name columns so).
+    const schema = reportSchema(lookups, "labels");
+    this.#conn.query(tableDdl(table, lookups));
+    let pages = 0;
+    for await (const page of readLinePages(rows, workspaceId, lookups)) {
+      // A page's rows, lines and batch are garbage once inserted; collected every few pages, the
+      // load's peak stays near what it keeps (left to itself the heap grew by hundreds of MB).
+      if (++pages % GC_EVERY_PAGES === 0) Bun.gc(true);
+      const writer = new RecordBatchStreamWriter();
+      writer.reset(undefined, schema);
+      writer.write(toRecordBatch(page, lookups, schema));
+      writer.finish();
+      this.#conn.insertArrowFromIPCStream(writer.toUint8Array(true), { name: table, create: false });
+    }
+    // The pages' rows and batches are garbage now: hand the memory back before anyone pivots.
+    Bun.gc(true);
+  }
+
+  #drop(loaded: TLoaded): void {
+    this.#conn.query(`DROP TABLE IF EXISTS "${loaded.table}"`);
+  }
+
+  /**
+   * Loads (or refreshes) the workspace's lines before anyone connects: the page that is about to
+   * connect asks for it with its first request. Dropped when idle, like a table whose users left.
+   */
+  async warm(workspaceId: number): Promise<void> {
+    const loaded = await this.#table(workspaceId);
+    if (loaded.users === 0 && !this.#idle.has(workspaceId)) this.#dropWhenIdle(workspaceId, loaded);
+  }
+
+  /** Opens connection `id` for the workspace: its lines are loaded (or refreshed) first. */
+  async open(id: number, workspaceId: number): Promise<void> {
+    const timer = this.#idle.get(workspaceId);
+    if (timer) clearTimeout(timer);
+    this.#idle.delete(workspaceId);
+    const loaded = await this.#table(workspaceId);
+    loaded.users++;
+    const handler = new PivotHandler(this.#conn, this.#perspective, loaded.table, `v${id}_`);
+    const server = new this.#perspective.VirtualServer(handler as never);
+    this.#sessions.set(id, { server, handler, workspaceId, loaded });
+  }
+
+  /** Answers one Perspective request of connection `id`. */
+  async handle(id: number, request: Uint8Array): Promise<Uint8Array> {
+    const session = this.#sessions.get(id);
+    if (!session) throw new Error("This report connection is not open");
+    const response: Uint8Array = await session.server.handleRequest(request);
+    return response.slice();
+  }
+
+  /** Closes connection `id`: its views are dropped; the table is dropped once idle or superseded. */
+  close(id: number): void {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    this.#sessions.delete(id);
+    session.handler.dropViews();
+    session.server.free();
+    const { loaded, workspaceId } = session;
+    loaded.users--;
+    if (loaded.users > 0) return;
+    if (this.#tables.get(workspaceId) !== loaded) {
+      this.#drop(loaded);
+      return;
+    }
+    this.#dropWhenIdle(workspaceId, loaded);
+  }
+
+  #dropWhenIdle(workspaceId: number, loaded: TLoaded): void {
+    this.#idle.set(
+      workspaceId,
+      setTimeout(() => {
+        this.#idle.delete(workspaceId);
+        if (loaded.users === 0 && this.#tables.get(workspaceId) === loaded) {
+          this.#tables.delete(workspaceId);
+          this.#drop(loaded);
+        }
+        if (this.#tables.size === 0 && this.#sessions.size === 0 && this.#loading.size === 0) {
+          this.#source.onIdle?.();
+        }
+      }, IDLE_MS),
+    );
+  }
+
+  /** Tables loaded now (tests). */
+  loadedTables(): string[] {
+    return [...this.#tables.values()].map((t) => t.table);
+  }
+
+  stop(): void {
+    for (const id of [...this.#sessions.keys()]) this.close(id);
+    for (const timer of this.#idle.values()) clearTimeout(timer);
+    this.#client.close();
+    this.#conn.close();
+    this.#db.reset();
+  }
+}

@@ -1,0 +1,233 @@
+// One connection's Perspective virtual-server handler: Perspective's DuckDB handler (its SQL model
+// turns each view config into DuckDB SQL) behind a gate. The connection sees one table, named
+// REPORT_TABLE, which is its workspace's lines; its views get names of its own; a config may name only
+// the table's columns, the aggregates and filters below, and no expressions (an expression is SQL, and
+// SQL could read another workspace's table).
+
+import type { ColumnType, ViewConfig, ViewWindow, VirtualDataSlice } from "@perspective-dev/client/node";
+import { DuckDBHandler } from "@perspective-dev/client/virtual_servers/duckdb";
+import { REPORT_PIVOT_AGGREGATES, REPORT_PIVOT_TABLE } from "../../../../db/contracts/report-pivot";
+import type { TDuckConnection } from "./pivot-engine";
+
+/** The name the viewer opens: the connection's workspace's lines. */
+export const REPORT_TABLE = REPORT_PIVOT_TABLE;
+
+/**
+ * DuckDB functions behind the viewer's aggregate names that are not DuckDB's own (the SQL model
+ * writes `name("column")`); created once per database by the engine.
+ */
+export const PIVOT_MACROS: Record<string, string> = {
+  "distinct count": "CREATE OR REPLACE MACRO distinct_count(x) AS count(DISTINCT x)",
+};
+const MACRO_NAMES: Record<string, string> = { "distinct count": "distinct_count" };
+
+const NUMBER_FILTERS = ["==", "!=", ">=", "<=", ">", "<", "is null", "is not null"];
+const TEXT_FILTERS = [...NUMBER_FILTERS, "begins with", "contains", "ends with", "in", "not in"];
+
+type TColumnType = "integer" | "float" | "string" | "boolean" | "date" | "datetime";
+type TPerspective = typeof import("@perspective-dev/client/dist/wasm/perspective-js.js");
+
+/** The part of Perspective's SQL model the handler calls itself. */
+type TSqlModel = { tableMakeView(table: string, view: string, config: unknown): unknown };
+
+/** A view config the gate refused: its message goes back to the viewer as the request's error. */
+export class PivotConfigError extends Error {}
+
+export class PivotHandler {
+  #inner: DuckDBHandler;
+  #table: string;
+  #prefix: string;
+  #views = new Map<string, string>();
+  #next = 0;
+  #schema: Record<string, TColumnType> | undefined;
+  #conn: TDuckConnection;
+  #model: TSqlModel;
+  /** This connection's views that are SQL views (flat ones), not tables. */
+  #sqlViews = new Set<string>();
+
+  constructor(conn: TDuckConnection, perspective: TPerspective, table: string, viewPrefix: string) {
+    // DuckDBHandler expects duckdb-wasm's async connection; the blocking one answers the same calls.
+    const db = {
+      query: async (sql: string) => conn.query(sql),
+      useUnsafe: async <R>(run: (bindings: unknown, id: number) => R) =>
+        conn.useUnsafe((bindings: unknown, id: number) => run(bindings, id)),
+    };
+    this.#inner = new DuckDBHandler(db as never, perspective as never);
+    this.#model = (this.#inner as unknown as { sqlBuilder: TSqlModel }).sqlBuilder;
+    this.#conn = conn;
+    this.#table = table;
+    this.#prefix = viewPrefix;
+  }
+
+  /** The DuckDB name behind a name the viewer used: the table or one of this connection's views. */
+  #real(id: string): string {
+    if (id === REPORT_TABLE) return this.#table;
+    const view = this.#views.get(id);
+    if (!view) throw new PivotConfigError(`There is no table or view named ${id} here`);
+    return view;
+  }
+
+  #realView(id: string): string {
+    const view = this.#views.get(id);
+    if (!view) throw new PivotConfigError(`There is no view named ${id} here`);
+    return view;
+  }
+
+  getFeatures() {
+    const numeric = { aggregates: [...REPORT_PIVOT_AGGREGATES.number], filters: NUMBER_FILTERS };
+    const other = { aggregates: [...REPORT_PIVOT_AGGREGATES.other], filters: NUMBER_FILTERS };
+    return {
+      group_by: true,
+      split_by: true,
+      sort: true,
+      expressions: false,
+      group_rollup_mode: ["rollup", "flat", "total"] as ("rollup" | "flat" | "total")[],
+      split_rollup_mode: ["flat"] as "flat"[],
+      filter_ops: {
+        integer: numeric.filters,
+        float: numeric.filters,
+        string: TEXT_FILTERS,
+        boolean: ["==", "!=", "is null", "is not null"],
+        date: other.filters,
+        datetime: other.filters,
+      },
+      aggregates: {
+        integer: numeric.aggregates,
+        float: numeric.aggregates,
+        string: other.aggregates,
+        boolean: [...REPORT_PIVOT_AGGREGATES.boolean],
+        date: other.aggregates,
+        datetime: other.aggregates,
+      },
+    };
+  }
+
+  getHostedTables() {
+    return [REPORT_TABLE];
+  }
+
+  async #tableSchema(): Promise<Record<string, TColumnType>> {
+    this.#schema ??= (await this.#inner.tableSchema(this.#table)) as Record<string, TColumnType>;
+    return this.#schema;
+  }
+
+  async tableSchema(id: string) {
+    if (id === REPORT_TABLE) return this.#tableSchema();
+    return this.#inner.tableSchema(this.#real(id));
+  }
+
+  tableSize(id: string) {
+    return this.#inner.tableSize(this.#real(id));
+  }
+
+  async tableMakeView(id: string, viewId: string, config: Record<string, unknown>) {
+    if (id !== REPORT_TABLE) throw new PivotConfigError(`There is no table named ${id} here`);
+    await this.#check(config);
+    const name = `${this.#prefix}${++this.#next}`;
+    const aggregates = Object.fromEntries(
+      Object.entries((config.aggregates ?? {}) as Record<string, string>).map(([column, aggregate]) => [
+        column,
+        MACRO_NAMES[aggregate] ?? aggregate,
+      ]),
+    );
+    const list = (value: unknown) => (Array.isArray(value) ? value : []);
+    if (list(config.group_by).length === 0 && list(config.split_by).length === 0) {
+      // A flat view (lines, not groups) stays a SQL view: as a table it would copy every line of
+      // the workspace per viewer; the grid asks for a window of rows at a time anyway.
+      const sql = this.#model.tableMakeView(this.#table, name, { ...config, aggregates }) as string;
+      if (!sql.startsWith("CREATE TABLE "))
+        throw new Error("Perspective's SQL model changed: no CREATE TABLE");
+      this.#conn.query(`CREATE VIEW ${sql.slice("CREATE TABLE ".length)}`);
+      this.#sqlViews.add(name);
+    } else await this.#inner.tableMakeView(this.#table, name, { ...config, aggregates });
+    this.#views.set(viewId, name);
+  }
+
+  tableValidateExpression(): never {
+    throw new PivotConfigError("Expressions are not available on this report");
+  }
+
+  async viewDelete(viewId: string) {
+    const name = this.#realView(viewId);
+    this.#views.delete(viewId);
+    if (this.#sqlViews.delete(name)) this.#conn.query(`DROP VIEW IF EXISTS "${name}"`);
+    else await this.#inner.viewDelete(name);
+  }
+
+  viewGetData(
+    viewId: string,
+    config: ViewConfig,
+    schema: Record<string, ColumnType>,
+    viewport: ViewWindow,
+    slice: VirtualDataSlice,
+  ) {
+    return this.#inner.viewGetData(this.#realView(viewId), config, schema, viewport, slice);
+  }
+
+  viewGetMinMax(viewId: string, column: string, config: ViewConfig) {
+    return this.#inner.viewGetMinMax(this.#realView(viewId), column, config);
+  }
+
+  viewColumnSize(viewId: string, config: ViewConfig) {
+    return this.#inner.viewColumnSize(this.#realView(viewId), config);
+  }
+
+  /** Drops every view this connection made (it closed). */
+  dropViews(): void {
+    for (const viewId of [...this.#views.keys()]) void this.viewDelete(viewId).catch(() => undefined);
+  }
+
+  /** Refuses a config that names anything but the table's columns and the offered aggregates and filters. */
+  async #check(config: Record<string, unknown>): Promise<void> {
+    const schema = await this.#tableSchema();
+    const column = (name: unknown, what: string) => {
+      if (typeof name !== "string" || !(name in schema)) {
+        throw new PivotConfigError(`${what}: ${JSON.stringify(name)} is not a column of this report`);
+      }
+      return name;
+    };
+    const list = (value: unknown, what: string): unknown[] => {
+      if (value === undefined || value === null) return [];
+      if (!Array.isArray(value)) throw new PivotConfigError(`${what} must be a list`);
+      return value;
+    };
+    const expressions = config.expressions;
+    if (expressions && Object.keys(expressions as object).length > 0) {
+      throw new PivotConfigError("Expressions are not available on this report");
+    }
+    for (const name of list(config.columns, "Columns")) if (name !== null) column(name, "Column");
+    for (const name of list(config.group_by, "Group by")) column(name, "Group by");
+    for (const name of list(config.split_by, "Split by")) column(name, "Split by");
+    for (const entry of list(config.sort, "Sort")) {
+      if (!Array.isArray(entry)) throw new PivotConfigError("Each sort must be [column, direction]");
+      column(entry[0], "Sort");
+    }
+    const features = this.getFeatures();
+    for (const entry of list(config.filter, "Filter")) {
+      if (!Array.isArray(entry)) throw new PivotConfigError("Each filter must be [column, operator, value]");
+      const type = schema[column(entry[0], "Filter")];
+      if (!(features.filter_ops[type] as string[]).includes(entry[1])) {
+        throw new PivotConfigError(`Filter: "${entry[1]}" is not available on ${entry[0]}`);
+      }
+      const values = Array.isArray(entry[2]) ? entry[2] : [entry[2]];
+      for (const value of values) {
+        if (
+          value !== null &&
+          value !== undefined &&
+          !["string", "number", "boolean"].includes(typeof value)
+        ) {
+          throw new PivotConfigError(
+            `Filter: the value for ${entry[0]} must be text, a number or true/false`,
+          );
+        }
+      }
+    }
+    const aggregates = (config.aggregates ?? {}) as Record<string, unknown>;
+    for (const [name, aggregate] of Object.entries(aggregates)) {
+      const type = schema[column(name, "Aggregate")];
+      if (typeof aggregate !== "string" || !(features.aggregates[type] as string[]).includes(aggregate)) {
+        throw new PivotConfigError(`Aggregate: ${JSON.stringify(aggregate)} is not available on ${name}`);
+      }
+    }
+  }
+}

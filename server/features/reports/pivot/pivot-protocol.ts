@@ -1,0 +1,14 @@
+// Messages between the main thread (pivot-service.ts) and the pivot worker, tagged by connection id.
+
+export type TPivotIn =
+  | { type: "source"; databaseUrl: string; authToken?: string }
+  | { type: "warm"; workspaceId: number }
+  | { type: "open"; id: number; workspaceId: number }
+  | { type: "request"; id: number; bytes: ArrayBuffer }
+  | { type: "close"; id: number };
+
+export type TPivotOut =
+  | { type: "opened"; id: number }
+  | { type: "response"; id: number; bytes: ArrayBuffer }
+  | { type: "failed"; id: number; message: string }
+  | { type: "idle" };
