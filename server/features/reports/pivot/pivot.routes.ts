@@ -5,12 +5,19 @@ import { upgradeWebSocket, websocket } from "hono/bun";
 import type { TAppEnv } from "../../../lib/context";
 import { AppError } from "../../../lib/errors";
 import { authOf, isSameOrigin, readSessionToken, requireAuth } from "../../auth/auth.middleware";
+import { validateSessionToken } from "../../auth/session.service";
 import { openPivotConnection, type TPivotConnection } from "./pivot-service";
 
 /** Largest frame a viewer sends (a view config with its filters); Bun closes the socket (1009) above. */
 export const PIVOT_MAX_MESSAGE_BYTES = 256 * 1024;
 
-/** Close codes: 1008 policy (a text frame), 1011 the service failed. */
+/**
+ * How long a socket trusts its session before asking again: a member removed or signed out while the
+ * report is open loses it within this time, as their other requests do at once.
+ */
+export const SESSION_RECHECK_MS = 5_000;
+
+/** Close codes: 1008 policy (a text frame, an ended session), 1011 the service failed. */
 const POLICY = 1008;
 const FAILED = 1011;
 
@@ -37,7 +44,29 @@ export const reportPivotRoutes = new Hono<TAppEnv>().get(
   upgradeWebSocket((c) => {
     const { workspaceId } = authOf(c);
     const source = { databaseUrl: c.var.env.databaseUrl, authToken: c.var.env.databaseAuthToken };
+    const db = c.var.db;
+    const token = readSessionToken(c)?.token ?? "";
     let connection: TPivotConnection | null = null;
+    let checkedAt = Date.now();
+    // Requests pass in order, each after the session was found still valid (at most every few seconds).
+    let queue: Promise<void> = Promise.resolve();
+    const forward = (ws: { close(code?: number, reason?: string): void }, bytes: Promise<Uint8Array>) => {
+      queue = queue
+        .then(async () => {
+          const data = await bytes;
+          if (Date.now() - checkedAt > SESSION_RECHECK_MS) {
+            if (!(await validateSessionToken(db, token))) {
+              connection?.close();
+              connection = null;
+              ws.close(POLICY, "Your session ended: sign in again");
+              return;
+            }
+            checkedAt = Date.now();
+          }
+          connection?.request(data);
+        })
+        .catch(() => undefined);
+    };
     return {
       onOpen(_event, ws) {
         connection = openPivotConnection(source, workspaceId, {
@@ -57,9 +86,12 @@ export const reportPivotRoutes = new Hono<TAppEnv>().get(
           return;
         }
         const data = event.data as ArrayBuffer | Uint8Array | Blob;
-        if (data instanceof Blob) {
-          void data.arrayBuffer().then((buffer) => connection?.request(new Uint8Array(buffer)));
-        } else connection?.request(data instanceof Uint8Array ? data : new Uint8Array(data));
+        forward(
+          ws,
+          data instanceof Blob
+            ? data.arrayBuffer().then((buffer) => new Uint8Array(buffer))
+            : Promise.resolve((data instanceof Uint8Array ? data : new Uint8Array(data)).slice()),
+        );
       },
       onClose() {
         connection?.close();

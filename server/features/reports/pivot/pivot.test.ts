@@ -7,6 +7,7 @@ import { REPORT_ATTRIBUTES } from "../../../../db/contracts/reports";
 import { loadEnv } from "../../../env";
 import { signUp } from "../../../test/factories";
 import { createTestContext, type TTestContext } from "../../../test/setup";
+import { invalidateUserSessions } from "../../auth/session.service";
 import {
   insertBulkLines,
   insertReportContact,
@@ -14,7 +15,7 @@ import {
   insertReportShipment,
   LINE_AGGREGATE_CASES,
 } from "../report-fixtures";
-import { PIVOT_MAX_MESSAGE_BYTES, pivotWebSocket } from "./pivot.routes";
+import { PIVOT_MAX_MESSAGE_BYTES, pivotWebSocket, SESSION_RECHECK_MS } from "./pivot.routes";
 import { REPORT_TABLE } from "./pivot-handler";
 import { stopPivotService } from "./pivot-service";
 
@@ -203,6 +204,24 @@ describe("a pivot connection", () => {
     expect(await refused({ columns: [L("quantity")], aggregates: { [L("quantity")]: "first" } })).toContain(
       "is not available on Quantity",
     );
+  }, 30_000);
+
+  test("a socket whose session ended (signed out, removed) closes on its next request", async () => {
+    const leaving = await signUp(ctx);
+    const socket = openSocket(leaving);
+    await new Promise<void>((resolve) => socket.addEventListener("open", () => resolve()));
+    const client = perspective.make_client(async (bytes: Uint8Array) =>
+      socket.send(bytes as Uint8Array<ArrayBuffer>),
+    );
+    socket.addEventListener("message", (event) => {
+      void client.handle_response(new Uint8Array(event.data as ArrayBuffer));
+    });
+    expect(await client.get_hosted_table_names()).toEqual([REPORT_TABLE]);
+    const closed = closeCode(socket);
+    await invalidateUserSessions(ctx.database.db, leaving.user.id);
+    await Bun.sleep(SESSION_RECHECK_MS + 200);
+    void client.get_hosted_table_names().catch(() => undefined);
+    expect(await closed).toBe(1008);
   }, 30_000);
 
   test("a new connection sees a shipment saved a moment ago", async () => {
