@@ -1,4 +1,4 @@
-// npm run bench:reports-duckdb [-- --lines 100000,1000000] [--data-dir DIR] [--runs 3] [--no-phone]
+// npm run bench:reports-duckdb [-- --lines 100000,1000000] [--data-dir DIR] [--runs 3] [--phone-runs 2] [--no-phone]
 // Option (b) for the reports: the viewer bound to Perspective's DuckDB virtual server, DuckDB-WASM in
 // the browser fed the same Arrow stream as the /reports screen. Not part of the app: the page
 // (bench-reports-duckdb-page.ts) is bundled into a temporary directory and served by this script's own
@@ -112,6 +112,8 @@ function servePage(outdir: string, productUrl: string) {
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port,
+    // A slow network takes longer than Bun's default 10 s to carry every line.
+    idleTimeout: 255,
     async fetch(req) {
       const url = new URL(req.url);
       if (url.pathname.startsWith("/api/")) {
@@ -171,7 +173,11 @@ async function openPage(
     finished.push(
       request
         .sizes()
-        .then((z) => ({ at, bytes: z.responseBodySize + z.responseHeadersSize }))
+        .then((z) => {
+          const bytes = z.responseBodySize + z.responseHeadersSize;
+          if (process.env.BENCH_BYTES) console.log(`    ${request.url()}: ${kb(bytes)}`);
+          return { at, bytes };
+        })
         .catch(() => ({ at, bytes: 0 })),
     );
   });
@@ -385,6 +391,8 @@ if (import.meta.main) {
   };
   const sizes = (arg("lines") ?? "100000,1000000").split(",").map(Number);
   const runs = Number(arg("runs") ?? 3);
+  // A run on slow 4G downloads for a minute or more: fewer of them by default.
+  const phoneRuns = Number(arg("phone-runs") ?? 2);
   const withPhone = !process.argv.includes("--no-phone");
   const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
@@ -430,7 +438,14 @@ if (import.meta.main) {
       const phone = { cpu: PHONE_CPU, network: SLOW_4G };
       const b = summarise(
         "(b) DuckDB-WASM, phone CPU (4× slower) on slow 4G (1.6 Mbps, 150 ms)",
-        await measureDuckdbWasm({ pageUrl: page.url, token, lines, browser, runs, conditions: phone }),
+        await measureDuckdbWasm({
+          pageUrl: page.url,
+          token,
+          lines,
+          browser,
+          runs: phoneRuns,
+          conditions: phone,
+        }),
       );
       table.push(
         `| ${total.toLocaleString("en-US")} | (b) phone, slow 4G | ${s(b.first)} | ${s(b.repivot)} | ${kb(b.bytes)} |`,
@@ -439,7 +454,7 @@ if (import.meta.main) {
         productUrl: server.url,
         token,
         browser,
-        runs,
+        runs: phoneRuns,
         conditions: phone,
       });
       const aFirst = median(a.map((r) => r.firstPivot));
