@@ -276,3 +276,77 @@ export function isEveryContactScreened(dbFile: string, rows: number): boolean {
     db.close();
   }
 }
+
+/**
+ * A workspace of about `lines` report lines for the reports benches: registers (or, in a kept data dir,
+ * logs back in to) `bench-<lines>@example.com`, then seeds 60 products, 300 contacts and `lines / 3`
+ * shipments of three lines straight into the database (INSERT … SELECT). Returns the session token,
+ * the workspace id, the line count and how the lines got there.
+ */
+export async function seedReportWorkspace(
+  serverUrl: string,
+  dataDir: string,
+  lines: number,
+  isKept: boolean,
+): Promise<{ token: string; workspaceId: number; total: number; seeded: string }> {
+  const { openDatabase } = await import("../db/client");
+  const { insertBulkLines, insertReportContact, insertReportProduct } = await import(
+    "../server/features/reports/report-fixtures"
+  );
+  const email = isKept ? `bench-${lines}@example.com` : `bench-${lines}-${Date.now()}@example.com`;
+  const password = "bench password 1";
+  const logIn = () =>
+    fetch(`${serverUrl}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password, rememberMe: true }),
+    });
+  let login = isKept ? await logIn() : null;
+  const isSeeded = login?.status === 200;
+  if (!isSeeded) {
+    const reg = await fetch(`${serverUrl}/api/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "Mr.", name: "Bench", surname: "Mark", email, password }),
+    });
+    if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+    login = await logIn();
+  }
+  const { token } = (await login!.json()) as { token: string };
+  const { db, client, close } = await openDatabase(`file:${path.join(dataDir, "app.db")}`);
+  try {
+    const workspaceId = Number(
+      (await client.execute({ sql: "select workspace_id from users where email = ?", args: [email] }))
+        .rows[0][0],
+    );
+    const started = performance.now();
+    if (!isSeeded) {
+      const productIds: number[] = [];
+      for (let i = 0; i < 60; i++)
+        productIds.push(await insertReportProduct(db, workspaceId, { has_license: i % 7 === 0 }));
+      const contactIds: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        contactIds.push(
+          await insertReportContact(db, workspaceId, {
+            country_id: 1 + ((i * 7) % 200),
+            screening: i % 5 === 0 ? "passed" : i % 23 === 0 ? "failed" : null,
+          }),
+        );
+      }
+      await insertBulkLines(db, workspaceId, {
+        shipments: Math.ceil(lines / 3),
+        itemsPer: 3,
+        productIds,
+        contactIds,
+        packagesPer: 2,
+      });
+      await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    }
+    const seeded = isSeeded
+      ? "seeded by an earlier run"
+      : `seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+    return { token, workspaceId, total: Math.ceil(lines / 3) * 3, seeded };
+  } finally {
+    close();
+  }
+}
