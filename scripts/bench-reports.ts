@@ -10,13 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
-import { openDatabase } from "../db/client";
-import {
-  insertBulkLines,
-  insertReportContact,
-  insertReportProduct,
-} from "../server/features/reports/report-fixtures";
-import { ensureClientBuild, ROOT, resolveChromium, startServer } from "./lib";
+import { ensureClientBuild, ROOT, resolveChromium, seedReportWorkspace, startServer } from "./lib";
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -124,61 +118,10 @@ const browser = executablePath
     })
   : null;
 try {
-  const { db, client, close } = await openDatabase(`file:${path.join(dataDir, "app.db")}`);
   for (const lines of sizes) {
     // A fresh workspace per size, seeded straight into the database (INSERT … SELECT).
     // In a kept data dir, one workspace per size, seeded once (it is only read afterwards).
-    const email = keptDir ? `bench-${lines}@example.com` : `bench-${lines}-${Date.now()}@example.com`;
-    const password = "bench password 1";
-    const logIn = () =>
-      fetch(`${server.url}/api/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email, password, rememberMe: true }),
-      });
-    let login = keptDir ? await logIn() : null;
-    const isSeeded = login?.status === 200;
-    if (!isSeeded) {
-      const reg = await fetch(`${server.url}/api/register`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ title: "Mr.", name: "Bench", surname: "Mark", email, password }),
-      });
-      if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
-      login = await logIn();
-    }
-    const { token } = (await login!.json()) as { token: string };
-    const ws = Number(
-      (await client.execute({ sql: "select workspace_id from users where email = ?", args: [email] }))
-        .rows[0][0],
-    );
-    const seedStart = performance.now();
-    if (!isSeeded) {
-      const productIds: number[] = [];
-      for (let i = 0; i < 60; i++)
-        productIds.push(await insertReportProduct(db, ws, { has_license: i % 7 === 0 }));
-      const contactIds: number[] = [];
-      for (let i = 0; i < 300; i++) {
-        contactIds.push(
-          await insertReportContact(db, ws, {
-            country_id: 1 + ((i * 7) % 200),
-            screening: i % 5 === 0 ? "passed" : i % 23 === 0 ? "failed" : null,
-          }),
-        );
-      }
-      await insertBulkLines(db, ws, {
-        shipments: Math.ceil(lines / 3),
-        itemsPer: 3,
-        productIds,
-        contactIds,
-        packagesPer: 2,
-      });
-      await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-    }
-    const total = Math.ceil(lines / 3) * 3;
-    const seeded = isSeeded
-      ? "seeded by an earlier run"
-      : `seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`;
+    const { token, total, seeded } = await seedReportWorkspace(server.url, dataDir, lines, Boolean(keptDir));
     console.log(`\n${total.toLocaleString("en-US")} lines (${seeded})`);
 
     // Arrow stream: whole body read by a client, three runs; server RSS sampled during each.
@@ -220,7 +163,6 @@ try {
     // another size's table until it goes idle).
     for (const engine of engines) await browserFigures(browser, engine, lines, token, target, mark);
   }
-  close();
 } finally {
   await browser?.close();
   await server.stop();
