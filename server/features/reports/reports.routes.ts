@@ -6,6 +6,7 @@ import {
   REPORT_SUMMARY_MAX_RECORDS,
   ZReportDataQuery,
 } from "../../../db/contracts/reports";
+import { gzipStreamFor } from "../../lib/compress";
 import type { TAppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { exportLimiter } from "../../lib/heavy-work";
@@ -83,9 +84,11 @@ export const reportDataRoutes = new Hono<TAppEnv>()
     }
     if (wantsArrow) {
       const stream = await reportArrowStream(client, rows, workspaceId, { names, columns });
-      return new Response(stream, {
-        headers: { "content-type": ARROW_STREAM_TYPE, "cache-control": "no-store" },
+      const { body, headers } = gzipStreamFor(c.req.header("accept-encoding"), stream, {
+        "content-type": ARROW_STREAM_TYPE,
+        "cache-control": "no-store",
       });
+      return new Response(body, { headers });
     }
     const records = await reportJsonRecords(client, rows, workspaceId, REPORT_JSON_MAX_LINES, columns);
     if (!records) {

@@ -313,6 +313,24 @@ describe("GET /api/reports-data", () => {
     expectAgreement(await getArrow(owner.auth, "query"), body.data);
   });
 
+  test("the Arrow stream is gzipped for a client that accepts it, with the same lines", async () => {
+    const res = await ctx.app.request("/api/reports-data?format=arrow", {
+      headers: { ...owner.auth, "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(res.headers.get("vary")).toContain("Accept-Encoding");
+    const zipped = new Uint8Array(await res.arrayBuffer());
+    const table = tableFromIPC(Bun.gunzipSync(zipped));
+    const plain = await getArrow(owner.auth);
+    expect(table.numRows).toBe(plain.numRows);
+    for (const a of REPORT_ATTRIBUTES) {
+      expect(table.getChild(a.name)!.toArray()).toEqual(plain.getChild(a.name)!.toArray());
+    }
+    // Without gzip in Accept-Encoding the stream goes as it is.
+    const bare = await ctx.app.request("/api/reports-data?format=arrow", { headers: owner.auth });
+    expect(bare.headers.get("content-encoding")).toBeNull();
+  });
+
   test("?names=labels names the Arrow columns by their labels, with the same values", async () => {
     const res = await ctx.app.request("/api/reports-data?format=arrow&names=labels", { headers: owner.auth });
     const labelled = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
