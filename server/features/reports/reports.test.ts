@@ -9,6 +9,7 @@ import {
   REPORT_SUMMARY_MAX_RECORDS,
   type TReportRecord,
 } from "../../../db/contracts/reports";
+import { exportLimiter } from "../../lib/heavy-work";
 import { signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
 import {
@@ -314,6 +315,7 @@ describe("GET /api/reports-data", () => {
   });
 
   test("the Arrow stream is gzipped for a client that accepts it, with the same lines", async () => {
+    const running = exportLimiter.state().running;
     const res = await ctx.app.request("/api/reports-data?format=arrow", {
       headers: { ...owner.auth, "accept-encoding": "gzip, deflate, br" },
     });
@@ -329,6 +331,11 @@ describe("GET /api/reports-data", () => {
     // Without gzip in Accept-Encoding the stream goes as it is.
     const bare = await ctx.app.request("/api/reports-data?format=arrow", { headers: owner.auth });
     expect(bare.headers.get("content-encoding")).toBeNull();
+    // Read to the end: an unread stream holds its export slot.
+    expect(tableFromIPC(new Uint8Array(await bare.arrayBuffer())).numRows).toBe(plain.numRows);
+    // Both streams, the gzipped one too, gave their export slot back once read.
+    await Bun.sleep(10);
+    expect(exportLimiter.state().running).toBe(running);
   });
 
   test("?names=labels names the Arrow columns by their labels, with the same values", async () => {
