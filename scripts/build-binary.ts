@@ -106,6 +106,55 @@ function libsqlNativePlugin(): BunPlugin {
 }
 
 /**
+ * DuckDB's Node binding (the reports' server pivot) picks its package by platform at run time, and
+ * its .node file links libduckdb from its own folder, which an embedded file does not have. Both
+ * files become file imports; at run time they are written to a folder and loaded from there
+ * (server/lib/embedded-native.ts).
+ */
+function duckdbNativePlugin(): BunPlugin {
+  const pkg = `@duckdb/node-bindings-${process.platform}-${process.arch}`;
+  const library = { linux: "libduckdb.so", darwin: "libduckdb.dylib", win32: "duckdb.dll" }[
+    process.platform as "linux" | "darwin" | "win32"
+  ];
+  if (!library) throw new Error(`No DuckDB binding for ${process.platform}`);
+  const version = JSON.parse(
+    readFileSync(path.join(ROOT, "node_modules", pkg, "package.json"), "utf8"),
+  ).version;
+  const loader = path.join(ROOT, "server", "lib", "embedded-native.ts");
+  return {
+    name: "duckdb-native",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/]@duckdb[\\/]node-bindings[\\/]duckdb\.js$/ }, (args) => {
+        const source = readFileSync(args.path, "utf8");
+        if (!source.includes(`require('${pkg}/duckdb.node')`)) {
+          throw new Error(`@duckdb/node-bindings changed: no require of ${pkg} in ${args.path}`);
+        }
+        return {
+          contents: [
+            `const { loadEmbeddedAddon } = require(${JSON.stringify(loader)});`,
+            'const files = require("tradewinds:duckdb-files");',
+            `module.exports = loadEmbeddedAddon(${JSON.stringify(`tradewinds-duckdb-${version}`)}, { "duckdb.node": files.addon, ${JSON.stringify(library)}: files.library }, "duckdb.node");`,
+          ].join("\n"),
+          loader: "js",
+        };
+      });
+      build.onResolve({ filter: /^tradewinds:duckdb-files$/ }, () => ({
+        path: "files",
+        namespace: "duckdb-files",
+      }));
+      build.onLoad({ filter: /.*/, namespace: "duckdb-files" }, () => ({
+        contents: [
+          `import addon from ${JSON.stringify(require.resolve(`${pkg}/duckdb.node`))} with { type: "file" };`,
+          `import library from ${JSON.stringify(require.resolve(`${pkg}/${library}`))} with { type: "file" };`,
+          "export { addon, library };",
+        ].join("\n"),
+        loader: "js",
+      }));
+    },
+  };
+}
+
+/**
  * harfbuzzjs (the paperwork's text shaping) starts itself with a top-level await, which a CommonJS
  * bundle cannot hold, and finds its .wasm beside its own file, which the executable does not have.
  * Its start becomes an exported `ready(module)` that script-fonts.ts calls with the embedded .wasm.
@@ -171,7 +220,7 @@ const result = await Bun.build({
     path.join(ROOT, "server", "features", "contacts", "contact-import.worker.ts"),
     path.join(ROOT, "server", "features", "contacts", "contact-parse.worker.ts"),
     path.join(ROOT, "server", "features", "reports", "report-read.worker.ts"),
-    // The reports' server pivot: DuckDB's and Perspective's protocol WebAssembly embed with it.
+    // The reports' server pivot: DuckDB's native binding and Perspective's protocol WebAssembly embed with it.
     path.join(ROOT, "server", "features", "reports", "pivot", "pivot.worker.ts"),
   ],
   compile: { outfile: OUTFILE, autoloadDotenv: false, autoloadBunfig: false },
@@ -181,7 +230,7 @@ const result = await Bun.build({
   bytecode: true,
   format: "cjs",
   sourcemap: "none",
-  plugins: [libsqlNativePlugin(), browserOnlyPlugin(), harfbuzzPlugin()],
+  plugins: [libsqlNativePlugin(), duckdbNativePlugin(), browserOnlyPlugin(), harfbuzzPlugin()],
   define: {
     "process.env.NODE_ENV": '"production"',
     // The entry points' common root: workers are started by their path from it (server/lib/worker-url.ts).

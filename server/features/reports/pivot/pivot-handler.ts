@@ -1,13 +1,12 @@
-// One connection's Perspective virtual-server handler: Perspective's DuckDB handler (its SQL model
-// turns each view config into DuckDB SQL) behind a gate. The connection sees one table, named
-// REPORT_TABLE, which is its workspace's lines; its views get names of its own; a config may name only
-// the table's columns, the aggregates and filters below, and no expressions (an expression is SQL, and
-// SQL could read another workspace's table).
+// One connection's Perspective virtual-server handler: Perspective's SQL model turns each view config
+// into DuckDB SQL, run on this connection's own DuckDB connection, behind a gate. The connection
+// sees one table, named REPORT_TABLE, which is its workspace's lines; its views get names of its
+// own; a config may name only the table's columns, the aggregates and filters below, and no
+// expressions (an expression is SQL, and SQL could read another workspace's table).
 
+import type { DuckDBConnection } from "@duckdb/node-api";
 import type { ColumnType, ViewConfig, ViewWindow, VirtualDataSlice } from "@perspective-dev/client/node";
-import { DuckDBHandler } from "@perspective-dev/client/virtual_servers/duckdb";
 import { REPORT_PIVOT_AGGREGATES, REPORT_PIVOT_TABLE } from "../../../../db/contracts/report-pivot";
-import type { TDuckConnection } from "./pivot-engine";
 
 /** The name the viewer opens: the connection's workspace's lines. */
 export const REPORT_TABLE = REPORT_PIVOT_TABLE;
@@ -27,36 +26,75 @@ const TEXT_FILTERS = [...NUMBER_FILTERS, "begins with", "contains", "ends with",
 type TColumnType = "integer" | "float" | "string" | "boolean" | "date" | "datetime";
 type TPerspective = typeof import("@perspective-dev/client/dist/wasm/perspective-js.js");
 
-/** The part of Perspective's SQL model the handler calls itself. */
-type TSqlModel = { tableMakeView(table: string, view: string, config: unknown): unknown };
+/** Perspective's SQL model: each handler call's SQL (the same model its DuckDB handler uses). */
+type TSqlModel = {
+  tableSchema(table: string): string;
+  tableSize(table: string): string;
+  tableMakeView(table: string, view: string, config: unknown): string;
+  viewDelete(view: string): string;
+  viewColumnSize(view: string): string;
+  viewGetMinMax(view: string, column: string, config: unknown): string;
+  viewGetData(view: string, config: unknown, viewport: unknown, schema: unknown): string;
+};
+
+/** The viewer's type of a DuckDB column type (as Perspective's DuckDB handler maps them). */
+export function viewerType(duckType: string): TColumnType {
+  const type = duckType.toLowerCase();
+  if (type.startsWith("bool")) return "boolean";
+  if (["tinyint", "smallint", "integer", "utinyint", "usmallint"].includes(type)) return "integer";
+  if (
+    ["bigint", "hugeint", "uhugeint", "uinteger", "ubigint", "float", "real", "double"].includes(type) ||
+    type.startsWith("decimal")
+  )
+    return "float";
+  if (type === "date") return "date";
+  if (type.startsWith("time")) return "datetime";
+  return "string";
+}
+
+/** A value as the viewer's data slice takes it: numbers for 64/128-bit integers, dates as epoch milliseconds. */
+function sliceValue(value: unknown, type: TColumnType): unknown {
+  if (typeof value === "bigint") return Number(value);
+  if (value instanceof Date) return value.getTime();
+  if (type === "string" && value !== null && typeof value !== "string") return String(value);
+  return value;
+}
 
 /** A view config the gate refused: its message goes back to the viewer as the request's error. */
 export class PivotConfigError extends Error {}
 
 export class PivotHandler {
-  #inner: DuckDBHandler;
   #table: string;
   #prefix: string;
   #views = new Map<string, string>();
   #next = 0;
   #schema: Record<string, TColumnType> | undefined;
-  #conn: TDuckConnection;
+  #conn: DuckDBConnection;
   #model: TSqlModel;
   /** This connection's views that are SQL views (flat ones), not tables. */
   #sqlViews = new Set<string>();
 
-  constructor(conn: TDuckConnection, perspective: TPerspective, table: string, viewPrefix: string) {
-    // DuckDBHandler expects duckdb-wasm's async connection; the blocking one answers the same calls.
-    const db = {
-      query: async (sql: string) => conn.query(sql),
-      useUnsafe: async <R>(run: (bindings: unknown, id: number) => R) =>
-        conn.useUnsafe((bindings: unknown, id: number) => run(bindings, id)),
-    };
-    this.#inner = new DuckDBHandler(db as never, perspective as never);
-    this.#model = (this.#inner as unknown as { sqlBuilder: TSqlModel }).sqlBuilder;
+  constructor(conn: DuckDBConnection, perspective: TPerspective, table: string, viewPrefix: string) {
+    this.#model = new perspective.GenericSQLVirtualServerModel({
+      column_separator: "|",
+      like_escape_clause: "\\",
+      regex_fn: "regexp_matches",
+    }) as unknown as TSqlModel;
     this.#conn = conn;
     this.#table = table;
     this.#prefix = viewPrefix;
+  }
+
+  /** Runs one statement of the SQL model's; answers its rows as objects of JS values. */
+  async #rows(sql: string): Promise<Record<string, unknown>[]> {
+    const reader = await this.#conn.runAndReadAll(sql);
+    return reader.getRowObjectsJS() as Record<string, unknown>[];
+  }
+
+  /** The first value of the statement's first row, as a number. */
+  async #number(sql: string): Promise<number> {
+    const [row] = await this.#rows(sql);
+    return Number(Object.values(row ?? {})[0] ?? 0);
   }
 
   /** The DuckDB name behind a name the viewer used: the table or one of this connection's views. */
@@ -106,18 +144,27 @@ export class PivotHandler {
     return [REPORT_TABLE];
   }
 
+  async #schemaOf(table: string): Promise<Record<string, TColumnType>> {
+    const schema: Record<string, TColumnType> = {};
+    for (const row of await this.#rows(this.#model.tableSchema(table))) {
+      const name = String(row.column_name);
+      if (!name.startsWith("__")) schema[name] = viewerType(String(row.column_type));
+    }
+    return schema;
+  }
+
   async #tableSchema(): Promise<Record<string, TColumnType>> {
-    this.#schema ??= (await this.#inner.tableSchema(this.#table)) as Record<string, TColumnType>;
+    this.#schema ??= await this.#schemaOf(this.#table);
     return this.#schema;
   }
 
   async tableSchema(id: string) {
     if (id === REPORT_TABLE) return this.#tableSchema();
-    return this.#inner.tableSchema(this.#real(id));
+    return this.#schemaOf(this.#real(id));
   }
 
   tableSize(id: string) {
-    return this.#inner.tableSize(this.#real(id));
+    return this.#number(this.#model.tableSize(this.#real(id)));
   }
 
   async tableMakeView(id: string, viewId: string, config: Record<string, unknown>) {
@@ -131,15 +178,15 @@ export class PivotHandler {
       ]),
     );
     const list = (value: unknown) => (Array.isArray(value) ? value : []);
+    const sql = this.#model.tableMakeView(this.#table, name, { ...config, aggregates });
     if (list(config.group_by).length === 0 && list(config.split_by).length === 0) {
       // A flat view (lines, not groups) stays a SQL view: as a table it would copy every line of
       // the workspace per viewer; the grid asks for a window of rows at a time anyway.
-      const sql = this.#model.tableMakeView(this.#table, name, { ...config, aggregates }) as string;
       if (!sql.startsWith("CREATE TABLE "))
         throw new Error("Perspective's SQL model changed: no CREATE TABLE");
-      this.#conn.query(`CREATE VIEW ${sql.slice("CREATE TABLE ".length)}`);
+      await this.#conn.run(`CREATE VIEW ${sql.slice("CREATE TABLE ".length)}`);
       this.#sqlViews.add(name);
-    } else await this.#inner.tableMakeView(this.#table, name, { ...config, aggregates });
+    } else await this.#conn.run(sql);
     this.#views.set(viewId, name);
   }
 
@@ -150,31 +197,51 @@ export class PivotHandler {
   async viewDelete(viewId: string) {
     const name = this.#realView(viewId);
     this.#views.delete(viewId);
-    if (this.#sqlViews.delete(name)) this.#conn.query(`DROP VIEW IF EXISTS "${name}"`);
-    else await this.#inner.viewDelete(name);
+    if (this.#sqlViews.delete(name)) await this.#conn.run(`DROP VIEW IF EXISTS "${name}"`);
+    else await this.#conn.run(this.#model.viewDelete(name));
   }
 
-  viewGetData(
+  /** The view's rows in the viewport, cell by cell into the viewer's slice (grouping levels by __GROUPING_ID__). */
+  async viewGetData(
     viewId: string,
     config: ViewConfig,
     schema: Record<string, ColumnType>,
     viewport: ViewWindow,
     slice: VirtualDataSlice,
   ) {
-    return this.#inner.viewGetData(this.#realView(viewId), config, schema, viewport, slice);
+    const sql = this.#model.viewGetData(this.#realView(viewId), config, viewport, schema);
+    const reader = await this.#conn.runAndReadAll(sql);
+    const names = reader.columnNames();
+    const types = reader.columnTypes().map((type) => viewerType(type.toString()));
+    const columns = reader.getColumnsJS();
+    const groupingAt = names.indexOf("__GROUPING_ID__");
+    const grouping = groupingAt < 0 ? undefined : columns[groupingAt];
+    for (let c = 0; c < names.length; c++) {
+      const values = columns[c];
+      for (let r = 0; r < values.length; r++) {
+        const level = grouping === undefined ? undefined : Number(grouping[r]);
+        slice.setCol(types[c], names[c], r, sliceValue(values[r], types[c]), level);
+      }
+    }
   }
 
-  viewGetMinMax(viewId: string, column: string, config: ViewConfig) {
-    return this.#inner.viewGetMinMax(this.#realView(viewId), column, config);
+  async viewGetMinMax(viewId: string, column: string, config: ViewConfig) {
+    const [row] = await this.#rows(this.#model.viewGetMinMax(this.#realView(viewId), column, config));
+    const [min, max] = Object.values(row ?? {});
+    const plain = (value: unknown) => (value === undefined ? null : sliceValue(value, "float"));
+    return { min: plain(min), max: plain(max) } as never;
   }
 
-  viewColumnSize(viewId: string, config: ViewConfig) {
-    return this.#inner.viewColumnSize(this.#realView(viewId), config);
+  async viewColumnSize(viewId: string, config: ViewConfig) {
+    const columns = await this.#number(this.#model.viewColumnSize(this.#realView(viewId)));
+    const levels = config.group_by?.length ?? 0;
+    if (levels === 0) return columns;
+    return columns - (config.group_rollup_mode === "flat" ? levels : levels + 1);
   }
 
   /** Drops every view this connection made (it closed). */
-  dropViews(): void {
-    for (const viewId of [...this.#views.keys()]) void this.viewDelete(viewId).catch(() => undefined);
+  async dropViews(): Promise<void> {
+    for (const viewId of [...this.#views.keys()]) await this.viewDelete(viewId).catch(() => undefined);
   }
 
   /** Refuses a config that names anything but the table's columns and the offered aggregates and filters. */

@@ -5,10 +5,13 @@ export type TPivotIn =
   | { type: "warm"; workspaceId: number }
   | { type: "open"; id: number; workspaceId: number }
   | { type: "request"; id: number; bytes: ArrayBuffer }
-  | { type: "close"; id: number };
+  | { type: "close"; id: number }
+  /** Nothing is loaded and nobody is connected: close DuckDB, then say "stopped". */
+  | { type: "stop" };
 
 export type TPivotOut =
   | { type: "opened"; id: number }
   | { type: "response"; id: number; bytes: ArrayBuffer }
   | { type: "failed"; id: number; message: string }
-  | { type: "idle" };
+  | { type: "idle" }
+  | { type: "stopped" };

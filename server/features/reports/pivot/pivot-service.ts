@@ -41,11 +41,16 @@ function start(source: TPivotSourceConfig): Worker {
     const message = event.data;
     if (message.type === "idle") {
       // Stopped only when nothing was asked of it since: a connection or a warm-up on its way
-      // keeps it. The next report starts a new one (about a second).
+      // keeps it. It closes DuckDB (its memory is native, outside the worker's heap) before it
+      // ends; the next report starts a new one (a tenth of a second).
       if (listeners.size === 0 && performance.now() - lastPost > 1000 && worker === started) {
         worker = null;
-        started.terminate();
+        started.postMessage({ type: "stop" } satisfies TPivotIn);
       }
+      return;
+    }
+    if (message.type === "stopped") {
+      started.terminate();
       return;
     }
     const listener = listeners.get(message.id);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as perspective from "@perspective-dev/client/node";
 import { REPORT_ATTRIBUTES } from "../../../../db/contracts/reports";
 import { loadEnv } from "../../../env";
+import { BACKGROUND_NICE, threadNiceValues } from "../../../lib/thread-priority";
 import { signUp } from "../../../test/factories";
 import { createTestContext, type TTestContext } from "../../../test/setup";
 import { invalidateUserSessions } from "../../auth/session.service";
@@ -15,7 +16,10 @@ import {
   insertReportShipment,
   LINE_AGGREGATE_CASES,
 } from "../report-fixtures";
+import { reportRowSource } from "../report-row-source";
+import { reportJsonRecords } from "../reports.service";
 import { PIVOT_MAX_MESSAGE_BYTES, pivotWebSocket, SESSION_RECHECK_MS } from "./pivot.routes";
+import { PivotEngine } from "./pivot-engine";
 import { REPORT_TABLE } from "./pivot-handler";
 import { stopPivotService } from "./pivot-service";
 
@@ -180,6 +184,16 @@ describe("a pivot connection", () => {
     await view.delete();
   }, 30_000);
 
+  test.if(process.platform === "linux")(
+    "the pivot worker runs below the request threads' priority",
+    async () => {
+      await (await connect(owner)).get_hosted_table_names();
+      expect(threadNiceValues()).toContain(BACKGROUND_NICE);
+      expect(threadNiceValues()).toContain(0);
+    },
+    30_000,
+  );
+
   test("an empty workspace opens with no lines", async () => {
     const empty = await signUp(ctx);
     const table = await (await connect(empty)).open_table(REPORT_TABLE);
@@ -240,6 +254,93 @@ describe("a pivot connection", () => {
     });
     expect(((await view.to_columns()) as Record<string, unknown>)[L("product_name")]).toEqual(["Fresh part"]);
     await view.delete();
+  }, 30_000);
+});
+
+describe("the server pivot's lines", () => {
+  test("every cell of every line is the JSON report's (text, dates, money, booleans, nulls)", async () => {
+    const who = await signUp(ctx);
+    const ws = who.user.workspace_id;
+    const db = ctx.database.db;
+    const licensed = await insertReportProduct(db, ws, { name: "Licensed 'part'", has_license: true });
+    const plain = await insertReportProduct(db, ws, { name: "Plain part", has_license: false });
+    const partner = await insertReportContact(db, ws, { company: "Ünïcode Trading ☃", country_id: 3 });
+    await insertReportShipment(db, ws, {
+      name: "Dated, in USD",
+      importer: partner,
+      items: [
+        { product_id: licensed, quantity: 2, extended_value: "1234.56" },
+        { product_id: plain, quantity: 7, extended_value: "0.10" },
+      ],
+    });
+    // No date (null date and year), another currency without a rate (a null USD value).
+    await insertReportShipment(db, ws, {
+      name: "Undated, no rate",
+      ship_date: null,
+      currency_id: 2,
+      usd_exchange_rate: "",
+      items: [{ product_id: plain, quantity: 1, extended_value: "99.99" }],
+    });
+    const third = await insertReportProduct(db, ws, { name: "Third part" });
+    await insertBulkLines(db, ws, {
+      shipments: 700,
+      itemsPer: 3,
+      productIds: [licensed, plain, third],
+      contactIds: [partner],
+    });
+
+    const expected = await reportJsonRecords(
+      ctx.database.client,
+      reportRowSource(ctx.database.client, ctx.env.databaseUrl),
+      ws,
+      1_000_000,
+    );
+    const table = await (await connect(who)).open_table(REPORT_TABLE);
+    const view = await table.view({ columns: REPORT_ATTRIBUTES.map((a) => a.label) });
+    const rows = (await view.to_json()) as Record<string, unknown>[];
+    await view.delete();
+    expect(expected).not.toBeNull();
+    expect(rows.length).toBe(expected!.length);
+    expect(rows.length).toBeGreaterThan(2048);
+
+    const kinds = new Map(REPORT_ATTRIBUTES.map((a) => [a.label, a.name]));
+    /** One line as comparable text: decimals as numbers, dates as YYYY-MM-DD, keys by column. */
+    const canonical = (record: Record<string, unknown>, byLabel: boolean) =>
+      JSON.stringify(
+        REPORT_ATTRIBUTES.map(({ name, label }) => {
+          const value = record[byLabel ? label : name];
+          if (value === null || value === undefined) return null;
+          if (name === "ship_date") {
+            return typeof value === "number" ? new Date(value).toISOString().slice(0, 10) : value;
+          }
+          return typeof value === "string" && /^-?\d+\.\d+$/.test(value) ? Number(value) : value;
+        }),
+      );
+    const served = rows.map((r) => canonical(r, true)).sort();
+    const json = expected!.map((r) => canonical(r as Record<string, unknown>, false)).sort();
+    expect(kinds.size).toBe(REPORT_ATTRIBUTES.length);
+    expect(served).toEqual(json);
+    expect(json.some((line) => line.includes("Ünïcode Trading ☃"))).toBe(true);
+    expect(json.some((line) => line.includes('"Undated, no rate"'))).toBe(true);
+  }, 60_000);
+});
+
+describe("the pivot engine", () => {
+  test("loads a workspace once per change, and stops (DuckDB closed) so that another can start", async () => {
+    const source = { databaseUrl: ctx.env.databaseUrl };
+    const engine = await PivotEngine.start(source);
+    const ws = other.user.workspace_id;
+    await engine.warm(ws);
+    const [first] = engine.loadedTables();
+    await engine.warm(ws);
+    expect(engine.loadedTables()).toEqual([first]);
+    await engine.open(1, ws);
+    await engine.close(1);
+    await engine.stop();
+    const again = await PivotEngine.start(source);
+    await again.warm(ws);
+    expect(again.loadedTables()).toHaveLength(1);
+    await again.stop();
   }, 30_000);
 });
 

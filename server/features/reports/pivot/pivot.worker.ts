@@ -1,10 +1,15 @@
 // The pivot worker: DuckDB and the connections' virtual servers (pivot-engine.ts) off the main
 // thread, so loading a million lines or grouping them never holds another request. Messages are
 // tagged by connection id; each connection's requests are answered in order.
+import { lowerThisThreadPriority } from "../../../lib/thread-priority";
 import { PivotEngine, type TPivotSource } from "./pivot-engine";
 import type { TPivotIn, TPivotOut } from "./pivot-protocol";
 
 declare const self: Worker;
+
+// Loading a million lines is seconds of CPU: this thread (and DuckDB's threads, which it starts)
+// yields to the threads that answer requests, so other pages stay quick while a report loads.
+lowerThisThreadPriority();
 
 let engine: Promise<PivotEngine> | null = null;
 const queues = new Map<number, Promise<void>>();
@@ -32,6 +37,17 @@ self.onmessage = (event: MessageEvent<TPivotIn>) => {
     engine.catch(() => {
       engine = null;
     });
+    return;
+  }
+  if (message.type === "stop") {
+    // Nothing is loaded or connected (the main thread sends no more): DuckDB's native memory is
+    // handed back before the worker ends.
+    const stopping = engine;
+    engine = null;
+    void (stopping ?? Promise.reject(new Error("no engine")))
+      .then((started) => started.stop())
+      .catch(() => undefined)
+      .finally(() => post({ type: "stopped" }));
     return;
   }
   if (message.type === "warm") {
