@@ -200,6 +200,21 @@ export function ReportsScreen({
         void shown.toggleConfig(true).catch(() => undefined);
       }
     };
+    /** A load that failed shows its message, unless the screen has moved on. */
+    const fail = (error: unknown) => {
+      if (!isCancelled)
+        setPhase({ kind: "error", message: error instanceof Error ? error.message : String(error) });
+    };
+    /** The effect's clean-up: the viewer goes first, then what held its lines (`release`). */
+    const cleanUp = (release: () => unknown) => {
+      isCancelled = true;
+      stopLabelling();
+      viewerRef.current = null;
+      void Promise.resolve(viewer?.delete())
+        .catch(() => undefined)
+        .then(release)
+        .catch(() => undefined);
+    };
     setPhase({ kind: "loading" });
     if (pivot === "server") {
       // A large workspace pivots on the server: the viewer asks it for each view's cells over a
@@ -217,20 +232,11 @@ export function ReportsScreen({
         performance.mark("reports:first-pivot");
         const lines = await opened.table.size();
         if (!isCancelled) await showReady(viewer, lines);
-      })().catch((error: unknown) => {
-        if (!isCancelled)
-          setPhase({ kind: "error", message: error instanceof Error ? error.message : String(error) });
-      });
+      })().catch(fail);
       return () => {
-        isCancelled = true;
-        stopLabelling();
-        viewerRef.current = null;
         const server = serverRef.current;
         serverRef.current = null;
-        void viewer
-          ?.delete()
-          .catch(() => undefined)
-          .finally(() => server?.close());
+        cleanUp(() => server?.close());
       };
     }
     (async () => {
@@ -306,19 +312,10 @@ export function ReportsScreen({
       const lines = await table.size();
       if (isCancelled) return;
       await showReady(viewer, lines);
-    })().catch((error: unknown) => {
-      if (!isCancelled)
-        setPhase({ kind: "error", message: error instanceof Error ? error.message : String(error) });
-    });
+    })().catch(fail);
     return () => {
-      isCancelled = true;
-      stopLabelling();
-      viewerRef.current = null;
       tableRef.current = null;
-      void viewer
-        ?.delete()
-        .then(() => Promise.all([table?.delete(), full?.delete()]))
-        .catch(() => undefined);
+      cleanUp(() => Promise.all([table?.delete(), full?.delete()]));
     };
   }, [attempt, pivot]);
 
