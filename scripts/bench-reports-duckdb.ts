@@ -22,7 +22,15 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { ensureClientBuild, freePort, ROOT, resolveChromium, seedReportWorkspace, startServer } from "./lib";
+import {
+  ensureClientBuild,
+  freePort,
+  ROOT,
+  resolveChromium,
+  seedReportWorkspace,
+  startServer,
+  timeRepivots,
+} from "./lib";
 import { precompressFolder } from "./precompress";
 
 const TARGETS: Record<number, { render: number; repivot: number }> = {
@@ -186,28 +194,16 @@ async function openPage(
   return { context, page, bytesUntil };
 }
 
-/** Re-pivots twice as a user would (carrier × status, then month × status): seconds until rendered. */
-async function repivot(page: Page): Promise<number[]> {
-  const times: number[] = [];
-  for (const next of [
-    { group_by: ["Carrier"], split_by: ["Status"], columns: ["Extended value (USD)"] },
-    { group_by: ["Ship month"], split_by: ["Status"], columns: ["Extended value (USD)"] },
-  ]) {
-    times.push(
-      await page.evaluate(async (config) => {
-        const viewer = document.querySelector("perspective-viewer") as unknown as {
-          restore(c: unknown): Promise<void>;
-          flush(): Promise<void>;
-        };
-        const started = performance.now();
-        await viewer.restore(config);
-        await viewer.flush();
-        await new Promise(requestAnimationFrame);
-        return (performance.now() - started) / 1000;
-      }, next),
-    );
-  }
-  return times;
+/** Re-pivots twice as a user would (carrier × status, then month × status): seconds until painted. */
+function repivot(page: Page): Promise<number[]> {
+  return timeRepivots(
+    page,
+    [
+      { group_by: ["Carrier"], split_by: ["Status"], columns: ["Extended value (USD)"] },
+      { group_by: ["Ship month"], split_by: ["Status"], columns: ["Extended value (USD)"] },
+    ],
+    true,
+  );
 }
 
 /**

@@ -350,3 +350,37 @@ export async function seedReportWorkspace(
     close();
   }
 }
+
+/** A Playwright page, as far as re-pivot timing needs one (the scripts import Playwright themselves). */
+type TEvaluatingPage = { evaluate<R, A>(fn: (arg: A) => Promise<R>, arg: A): Promise<R> };
+
+/**
+ * Re-pivots the page's <perspective-viewer> to each config in turn, as a user would: seconds from
+ * `restore` until the viewer has flushed (and, with `frame`, painted the next frame).
+ */
+export async function timeRepivots(
+  page: TEvaluatingPage,
+  configs: Record<string, unknown>[],
+  frame = false,
+): Promise<number[]> {
+  const times: number[] = [];
+  for (const config of configs) {
+    times.push(
+      await page.evaluate(
+        async ({ next, paint }) => {
+          const viewer = document.querySelector("perspective-viewer") as unknown as {
+            restore(c: unknown): Promise<void>;
+            flush(): Promise<void>;
+          };
+          const started = performance.now();
+          await viewer.restore(next);
+          await viewer.flush();
+          if (paint) await new Promise(requestAnimationFrame);
+          return (performance.now() - started) / 1000;
+        },
+        { next: config, paint: frame },
+      ),
+    );
+  }
+  return times;
+}
