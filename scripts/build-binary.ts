@@ -222,6 +222,7 @@ const result = await Bun.build({
     path.join(ROOT, "server", "features", "reports", "report-read.worker.ts"),
     // The reports' server pivot: DuckDB's native binding and Perspective's protocol WebAssembly embed with it.
     path.join(ROOT, "server", "features", "reports", "pivot", "pivot.worker.ts"),
+    path.join(ROOT, "server", "features", "reports", "pivot", "pivot-lines.worker.ts"),
   ],
   compile: { outfile: OUTFILE, autoloadDotenv: false, autoloadBunfig: false },
   target: "bun",

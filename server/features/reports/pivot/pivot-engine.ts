@@ -10,15 +10,16 @@ import { createClient } from "@libsql/client";
 import perspectiveClientWasm from "@perspective-dev/client/dist/wasm/perspective-js.wasm" with {
   type: "file",
 };
-import { REPORT_ATTRIBUTES } from "../../../../db/contracts/reports";
+import { DataType, type RecordBatch, RecordBatchReader, type Schema } from "apache-arrow";
 import { inflateStage0 } from "../../../lib/wasm-stage0";
+import { reportWorkerFallback, workerUrl } from "../../../lib/worker-url";
 import { reportSchema, toRecordBatch } from "../report-arrow";
-import { COLUMNS, SPECS } from "../report-columns";
 import { readLinePages } from "../report-lines";
-import { loadLookups, type TReportLookups } from "../report-lookups";
+import { loadLookups } from "../report-lookups";
 import { reportRowSource } from "../report-row-source";
 import { BatchAppender } from "./pivot-append";
 import { PIVOT_MACROS, PivotHandler } from "./pivot-handler";
+import type { TPivotLinesIn, TPivotLinesOut } from "./pivot-protocol";
 
 type TPerspective = typeof import("@perspective-dev/client/dist/wasm/perspective-js.js");
 
@@ -27,6 +28,8 @@ export type TPivotSource = {
   authToken?: string;
   /** Called when the last idle table was dropped and no connection is open: the engine may stop. */
   onIdle?: () => void;
+  /** Read the lines on the engine's own thread instead of a reader worker (what it falls back to). */
+  readOnThisThread?: boolean;
 };
 
 /** One workspace's loaded lines: a DuckDB table, what they were loaded from, and who still uses it. */
@@ -38,24 +41,27 @@ const ENUM_MAX_VALUES = 65_535;
 const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /**
- * The lines' table, created before any line arrives so that each column that is a dictionary in
- * the Arrow stream (a status, a carrier, a party, a product…) is an ENUM of its values, sorted as
- * text (the order a grouping shows): 1–2 bytes a line instead of a 16-byte string. Loading a
- * million lines into VARCHAR columns took DuckDB ~250 MB before it compressed them.
+ * The lines' table, created when the first batch arrives, its columns the stream's: each column
+ * that is a dictionary in the Arrow stream (a status, a carrier, a party, a product…) becomes an
+ * ENUM of its values, sorted as text (the order a grouping shows): 1–2 bytes a line instead of a
+ * 16-byte string. Loading a million lines into VARCHAR columns took DuckDB ~250 MB before it
+ * compressed them. Without a batch (no lines) the dictionaries are empty: those columns are VARCHAR.
  */
-export function tableDdl(table: string, lookups: TReportLookups): string {
-  const columns = REPORT_ATTRIBUTES.filter(({ name }) => COLUMNS.includes(name)).map(({ name, label }) => {
-    const spec = SPECS[name];
-    let type = "VARCHAR";
-    if (spec.kind === "dict") {
-      const values = [...new Set(spec.dict(lookups).values)].sort();
+export function tableDdl(table: string, schema: Schema, first?: RecordBatch): string {
+  const columns = schema.fields.map((field, i) => {
+    const { type } = field;
+    let sql = "VARCHAR";
+    if (DataType.isDictionary(type)) {
+      const values = [...new Set((first?.data.children[i].dictionary?.toArray() ?? []) as string[])].sort();
       if (values.length > 0 && values.length <= ENUM_MAX_VALUES)
-        type = `ENUM(${values.map(sqlText).join(", ")})`;
-    } else if (spec.kind === "int") type = "INTEGER";
-    else if (spec.kind === "scaled") type = "DOUBLE";
-    else if (spec.kind === "date") type = "DATE";
-    else if (spec.kind === "bool") type = "BOOLEAN";
-    return `"${label.replaceAll('"', '""')}" ${type}`;
+        sql = `ENUM(${values.map(sqlText).join(", ")})`;
+    } else if (DataType.isInt(type)) sql = "INTEGER";
+    else if (DataType.isFloat(type)) sql = "DOUBLE";
+    else if (DataType.isDate(type)) sql = "DATE";
+    else if (DataType.isBool(type)) sql = "BOOLEAN";
+    else if (!DataType.isUtf8(type))
+      throw new Error(`The report column ${field.name} has Arrow type ${type}`);
+    return `"${field.name.replaceAll('"', '""')}" ${sql}`;
   });
   return `CREATE TABLE "${table}" (${columns.join(", ")})`;
 }
@@ -63,8 +69,11 @@ export function tableDdl(table: string, lookups: TReportLookups): string {
 /** DuckDB's row group: the lines a checkpoint compresses together. */
 const ROW_GROUP_LINES = 122_880;
 
-/** A load reads a row group in this many pages, then checkpoints it while the next page is read. */
-const PAGES_PER_ROW_GROUP = 4;
+/**
+ * A load reads a row group in this many pages (7,680 lines each: the reader's heap stays small) and
+ * checkpoints each full one while the next pages are read.
+ */
+const PAGES_PER_ROW_GROUP = 16;
 
 /** DuckDB's own cap (SET memory_limit): a view that would need more fails with a message instead of growing the process. */
 const PIVOT_MEMORY_LIMIT_MB = 512;
@@ -84,6 +93,69 @@ select coalesce((select version from home_versions where workspace_id = ?), 0) |
 
 /** DuckDB's threads: the machine's cores, which it shares with the rest of the process while it groups. */
 const PIVOT_THREADS = 2;
+
+/** The lines reader worker stopped (not a query of its that failed). */
+class ReaderStoppedError extends Error {
+  constructor(
+    readonly url: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The Arrow stream of the workspace's lines from a lines reader worker, chunk by chunk, telling it
+ * each time one was taken (it stays at most two ahead); null when the worker cannot start.
+ */
+function readerChunks(
+  source: TPivotSource,
+  workspaceId: number,
+  pageSize: number,
+): AsyncIterable<Uint8Array> | null {
+  const url = workerUrl(new URL("./pivot-lines.worker.ts", import.meta.url));
+  let reader: Worker;
+  try {
+    reader = new Worker(url);
+  } catch (error) {
+    reportWorkerFallback(url, error instanceof Error ? error.message : String(error));
+    return null;
+  }
+  const queue: TPivotLinesOut[] = [];
+  let wake: (() => void) | null = null;
+  const push = (message: TPivotLinesOut) => {
+    queue.push(message);
+    wake?.();
+    wake = null;
+  };
+  reader.onmessage = (event: MessageEvent<TPivotLinesOut>) => push(event.data);
+  let stopped: ReaderStoppedError | null = null;
+  reader.onerror = (event) => {
+    stopped = new ReaderStoppedError(url, event.message || "The lines reader stopped");
+    push({ type: "failed", message: stopped.message });
+  };
+  reader.postMessage({
+    type: "read",
+    databaseUrl: source.databaseUrl,
+    authToken: source.authToken,
+    workspaceId,
+    pageSize,
+  } satisfies TPivotLinesIn);
+  return (async function* () {
+    try {
+      while (true) {
+        if (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        const message = queue.shift()!;
+        if (message.type === "end") return;
+        if (message.type === "failed") throw stopped ?? new Error(message.message);
+        reader.postMessage({ type: "taken" } satisfies TPivotLinesIn);
+        yield new Uint8Array(message.bytes);
+      }
+    } finally {
+      reader.terminate();
+    }
+  })();
+}
 
 export class PivotEngine {
   #db: DuckDBInstance;
@@ -105,6 +177,7 @@ export class PivotEngine {
     }
   >();
   #generation = 0;
+  #loadsByReader = 0;
 
   private constructor(
     db: DuckDBInstance,
@@ -190,44 +263,73 @@ export class PivotEngine {
     }
   }
 
-  /** Copies the workspace's lines into `table`, one record batch (one SQL page) at a time. */
-  async #load(workspaceId: number, table: string): Promise<void> {
+  /**
+   * The workspace's lines as Arrow record batches of a quarter row group each: read and encoded by
+   * the lines reader (pivot-lines.worker.ts) while this thread appends the batches before, or on
+   * this thread when that worker cannot start.
+   */
+  async #lines(workspaceId: number): Promise<{ schema: Schema; batches: AsyncIterable<RecordBatch> }> {
+    const pageSize = ROW_GROUP_LINES / PAGES_PER_ROW_GROUP;
+    const chunks = this.#source.readOnThisThread ? null : readerChunks(this.#source, workspaceId, pageSize);
+    if (chunks) {
+      try {
+        const reader = await RecordBatchReader.from(chunks);
+        await reader.open();
+        this.#loadsByReader++;
+        return { schema: reader.schema, batches: reader };
+      } catch (error) {
+        // A reader that could not run (its module failed to load) leaves the reading to this
+        // thread; a query that failed fails here too.
+        if (!(error instanceof ReaderStoppedError)) throw error;
+        reportWorkerFallback(error.url, error.message);
+      }
+    }
     const rows = reportRowSource(this.#client, this.#source.databaseUrl);
     const lookups = await loadLookups(this.#client, workspaceId);
     // Named by label, as the Arrow stream the browser pivots is (saved setups name columns so).
     const schema = reportSchema(lookups, "labels");
-    await this.#conn.run(tableDdl(table, lookups));
-    const appender = new BatchAppender(await this.#conn.createAppender(table));
+    const pages = readLinePages(rows, workspaceId, lookups, pageSize);
+    return {
+      schema,
+      batches: (async function* () {
+        for await (const page of pages) yield toRecordBatch(page, lookups, schema);
+      })(),
+    };
+  }
+
+  /** Copies the workspace's lines into `table`, one record batch (one SQL page) at a time. */
+  async #load(workspaceId: number, table: string): Promise<void> {
+    const { schema, batches } = await this.#lines(workspaceId);
+    let appender: BatchAppender | undefined;
     // Appended lines sit uncompressed (~240 bytes a line) until a checkpoint compresses them (~28):
-    // one per full row group keeps the load's peak near what the table keeps (a million lines:
-    // ~28 MB kept, ~150 MB of RSS at the peak; ~270 MB when the pages straddled row groups).
-    // DuckDB's threads compress while this thread reads and encodes the next pages.
+    // one per full row group keeps the load's peak near what the table keeps (a million lines keep
+    // ~28 MB). DuckDB's threads compress while the next batches are read and appended.
     let compressing: Promise<unknown> = Promise.resolve();
-    let pages = 0;
+    let sinceCheckpoint = 0;
     try {
-      for await (const page of readLinePages(
-        rows,
-        workspaceId,
-        lookups,
-        ROW_GROUP_LINES / PAGES_PER_ROW_GROUP,
-      )) {
-        const batch = toRecordBatch(page, lookups, schema);
+      for await (const batch of batches) {
+        if (!appender) {
+          await this.#conn.run(tableDdl(table, schema, batch));
+          appender = new BatchAppender(await this.#conn.createAppender(table));
+        }
         await compressing;
         appender.append(batch);
-        if (++pages % PAGES_PER_ROW_GROUP === 0) {
+        sinceCheckpoint += batch.numRows;
+        if (sinceCheckpoint >= ROW_GROUP_LINES) {
+          sinceCheckpoint = 0;
           appender.flush();
           compressing = this.#conn.run("CHECKPOINT pivot_lines");
-          // A few pages' rows, lines and batches are garbage now; collected here, the load's heap
-          // stays near one page (left to itself it grew by hundreds of MB).
+          // A few batches are garbage now; collected here, the load's heap stays near one batch.
           Bun.gc(true);
         }
       }
       await compressing;
     } finally {
-      appender.close();
+      appender?.close();
     }
+    if (!appender) await this.#conn.run(tableDdl(table, schema));
     await this.#conn.run("CHECKPOINT pivot_lines");
-    // The pages' rows and batches are garbage now: hand the memory back before anyone pivots.
+    // The batches are garbage now: hand the memory back before anyone pivots.
     Bun.gc(true);
   }
 
@@ -301,14 +403,9 @@ export class PivotEngine {
     );
   }
 
-  /** DuckDB's memory by tag, in MB (benchmarks). */
-  async duckMemory(): Promise<Record<string, number>> {
-    const reader = await this.#conn.runAndReadAll(
-      "select tag, memory_usage_bytes from duckdb_memory() where memory_usage_bytes > 0",
-    );
-    return Object.fromEntries(
-      reader.getRows().map(([tag, bytes]) => [String(tag), Math.round(Number(bytes) / 1e6)]),
-    );
+  /** How many loads the lines reader worker read (tests: proof that it ran). */
+  loadsReadOffThread(): number {
+    return this.#loadsByReader;
   }
 
   /** Tables loaded now (tests). */

@@ -15,3 +15,14 @@ export type TPivotOut =
   | { type: "failed"; id: number; message: string }
   | { type: "idle" }
   | { type: "stopped" };
+
+/** To the lines reader (pivot-lines.worker.ts): read this workspace's lines; a chunk was taken. */
+export type TPivotLinesIn =
+  | { type: "read"; databaseUrl: string; authToken?: string; workspaceId: number; pageSize: number }
+  | { type: "taken" };
+
+/** From the lines reader: the Arrow stream's chunks in order, then its end or why it failed. */
+export type TPivotLinesOut =
+  | { type: "chunk"; bytes: ArrayBuffer }
+  | { type: "end" }
+  | { type: "failed"; message: string };
