@@ -3,8 +3,9 @@
  * dropped load again offline, so the browser's copy of unsaved work (client/lib/kept-work.ts) can be
  * offered for restore. Built assets (hashed, immutable) are served cache-first. Pages are always
  * asked of the network first and a copy is used only when the network cannot be reached; /api is
- * never touched. Any visit that lands on the login page (signed out, session ended, another user)
- * drops every kept page, so one person's pages are never shown to another.
+ * never touched (routed around the worker where the browser has static routes). Any visit that
+ * lands on the login page (signed out, session ended, another user) drops every kept page, so one
+ * person's pages are never shown to another.
  * The cache names are shared with client/lib/offline.ts.
  */
 export const ASSET_CACHE = "tw-assets-v1";
@@ -18,7 +19,17 @@ const PAGE_CACHE = ${JSON.stringify(PAGE_CACHE)};
 const MAX_PAGES = ${MAX_PAGES};
 const OFFLINE_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Offline · Tradewinds</title></head><body style="font-family:system-ui,sans-serif;margin:3rem auto;max-width:32rem;padding:0 1rem"><main><h1>You are offline</h1><p>This page was not opened on this device before the connection dropped. Reload it when you are back online.</p></main></body></html>';
 
-self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("install", (event) => {
+  // The API never passes through this worker: where the browser has static routes, its requests go
+  // straight to the network from the page (no worker start per call, and the page's own network
+  // conditions and interception apply to them). Where it has not, the fetch handler leaves them alone.
+  if (event.addRoutes) {
+    event.waitUntil(
+      event.addRoutes([{ condition: { urlPattern: "/api/*" }, source: "network" }]).catch(() => undefined),
+    );
+  }
+  self.skipWaiting();
+});
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
