@@ -176,3 +176,25 @@ export const screening_audit_log = sqliteTable(
     check("screening_audit_log_kind_check", sql`${t.kind} in ('screen', 'override', 'search', 'rescreen')`),
   ],
 );
+
+/**
+ * Append-only record of changes to the workspace settings that govern screening releases (today the
+ * two-person release switch): who changed what, from what, when. It is part of the screening audit
+ * export. Like screening_audit_log it has no foreign keys, and triggers in a custom migration refuse
+ * UPDATE, DELETE and an insert onto an existing row.
+ */
+export const settings_audit_log = sqliteTable(
+  "settings_audit_log",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    workspace_id: integer().notNull(),
+    user_id: integer(),
+    user_email: text(),
+    /** The setting's name in the API (e.g. "two_person_release"). */
+    setting: text().notNull(),
+    previous_value: text({ mode: "json" }).$type<unknown>(),
+    value: text({ mode: "json" }).$type<unknown>().notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [index("settings_audit_log_ws_idx").on(t.workspace_id, t.id)],
+);

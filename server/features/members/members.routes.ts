@@ -83,8 +83,8 @@ export const workspaceRoutes = new Hono<TAppEnv>()
   })
   /** PUT /settings {two_person_release} → saved; on needs two compliance members (422 otherwise). */
   .put("/settings", validate("json", ZWorkspaceSettingsInput), async (c) => {
-    const { workspaceId } = authOf(c);
-    await setTwoPersonRelease(c.var.db, workspaceId, c.req.valid("json").two_person_release);
+    const { workspaceId, user } = authOf(c);
+    await setTwoPersonRelease(c.var.db, workspaceId, c.req.valid("json").two_person_release, user);
     return c.json({
       two_person_release: await twoPersonRelease(c.var.db, workspaceId),
       compliance_members: await complianceCount(c.var.db, workspaceId),

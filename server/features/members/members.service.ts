@@ -7,7 +7,7 @@ import {
   type TRole,
   type ZInviteMemberInput,
 } from "../../../db/contracts/members";
-import { invitations, users, workspaces } from "../../../db/schema";
+import { invitations, settings_audit_log, users, workspaces } from "../../../db/schema";
 import type { TEnv } from "../../env";
 import type { TDbOrTx } from "../../lib/entity/entity";
 import { AppError, notFound } from "../../lib/errors";
@@ -347,8 +347,16 @@ export async function twoPersonRelease(db: TDbOrTx, workspaceId: number): Promis
   return Boolean(row?.on);
 }
 
-/** Switches two-person release; on only with at least two compliance members. */
-export async function setTwoPersonRelease(db: TDb, workspaceId: number, on: boolean): Promise<void> {
+/**
+ * Switches two-person release; on only with at least two compliance members. A change (not a save
+ * of the same value) is written to the settings audit log with who made it, in the same transaction.
+ */
+export async function setTwoPersonRelease(
+  db: TDb,
+  workspaceId: number,
+  on: boolean,
+  by: { id: number; email: string },
+): Promise<void> {
   // One write transaction: a compliance member removed meanwhile cannot slip past the count.
   await db.transaction(async (tx) => {
     if (on && (await complianceCount(tx, workspaceId)) < 2) {
@@ -356,6 +364,16 @@ export async function setTwoPersonRelease(db: TDb, workspaceId: number, on: bool
         "Two-person release needs at least two members with the Compliance role: give another member the role first.";
       throw new AppError("VALIDATION", message, { errors: { two_person_release: [message] } });
     }
+    const was = await twoPersonRelease(tx, workspaceId);
+    if (was === on) return;
     await tx.update(workspaces).set({ two_person_release: on }).where(eq(workspaces.id, workspaceId));
+    await tx.insert(settings_audit_log).values({
+      workspace_id: workspaceId,
+      user_id: by.id,
+      user_email: by.email,
+      setting: "two_person_release",
+      previous_value: was,
+      value: on,
+    });
   });
 }

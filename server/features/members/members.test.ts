@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { invitations } from "../../../db/schema";
+import { invitations, settings_audit_log } from "../../../db/schema";
 import { buildRegistration, call, invitationLinkFor, joinAs, json, signUp } from "../../test/factories";
 import { createTestContext, type TTestContext } from "../../test/setup";
+import { parseCsvObjects } from "../export-control/ear-tables";
 
 let ctx: TTestContext;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -313,6 +314,50 @@ describe("members", () => {
       two_person_release: false,
     });
     expect(off.status).toBe(403);
+  });
+
+  test("switching two-person release is on record in the screening audit export, and the record cannot be changed", async () => {
+    const ws = await signUp(ctx);
+    const colleague = await joinAs(ctx, ws, ["compliance"]);
+    const put = (who: typeof ws, on: boolean) =>
+      call(ctx, who.auth, "PUT", "/api/workspace/settings", { two_person_release: on });
+    expect((await put(ws, true)).status).toBe(200);
+    // Saving the same value again is not a change.
+    expect((await put(ws, true)).status).toBe(200);
+    expect((await put(ws, false)).status).toBe(200);
+    // A refused switch (one compliance member left) writes nothing.
+    expect((await call(ctx, ws.auth, "DELETE", `/api/workspace/members/${colleague.user.id}`)).status).toBe(
+      200,
+    );
+    expect((await put(ws, true)).status).toBe(422);
+
+    const exported = async (who: typeof ws) => {
+      const res = await call(ctx, who.auth, "GET", "/api/screenings/audit");
+      expect(res.status).toBe(200);
+      return parseCsvObjects(await res.text(), "audit", ["Kind"]).filter((r) => r.Kind === "setting");
+    };
+    const rows = await exported(ws);
+    expect(rows.map((r) => [r.User, r.Query, r.Outcome, r["Previous status"], r.Note])).toEqual([
+      [ws.user.email, '{"two_person_release":true}', "on", "off", "Two-person release switched on"],
+      [ws.user.email, '{"two_person_release":false}', "off", "on", "Two-person release switched off"],
+    ]);
+    expect(rows[0].Time <= rows[1].Time).toBe(true);
+    // Another workspace's export does not show them.
+    expect(await exported(owner)).toEqual([]);
+    // Append-only: neither edited nor deleted, nor replaced.
+    const [first] = await ctx.database.db
+      .select()
+      .from(settings_audit_log)
+      .where(eq(settings_audit_log.workspace_id, ws.user.workspace_id));
+    for (const statement of [
+      `update settings_audit_log set value = 'false' where id = ${first.id}`,
+      `delete from settings_audit_log where id = ${first.id}`,
+      `insert or replace into settings_audit_log (id, workspace_id, setting, value) values (${first.id}, 1, 'x', '1')`,
+    ]) {
+      await expect(ctx.database.client.execute(statement)).rejects.toThrow(
+        "settings_audit_log is append-only",
+      );
+    }
   });
 
   test("a withdrawn invitation's link stops working", async () => {

@@ -8,7 +8,7 @@ import {
   ZOverride,
   ZScreeningSearchQuery,
 } from "../../../db/contracts/screening";
-import { rpscreenings, screening_audit_log, shipments } from "../../../db/schema";
+import { rpscreenings, screening_audit_log, settings_audit_log, shipments } from "../../../db/schema";
 import type { TAppEnv } from "../../lib/context";
 import { toCsv } from "../../lib/csv";
 import { createEntityRoutes } from "../../lib/entity/entity.routes";
@@ -34,6 +34,19 @@ const depsOf = (c: Context<TAppEnv>): TScreeningDeps => ({
   registry: c.var.screening.registry,
   threshold: c.var.screening.threshold,
 });
+
+/** The audit export's names for the release settings it records. */
+const SETTING_LABELS: Record<string, string> = { two_person_release: "Two-person release" };
+
+/** A recorded setting value as the audit export writes it: on/off for a switch. */
+const settingValue = (value: unknown) =>
+  value === true
+    ? "on"
+    : value === false
+      ? "off"
+      : value === null || value === undefined
+        ? ""
+        : JSON.stringify(value);
 
 const actorOf = (c: Context<TAppEnv>): TActor => {
   const { user, workspaceId } = authOf(c);
@@ -216,13 +229,65 @@ export const screeningRoutes = new Hono<TAppEnv>()
     );
     return csvResponse(c, `screening-results-${stamp()}.csv`, body);
   })
-  /** GET /screenings/audit → the append-only audit log as CSV (kept five years; nothing edits it). */
+  /**
+   * GET /screenings/audit → the append-only audit log as CSV (kept five years; nothing edits it):
+   * every screening, search and override, and every change to a release setting, in time order.
+   */
   .get("/audit", async (c) => {
-    const rows = await c.var.db
-      .select(auditColumns())
-      .from(screening_audit_log)
-      .where(eq(screening_audit_log.workspace_id, authOf(c).workspaceId))
-      .orderBy(asc(screening_audit_log.id));
+    const { workspaceId } = authOf(c);
+    const [rows, settings] = await Promise.all([
+      c.var.db
+        .select(auditColumns())
+        .from(screening_audit_log)
+        .where(eq(screening_audit_log.workspace_id, workspaceId))
+        .orderBy(asc(screening_audit_log.id)),
+      c.var.db
+        .select()
+        .from(settings_audit_log)
+        .where(eq(settings_audit_log.workspace_id, workspaceId))
+        .orderBy(asc(settings_audit_log.id)),
+    ]);
+    const screeningLines = rows.map((r) => ({
+      at: r.created_at,
+      cells: [
+        r.created_at,
+        r.user_email ?? "system",
+        r.kind,
+        r.contact_id ?? "",
+        JSON.stringify(r.query),
+        (r.lists as { source: string; version_date: string }[])
+          .map((l) => `${l.source} ${l.version_date}`)
+          .join("; "),
+        JSON.stringify(r.matches),
+        r.outcome,
+        r.previous_status ?? "",
+        r.note ?? "",
+      ],
+    }));
+    const settingLines = settings.map((r) => ({
+      at: r.created_at,
+      cells: [
+        r.created_at,
+        r.user_email ?? "system",
+        "setting",
+        "",
+        JSON.stringify({ [r.setting]: r.value }),
+        "",
+        "",
+        settingValue(r.value),
+        settingValue(r.previous_value),
+        `${SETTING_LABELS[r.setting] ?? r.setting} switched ${settingValue(r.value)}`,
+      ],
+    }));
+    // Both logs are in time order; merged so, a screening first where the times are equal.
+    const lines: { at: string; cells: unknown[] }[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < screeningLines.length || j < settingLines.length) {
+      const takeSetting =
+        i >= screeningLines.length || (j < settingLines.length && settingLines[j].at < screeningLines[i].at);
+      lines.push(takeSetting ? settingLines[j++] : screeningLines[i++]);
+    }
     const body = toCsv(
       [
         "Time",
@@ -236,20 +301,7 @@ export const screeningRoutes = new Hono<TAppEnv>()
         "Previous status",
         "Note",
       ],
-      rows.map((r) => [
-        r.created_at,
-        r.user_email ?? "system",
-        r.kind,
-        r.contact_id ?? "",
-        JSON.stringify(r.query),
-        (r.lists as { source: string; version_date: string }[])
-          .map((l) => `${l.source} ${l.version_date}`)
-          .join("; "),
-        JSON.stringify(r.matches),
-        r.outcome,
-        r.previous_status ?? "",
-        r.note ?? "",
-      ]),
+      lines.map((line) => line.cells),
     );
     return csvResponse(c, `screening-audit-${stamp()}.csv`, body);
   })
