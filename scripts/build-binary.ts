@@ -133,7 +133,7 @@ function duckdbNativePlugin(): BunPlugin {
           contents: [
             `const { loadEmbeddedAddon } = require(${JSON.stringify(loader)});`,
             'const files = require("tradewinds:duckdb-files");',
-            `module.exports = loadEmbeddedAddon(${JSON.stringify(`tradewinds-duckdb-${version}`)}, { "duckdb.node": files.addon, ${JSON.stringify(library)}: files.library }, "duckdb.node");`,
+            `module.exports = loadEmbeddedAddon(${JSON.stringify(`duckdb-${version}`)}, { "duckdb.node": files.addon, ${JSON.stringify(library)}: files.library }, "duckdb.node");`,
           ].join("\n"),
           loader: "js",
         };

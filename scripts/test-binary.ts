@@ -3,7 +3,6 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { INDEX_BUILD_FALLBACK } from "../server/features/screening/index-build-child";
-import { BACKGROUND_NICE, threadNiceValues } from "../server/lib/thread-priority";
 import { WORKER_FALLBACK } from "../server/lib/worker-url";
 import { freePort, ROOT } from "./lib";
 
@@ -213,12 +212,6 @@ try {
     pivot.tables.join() === "report_lines" && pivot.size === 0 && pivot.columns > 20,
     `the report pivot socket answers from the executable (${pivot.tables.join()}, ${pivot.size} lines, ${pivot.columns} columns, ${Math.round(performance.now() - pivotStarted)} ms)`,
   );
-  if (process.platform === "linux") {
-    check(
-      threadNiceValues(server.pid).includes(BACKGROUND_NICE),
-      "the pivot worker runs at background priority in the executable",
-    );
-  }
 } finally {
   server.kill("SIGTERM");
   const code = await server.exited;

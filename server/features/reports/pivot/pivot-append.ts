@@ -147,7 +147,10 @@ export class BatchAppender {
 
   /** Writes what is buffered to the table and ends the appender. */
   close(): void {
-    this.#appender.flushSync();
-    this.#appender.closeSync();
+    try {
+      this.#appender.flushSync();
+    } finally {
+      this.#appender.closeSync();
+    }
   }
 }

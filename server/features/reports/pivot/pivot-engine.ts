@@ -30,6 +30,8 @@ export type TPivotSource = {
   onIdle?: () => void;
   /** Read the lines on the engine's own thread instead of a reader worker (what it falls back to). */
   readOnThisThread?: boolean;
+  /** How long an unused table stays loaded (default IDLE_MS; tests shorten it). */
+  idleMs?: number;
 };
 
 /** One workspace's loaded lines: a DuckDB table, what they were loaded from, and who still uses it. */
@@ -157,45 +159,72 @@ function readerChunks(
   })();
 }
 
+/**
+ * One workspace's DuckDB: an instance of its own, so that no statement run for one workspace's
+ * viewers can name another's lines, whatever SQL the view configs lead Perspective's model to write.
+ */
+type TStore = { db: DuckDBInstance; conn: DuckDBConnection };
+
+type TSession = {
+  server: InstanceType<TPerspective["VirtualServer"]>;
+  handler: PivotHandler;
+  conn: DuckDBConnection;
+  workspaceId: number;
+  loaded: TLoaded;
+};
+
+/** How many times the load's last checkpoint is tried while viewers of the same workspace write. */
+const FINAL_CHECKPOINT_TRIES = 20;
+
 export class PivotEngine {
-  #db: DuckDBInstance;
-  #conn: DuckDBConnection;
   #perspective: TPerspective;
   #source: TPivotSource;
   #client: ReturnType<typeof createClient>;
+  #duckdb: typeof import("@duckdb/node-api");
+  #stores = new Map<number, Promise<TStore>>();
   #tables = new Map<number, TLoaded>();
   #loading = new Map<number, Promise<TLoaded>>();
   #idle = new Map<number, ReturnType<typeof setTimeout>>();
-  #sessions = new Map<
-    number,
-    {
-      server: InstanceType<TPerspective["VirtualServer"]>;
-      handler: PivotHandler;
-      conn: DuckDBConnection;
-      workspaceId: number;
-      loaded: TLoaded;
-    }
-  >();
+  #sessions = new Map<number, TSession>();
+  /** Statements of the engine's own still running (drops): stop() waits for them. */
+  #pending = new Set<Promise<unknown>>();
   #generation = 0;
   #loadsByReader = 0;
 
   private constructor(
-    db: DuckDBInstance,
-    conn: DuckDBConnection,
+    duckdb: typeof import("@duckdb/node-api"),
     perspective: TPerspective,
     source: TPivotSource,
   ) {
-    this.#db = db;
-    this.#conn = conn;
+    this.#duckdb = duckdb;
     this.#perspective = perspective;
     this.#source = source;
     this.#client = createClient({ url: source.databaseUrl, authToken: source.authToken });
   }
 
-  /** Starts DuckDB (native: tens of milliseconds) and Perspective's SQL model. */
+  /** Loads DuckDB's native library and Perspective's SQL model; each workspace's DuckDB starts on its first load. */
   static async start(source: TPivotSource): Promise<PivotEngine> {
-    const { DuckDBInstance } = await import("@duckdb/node-api");
-    const db = await DuckDBInstance.create(":memory:", {
+    const duckdb = await import("@duckdb/node-api");
+    const perspective: TPerspective = await import("@perspective-dev/client/dist/wasm/perspective-js.js");
+    perspective.initSync({
+      module: await inflateStage0(new Uint8Array(readFileSync(perspectiveClientWasm))),
+    });
+    return new PivotEngine(duckdb, perspective, source);
+  }
+
+  /** The workspace's DuckDB, started on first use (tens of milliseconds). */
+  #store(workspaceId: number): Promise<TStore> {
+    let store = this.#stores.get(workspaceId);
+    if (!store) {
+      store = this.#openStore();
+      this.#stores.set(workspaceId, store);
+      store.catch(() => this.#stores.delete(workspaceId));
+    }
+    return store;
+  }
+
+  async #openStore(): Promise<TStore> {
+    const db = await this.#duckdb.DuckDBInstance.create(":memory:", {
       threads: String(PIVOT_THREADS),
       memory_limit: `${PIVOT_MEMORY_LIMIT_MB}MB`,
       // Nothing but the lines it is given: no extension is installed or fetched at run time.
@@ -206,20 +235,30 @@ export class PivotEngine {
       allocator_flush_threshold: "32MB",
       allocator_bulk_deallocation_flush_threshold: "32MB",
     });
-    const perspective: TPerspective = await import("@perspective-dev/client/dist/wasm/perspective-js.js");
-    perspective.initSync({
-      module: await inflateStage0(new Uint8Array(readFileSync(perspectiveClientWasm))),
-    });
     const conn = await db.connect();
     // Tables in a compressed in-memory database: DuckDB compresses their columns as it would on disk.
     await conn.run("ATTACH ':memory:' AS pivot_lines (COMPRESS)");
     await conn.run("USE pivot_lines");
     for (const sql of Object.values(PIVOT_MACROS)) await conn.run(sql);
     // Native DuckDB could read and write files: none of its SQL may reach the file system or change
-    // that again (the gate already refuses everything but columns, aggregates and quoted filters).
+    // that again.
     await conn.run("SET enable_external_access = false");
     await conn.run("SET lock_configuration = true");
-    return new PivotEngine(db, conn, perspective, source);
+    return { db, conn };
+  }
+
+  /** Closes the workspace's DuckDB once it holds no table and serves no connection. */
+  async #closeStoreIfUnused(workspaceId: number): Promise<void> {
+    const inUse =
+      this.#tables.has(workspaceId) ||
+      this.#loading.has(workspaceId) ||
+      [...this.#sessions.values()].some((s) => s.workspaceId === workspaceId);
+    const store = this.#stores.get(workspaceId);
+    if (inUse || !store) return;
+    this.#stores.delete(workspaceId);
+    const { db, conn } = await store;
+    conn.closeSync();
+    db.closeSync();
   }
 
   /** The workspace's fingerprint as the database has it now. */
@@ -242,16 +281,17 @@ export class PivotEngine {
       const fingerprint = await this.fingerprint(workspaceId);
       const current = this.#tables.get(workspaceId);
       if (current && current.fingerprint === fingerprint) return current;
-      const table = `lines_${workspaceId}_${++this.#generation}`;
+      const store = await this.#store(workspaceId);
+      const table = `lines_${++this.#generation}`;
       try {
-        await this.#load(workspaceId, table);
+        await this.#load(store.conn, workspaceId, table);
       } catch (error) {
         // A load that failed half way leaves no table behind.
-        await this.#conn.run(`DROP TABLE IF EXISTS "${table}"`).catch(() => undefined);
+        await store.conn.run(`DROP TABLE IF EXISTS "${table}"`).catch(() => undefined);
         throw error;
       }
       const loaded: TLoaded = { table, fingerprint, users: 0 };
-      if (current && current.users === 0) await this.#drop(current);
+      if (current && current.users === 0) await this.#drop(workspaceId, current);
       this.#tables.set(workspaceId, loaded);
       return loaded;
     })();
@@ -297,8 +337,24 @@ export class PivotEngine {
     };
   }
 
+  /**
+   * A checkpoint, which DuckDB refuses while another connection of the workspace's (a viewer making
+   * or dropping a view) is writing: compression waits for the next one then.
+   */
+  static async #checkpoint(conn: DuckDBConnection, tries = 1): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await conn.run("CHECKPOINT pivot_lines");
+        return true;
+      } catch {
+        if (attempt >= tries) return false;
+        await Bun.sleep(50);
+      }
+    }
+  }
+
   /** Copies the workspace's lines into `table`, one record batch (one SQL page) at a time. */
-  async #load(workspaceId: number, table: string): Promise<void> {
+  async #load(conn: DuckDBConnection, workspaceId: number, table: string): Promise<void> {
     const { schema, batches } = await this.#lines(workspaceId);
     let appender: BatchAppender | undefined;
     // Appended lines sit uncompressed (~240 bytes a line) until a checkpoint compresses them (~28):
@@ -309,8 +365,8 @@ export class PivotEngine {
     try {
       for await (const batch of batches) {
         if (!appender) {
-          await this.#conn.run(tableDdl(table, schema, batch));
-          appender = new BatchAppender(await this.#conn.createAppender(table));
+          await conn.run(tableDdl(table, schema, batch));
+          appender = new BatchAppender(await conn.createAppender(table));
         }
         await compressing;
         appender.append(batch);
@@ -318,23 +374,32 @@ export class PivotEngine {
         if (sinceCheckpoint >= ROW_GROUP_LINES) {
           sinceCheckpoint = 0;
           appender.flush();
-          compressing = this.#conn.run("CHECKPOINT pivot_lines");
+          compressing = PivotEngine.#checkpoint(conn);
           // A few batches are garbage now; collected here, the load's heap stays near one batch.
           Bun.gc(true);
         }
       }
-      await compressing;
     } finally {
+      await compressing;
       appender?.close();
     }
-    if (!appender) await this.#conn.run(tableDdl(table, schema));
-    await this.#conn.run("CHECKPOINT pivot_lines");
+    if (!appender) await conn.run(tableDdl(table, schema));
+    await PivotEngine.#checkpoint(conn, FINAL_CHECKPOINT_TRIES);
     // The batches are garbage now: hand the memory back before anyone pivots.
     Bun.gc(true);
   }
 
-  async #drop(loaded: TLoaded): Promise<void> {
-    await this.#conn.run(`DROP TABLE IF EXISTS "${loaded.table}"`);
+  /** Drops a loaded table (tracked, so that stop() waits for it). */
+  async #drop(workspaceId: number, loaded: TLoaded): Promise<void> {
+    const store = this.#stores.get(workspaceId);
+    if (!store) return;
+    const dropping = store.then(({ conn }) => conn.run(`DROP TABLE IF EXISTS "${loaded.table}"`));
+    this.#pending.add(dropping);
+    try {
+      await dropping;
+    } finally {
+      this.#pending.delete(dropping);
+    }
   }
 
   /**
@@ -343,19 +408,27 @@ export class PivotEngine {
    */
   async warm(workspaceId: number): Promise<void> {
     const loaded = await this.#table(workspaceId);
-    if (loaded.users === 0 && !this.#idle.has(workspaceId)) this.#dropWhenIdle(workspaceId, loaded);
+    if (loaded.users === 0) this.#dropWhenIdle(workspaceId, loaded);
   }
 
   /** Opens connection `id` for the workspace: its lines are loaded (or refreshed) first. */
   async open(id: number, workspaceId: number): Promise<void> {
-    const timer = this.#idle.get(workspaceId);
-    if (timer) clearTimeout(timer);
-    this.#idle.delete(workspaceId);
-    const loaded = await this.#table(workspaceId);
+    this.#cancelIdle(workspaceId);
+    let conn: DuckDBConnection | undefined;
+    let loaded: TLoaded;
+    try {
+      loaded = await this.#table(workspaceId);
+      // A DuckDB connection of its own: one connection runs one statement at a time.
+      conn = await (await this.#store(workspaceId)).db.connect();
+      await conn.run("USE pivot_lines");
+    } catch (error) {
+      conn?.closeSync();
+      // What is loaded still goes when idle.
+      const current = this.#tables.get(workspaceId);
+      if (current && current.users === 0) this.#dropWhenIdle(workspaceId, current);
+      throw error;
+    }
     loaded.users++;
-    // A DuckDB connection of its own: one connection runs one statement at a time.
-    const conn = await this.#db.connect();
-    await conn.run("USE pivot_lines");
     const handler = new PivotHandler(conn, this.#perspective, loaded.table, `v${id}_`);
     const server = new this.#perspective.VirtualServer(handler as never);
     this.#sessions.set(id, { server, handler, conn, workspaceId, loaded });
@@ -381,26 +454,38 @@ export class PivotEngine {
     loaded.users--;
     if (loaded.users > 0) return;
     if (this.#tables.get(workspaceId) !== loaded) {
-      await this.#drop(loaded);
+      await this.#drop(workspaceId, loaded);
       return;
     }
     this.#dropWhenIdle(workspaceId, loaded);
   }
 
+  #cancelIdle(workspaceId: number): void {
+    clearTimeout(this.#idle.get(workspaceId));
+    this.#idle.delete(workspaceId);
+  }
+
+  /** In IDLE_MS, drops the workspace's table if nobody uses it then, and its DuckDB with it. */
   #dropWhenIdle(workspaceId: number, loaded: TLoaded): void {
-    this.#idle.set(
-      workspaceId,
-      setTimeout(() => {
-        this.#idle.delete(workspaceId);
-        if (loaded.users === 0 && this.#tables.get(workspaceId) === loaded) {
+    this.#cancelIdle(workspaceId);
+    const timer = setTimeout(() => {
+      if (this.#idle.get(workspaceId) === timer) this.#idle.delete(workspaceId);
+      void (async () => {
+        if (
+          loaded.users === 0 &&
+          this.#tables.get(workspaceId) === loaded &&
+          !this.#loading.has(workspaceId)
+        ) {
           this.#tables.delete(workspaceId);
-          void this.#drop(loaded).catch(() => undefined);
+          await this.#drop(workspaceId, loaded);
+          await this.#closeStoreIfUnused(workspaceId);
         }
         if (this.#tables.size === 0 && this.#sessions.size === 0 && this.#loading.size === 0) {
           this.#source.onIdle?.();
         }
-      }, IDLE_MS),
-    );
+      })().catch(() => undefined);
+    }, this.#source.idleMs ?? IDLE_MS);
+    this.#idle.set(workspaceId, timer);
   }
 
   /** How many loads the lines reader worker read (tests: proof that it ran). */
@@ -413,11 +498,19 @@ export class PivotEngine {
     return [...this.#tables.values()].map((t) => t.table);
   }
 
+  /** How many workspaces have a DuckDB of their own now (tests). */
+  openStores(): number {
+    return this.#stores.size;
+  }
+
   async stop(): Promise<void> {
     for (const id of [...this.#sessions.keys()]) await this.close(id);
     for (const timer of this.#idle.values()) clearTimeout(timer);
+    this.#idle.clear();
+    await Promise.allSettled([...this.#loading.values(), ...this.#pending]);
+    this.#loading.clear();
+    this.#tables.clear();
+    for (const workspaceId of [...this.#stores.keys()]) await this.#closeStoreIfUnused(workspaceId);
     this.#client.close();
-    this.#conn.closeSync();
-    this.#db.closeSync();
   }
 }

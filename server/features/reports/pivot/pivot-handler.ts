@@ -60,6 +60,57 @@ function sliceValue(value: unknown, type: TColumnType): unknown {
   return value;
 }
 
+/** The view config's keys a connection may send (Perspective 5.5's ViewConfigUpdate); anything else is refused. */
+const CONFIG_KEYS = new Set([
+  "group_by",
+  "split_by",
+  "columns",
+  "filter",
+  "sort",
+  "expressions",
+  "windows",
+  "aggregates",
+  "group_by_depth",
+  "filter_op",
+  "group_rollup_mode",
+  "split_rollup_mode",
+]);
+
+/** The config's keys that name one of a few choices, and those choices. */
+const CONFIG_CHOICES: Record<string, string[]> = {
+  filter_op: ["and", "or"],
+  group_rollup_mode: ["rollup", "flat", "total"],
+  split_rollup_mode: ["flat"],
+};
+
+/**
+ * Whether SQL text is one statement: no `;` outside quotes, strings and comments, but at the end.
+ * (DuckDB's own statement count is no help: it expands a PIVOT into several.)
+ */
+export function isOneStatement(sql: string): boolean {
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i];
+    if (c === "'" || c === '"') {
+      // A quoted string or name; a doubled quote is one quote inside it.
+      i++;
+      while (i < sql.length && !(sql[i] === c && sql[i + 1] !== c)) i += sql[i] === c ? 2 : 1;
+      if (i >= sql.length) return false;
+      i++;
+    } else if (c === "-" && sql[i + 1] === "-") {
+      const end = sql.indexOf("\n", i);
+      i = end < 0 ? sql.length : end + 1;
+    } else if (c === "/" && sql[i + 1] === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      if (end < 0) return false;
+      i = end + 2;
+    } else if (c === ";") {
+      return sql.slice(i + 1).trim() === "";
+    } else i++;
+  }
+  return true;
+}
+
 /** A view config the gate refused: its message goes back to the viewer as the request's error. */
 export class PivotConfigError extends Error {}
 
@@ -85,10 +136,18 @@ export class PivotHandler {
     this.#prefix = viewPrefix;
   }
 
-  /** Runs one statement of the SQL model's; answers its rows as objects of JS values. */
+  /**
+   * Runs one statement of the SQL model's, and only one: text that would make several (a name
+   * closing its quotes to start another) is refused, not run.
+   */
+  async #run(sql: string) {
+    if (!isOneStatement(sql)) throw new PivotConfigError("This report request is not one statement");
+    return this.#conn.runAndReadAll(sql);
+  }
+
+  /** Runs one statement; answers its rows as objects of JS values. */
   async #rows(sql: string): Promise<Record<string, unknown>[]> {
-    const reader = await this.#conn.runAndReadAll(sql);
-    return reader.getRowObjectsJS() as Record<string, unknown>[];
+    return (await this.#run(sql)).getRowObjectsJS() as Record<string, unknown>[];
   }
 
   /** The first value of the statement's first row, as a number. */
@@ -144,11 +203,12 @@ export class PivotHandler {
     return [REPORT_TABLE];
   }
 
-  async #schemaOf(table: string): Promise<Record<string, TColumnType>> {
+  /** A table's or view's columns and their viewer types; `internal` keeps the model's own (`__…__`) too. */
+  async #schemaOf(table: string, internal = false): Promise<Record<string, TColumnType>> {
     const schema: Record<string, TColumnType> = {};
     for (const row of await this.#rows(this.#model.tableSchema(table))) {
       const name = String(row.column_name);
-      if (!name.startsWith("__")) schema[name] = viewerType(String(row.column_type));
+      if (internal || !name.startsWith("__")) schema[name] = viewerType(String(row.column_type));
     }
     return schema;
   }
@@ -184,10 +244,19 @@ export class PivotHandler {
       // the workspace per viewer; the grid asks for a window of rows at a time anyway.
       if (!sql.startsWith("CREATE TABLE "))
         throw new Error("Perspective's SQL model changed: no CREATE TABLE");
-      await this.#conn.run(`CREATE VIEW ${sql.slice("CREATE TABLE ".length)}`);
+      await this.#run(`CREATE VIEW ${sql.slice("CREATE TABLE ".length)}`);
       this.#sqlViews.add(name);
-    } else await this.#conn.run(sql);
+    } else await this.#run(sql);
     this.#views.set(viewId, name);
+    // The view's column names are written into later SQL between double quotes; a split by values
+    // that hold one (a name typed with a quote) would break out of them.
+    const columns = Object.keys(await this.#schemaOf(name, true));
+    if (columns.some((column) => column.includes('"'))) {
+      await this.viewDelete(viewId);
+      throw new PivotConfigError(
+        'A value in the columns split by contains a double quote ("), which the server pivot cannot show as a column: split by another column.',
+      );
+    }
   }
 
   tableValidateExpression(): never {
@@ -197,8 +266,8 @@ export class PivotHandler {
   async viewDelete(viewId: string) {
     const name = this.#realView(viewId);
     this.#views.delete(viewId);
-    if (this.#sqlViews.delete(name)) await this.#conn.run(`DROP VIEW IF EXISTS "${name}"`);
-    else await this.#conn.run(this.#model.viewDelete(name));
+    if (this.#sqlViews.delete(name)) await this.#run(`DROP VIEW IF EXISTS "${name}"`);
+    else await this.#run(this.#model.viewDelete(name));
   }
 
   /** The view's rows in the viewport, cell by cell into the viewer's slice (grouping levels by __GROUPING_ID__). */
@@ -210,7 +279,7 @@ export class PivotHandler {
     slice: VirtualDataSlice,
   ) {
     const sql = this.#model.viewGetData(this.#realView(viewId), config, viewport, schema);
-    const reader = await this.#conn.runAndReadAll(sql);
+    const reader = await this.#run(sql);
     const names = reader.columnNames();
     const types = reader.columnTypes().map((type) => viewerType(type.toString()));
     const columns = reader.getColumnsJS();
@@ -226,7 +295,12 @@ export class PivotHandler {
   }
 
   async viewGetMinMax(viewId: string, column: string, config: ViewConfig) {
-    const [row] = await this.#rows(this.#model.viewGetMinMax(this.#realView(viewId), column, config));
+    // The model writes the column's name into SQL as it is: only a column of the view may be named.
+    const name = this.#realView(viewId);
+    if (!(column in (await this.#schemaOf(name, true))) || column.includes('"')) {
+      throw new PivotConfigError(`${JSON.stringify(column)} is not a column of this view`);
+    }
+    const [row] = await this.#rows(this.#model.viewGetMinMax(name, column, config));
     const [min, max] = Object.values(row ?? {});
     const plain = (value: unknown) => (value === undefined ? null : sliceValue(value, "float"));
     return { min: plain(min), max: plain(max) } as never;
@@ -258,9 +332,26 @@ export class PivotHandler {
       if (!Array.isArray(value)) throw new PivotConfigError(`${what} must be a list`);
       return value;
     };
+    for (const key of Object.keys(config)) {
+      if (!CONFIG_KEYS.has(key))
+        throw new PivotConfigError(`A view's ${key} is not available on this report`);
+    }
     const expressions = config.expressions;
     if (expressions && Object.keys(expressions as object).length > 0) {
       throw new PivotConfigError("Expressions are not available on this report");
+    }
+    const windows = config.windows;
+    if (windows && Object.keys(windows as object).length > 0) {
+      throw new PivotConfigError("Window aggregates are not available on this report");
+    }
+    if (config.group_by_depth != null && !Number.isInteger(config.group_by_depth)) {
+      throw new PivotConfigError("Group by depth must be a whole number");
+    }
+    for (const [key, allowed] of Object.entries(CONFIG_CHOICES)) {
+      const value = config[key];
+      if (value != null && !allowed.includes(value as string)) {
+        throw new PivotConfigError(`${key} ${JSON.stringify(value)} is not available on this report`);
+      }
     }
     for (const name of list(config.columns, "Columns")) if (name !== null) column(name, "Column");
     for (const name of list(config.group_by, "Group by")) column(name, "Group by");

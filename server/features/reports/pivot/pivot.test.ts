@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as perspective from "@perspective-dev/client/node";
 import { REPORT_ATTRIBUTES } from "../../../../db/contracts/reports";
 import { loadEnv } from "../../../env";
-import { BACKGROUND_NICE, threadNiceValues } from "../../../lib/thread-priority";
 import { signUp } from "../../../test/factories";
 import { createTestContext, type TTestContext } from "../../../test/setup";
 import { invalidateUserSessions } from "../../auth/session.service";
@@ -20,7 +19,7 @@ import { reportRowSource } from "../report-row-source";
 import { reportJsonRecords } from "../reports.service";
 import { PIVOT_MAX_MESSAGE_BYTES, pivotWebSocket, SESSION_RECHECK_MS } from "./pivot.routes";
 import { PivotEngine } from "./pivot-engine";
-import { REPORT_TABLE } from "./pivot-handler";
+import { isOneStatement, REPORT_TABLE } from "./pivot-handler";
 import { stopPivotService } from "./pivot-service";
 
 /** A column's name in the pivot: its label, as in the Arrow stream the browser pivots. */
@@ -184,16 +183,6 @@ describe("a pivot connection", () => {
     await view.delete();
   }, 30_000);
 
-  test.if(process.platform === "linux")(
-    "the pivot worker runs below the request threads' priority",
-    async () => {
-      await (await connect(owner)).get_hosted_table_names();
-      expect(threadNiceValues()).toContain(BACKGROUND_NICE);
-      expect(threadNiceValues()).toContain(0);
-    },
-    30_000,
-  );
-
   test("an empty workspace opens with no lines", async () => {
     const empty = await signUp(ctx);
     const table = await (await connect(empty)).open_table(REPORT_TABLE);
@@ -218,6 +207,56 @@ describe("a pivot connection", () => {
     expect(await refused({ columns: [L("quantity")], aggregates: { [L("quantity")]: "first" } })).toContain(
       "is not available on Quantity",
     );
+    // A window's column is written into SQL as it is: windows are refused whole.
+    const sneaky = `${L("quantity")}") FROM duckdb_tables() --`;
+    expect(
+      await refused({
+        columns: [L("quantity")],
+        windows: { w: { column: sneaky, aggregate: "sum" } },
+      }),
+    ).toContain("Window aggregates are not available");
+  }, 30_000);
+
+  test("a min/max request names only the view's columns", async () => {
+    const table = await (await connect(owner)).open_table(REPORT_TABLE);
+    const view = await table.view({ group_by: [L("status")], columns: [L("quantity")] } as never);
+    const [min, max] = (await view.get_min_max(L("quantity"))) as unknown as [number, number];
+    expect(min).toBeGreaterThan(0);
+    expect(max).toBeGreaterThanOrEqual(min);
+    let message = "answered";
+    try {
+      await view.get_min_max(`${L("quantity")}"), (SELECT count(*) FROM duckdb_tables()) --`);
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toContain("is not a column of this view");
+    await view.delete();
+  }, 30_000);
+
+  test("a split by values holding a double quote is refused with a message, not run as SQL", async () => {
+    const quoted = await signUp(ctx);
+    const ws = quoted.user.workspace_id;
+    const product = await insertReportProduct(ctx.database.db, ws, { name: 'Widget "Pro"' });
+    await insertReportShipment(ctx.database.db, ws, {
+      items: [{ product_id: product, quantity: 2, extended_value: "10.00" }],
+    });
+    const table = await (await connect(quoted)).open_table(REPORT_TABLE);
+    let message = "answered";
+    try {
+      await table.view({
+        group_by: [L("status")],
+        split_by: [L("product_name")],
+        columns: [L("quantity")],
+      } as never);
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toContain("contains a double quote");
+    // The connection still works, and grouping by that column (no split) is fine.
+    const view = await table.view({ group_by: [L("product_name")], columns: [L("quantity")] } as never);
+    const paths = ((await view.to_columns()) as { __ROW_PATH__: string[][] }).__ROW_PATH__.flat();
+    expect(paths).toContain('Widget "Pro"');
+    await view.delete();
   }, 30_000);
 
   test("a socket whose session ended (signed out, removed) closes on its next request", async () => {
@@ -346,6 +385,55 @@ describe("the server pivot's lines", () => {
 });
 
 describe("the pivot engine", () => {
+  test("each workspace's lines are in a DuckDB of their own", async () => {
+    const engine = await PivotEngine.start({ databaseUrl: ctx.env.databaseUrl });
+    try {
+      await engine.open(1, owner.user.workspace_id);
+      await engine.open(2, other.user.workspace_id);
+      expect(engine.openStores()).toBe(2);
+      await engine.close(1);
+      await engine.close(2);
+    } finally {
+      await engine.stop();
+    }
+    expect(engine.openStores()).toBe(0);
+  }, 30_000);
+
+  test("an unused table goes when idle, also one loaded by a warm-up after a change, and its DuckDB with it", async () => {
+    let idle = 0;
+    const engine = await PivotEngine.start({
+      databaseUrl: ctx.env.databaseUrl,
+      idleMs: 300,
+      onIdle: () => idle++,
+    });
+    try {
+      const who = await signUp(ctx);
+      const ws = who.user.workspace_id;
+      const product = await insertReportProduct(ctx.database.db, ws, {});
+      const ship = () =>
+        insertReportShipment(ctx.database.db, ws, {
+          items: [{ product_id: product, quantity: 1, extended_value: "1.00" }],
+        });
+      await ship();
+      await engine.open(1, ws);
+      const [first] = engine.loadedTables();
+      await engine.close(1);
+      // The data changes and a page warms the workspace before its idle time is up.
+      await Bun.sleep(20);
+      await ship();
+      await engine.warm(ws);
+      const [second] = engine.loadedTables();
+      expect(second).not.toBe(first);
+      expect(engine.openStores()).toBe(1);
+      await Bun.sleep(700);
+      expect(engine.loadedTables()).toEqual([]);
+      expect(engine.openStores()).toBe(0);
+      expect(idle).toBe(1);
+    } finally {
+      await engine.stop();
+    }
+  }, 30_000);
+
   test("loads a workspace once per change, and stops (DuckDB closed) so that another can start", async () => {
     const source = { databaseUrl: ctx.env.databaseUrl };
     const engine = await PivotEngine.start(source);
@@ -448,5 +536,16 @@ describe("the server pivot's aggregates agree with SQL", () => {
     const byProduct = await sqlBy("p.name", "sum(i.quantity)", "i.quantity > 2");
     const order = paths.filter((path) => path.length === 1).map((path) => String(path[0]));
     expect(order).toEqual([...byProduct.entries()].sort((a, b) => b[1] - a[1]).map(([name]) => name));
+  });
+});
+
+describe("isOneStatement", () => {
+  test("a statement with quotes, strings and comments is one; a second one is refused", () => {
+    expect(isOneStatement(`SELECT "a;b", 'c;''d' FROM "t""x" -- ; comment\nWHERE 1 = 1;  `)).toBe(true);
+    expect(isOneStatement("SELECT 1 /* ; */ FROM t")).toBe(true);
+    expect(isOneStatement(`SELECT MIN("x"); DROP TABLE t --")`)).toBe(false);
+    expect(isOneStatement("SELECT 1; SELECT 2")).toBe(false);
+    expect(isOneStatement(`SELECT "unclosed`)).toBe(false);
+    expect(isOneStatement("SELECT 1 /* unclosed")).toBe(false);
   });
 });

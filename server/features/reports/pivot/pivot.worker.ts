@@ -1,15 +1,10 @@
 // The pivot worker: DuckDB and the connections' virtual servers (pivot-engine.ts) off the main
 // thread, so loading a million lines or grouping them never holds another request. Messages are
 // tagged by connection id; each connection's requests are answered in order.
-import { lowerThisThreadPriority } from "../../../lib/thread-priority";
 import { PivotEngine, type TPivotSource } from "./pivot-engine";
 import type { TPivotIn, TPivotOut } from "./pivot-protocol";
 
 declare const self: Worker;
-
-// Loading a million lines is seconds of CPU: this thread (and DuckDB's threads, which it starts)
-// yields to the threads that answer requests, so other pages stay quick while a report loads.
-lowerThisThreadPriority();
 
 let engine: Promise<PivotEngine> | null = null;
 const queues = new Map<number, Promise<void>>();
@@ -80,7 +75,8 @@ self.onmessage = (event: MessageEvent<TPivotIn>) => {
   } else if (message.type === "close") {
     inOrder(id, async () => {
       queues.delete(id);
-      if (engine) (await engine).close(id);
+      // A close that fails (DuckDB already closed) has nothing left to answer.
+      if (engine) await (await engine).close(id).catch(() => undefined);
     });
   }
 };
