@@ -101,6 +101,12 @@ for (const [width, height] of [
       )
       .toBe(true);
 
+    // The page's own saves while offline: each must fail for the page (what it then shows is the test).
+    const failedSaves: string[] = [];
+    page.on("requestfailed", (request) => {
+      if (request.method() === "PUT" && request.url().endsWith(`/api/shipments/${id}`))
+        failedSaves.push(request.failure()?.errorText ?? "");
+    });
     await context.setOffline(true);
     await page.getByLabel(/^Shipment name/).fill("Written in the tunnel");
     await expect(page.getByTestId("unsaved-marker")).toContainText("Unsaved changes", { timeout: 10_000 });
@@ -113,7 +119,11 @@ for (const [width, height] of [
     await offer.getByRole("button", { name: "Restore my changes" }).click();
     await expect(page.getByLabel(/^Shipment name/)).toHaveValue("Written in the tunnel");
     await expect(page.getByTestId("unsaved-marker")).toBeVisible({ timeout: 10_000 });
-    expect((await shipmentOnServer(page, id)).name).toBe("Before the tunnel");
+    expect(failedSaves.length).toBeGreaterThan(0);
+    expect(failedSaves.every((text) => text.includes("INTERNET_DISCONNECTED"))).toBe(true);
+    // What the server holds meanwhile is not asserted: Playwright's offline emulation does not cover
+    // every request path of a page a service worker controls (microsoft/playwright#2311), and in
+    // rare runs the server received the edit the page saw fail.
 
     // Back online: the retry delivers it with no reload.
     await context.setOffline(false);
