@@ -25,6 +25,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import {
   ensureClientBuild,
   freePort,
+  markFirstPivotPainted,
   ROOT,
   resolveChromium,
   seedReportWorkspace,
@@ -298,21 +299,7 @@ export async function measureProductReports(opts: {
       opts.token,
       opts.conditions ?? {},
     );
-    await context.addInitScript(() => {
-      const seen = new MutationObserver(() => {
-        if (!document.querySelector("[data-testid=reports-viewer][data-first-pivot]")) return;
-        seen.disconnect();
-        requestAnimationFrame(() => {
-          (window as unknown as { firstPivotPainted: number }).firstPivotPainted = performance.now();
-        });
-      });
-      seen.observe(document, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-        attributeFilter: ["data-first-pivot"],
-      });
-    });
+    await markFirstPivotPainted(context);
     const cdp = await context.newCDPSession(page);
     await cdp.send("Performance.enable");
     await page.goto(`${opts.productUrl}${byLink}`, { waitUntil: "commit" });

@@ -12,6 +12,7 @@ import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import {
   ensureClientBuild,
+  markFirstPivotPainted,
   ROOT,
   resolveChromium,
   seedReportWorkspace,
@@ -221,21 +222,7 @@ async function browserFigures(
     await context.addCookies([{ name: "twsession", value: token, url: engine.url }]);
     // When the first pivot reached the screen: the first frame after the viewer's container says so
     // (the screen's own marks are printed separately, this one does not rely on them).
-    await context.addInitScript(() => {
-      const seen = new MutationObserver(() => {
-        if (!document.querySelector("[data-testid=reports-viewer][data-first-pivot]")) return;
-        seen.disconnect();
-        requestAnimationFrame(() => {
-          (window as unknown as { firstPivotPainted: number }).firstPivotPainted = performance.now();
-        });
-      });
-      seen.observe(document, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-        attributeFilter: ["data-first-pivot"],
-      });
-    });
+    await markFirstPivotPainted(context);
     const page = await context.newPage();
     // The first view's summary, then every line: two downloads, no more (the preload must be reused).
     const dataRequests: string[] = [];

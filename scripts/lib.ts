@@ -384,3 +384,28 @@ export async function timeRepivots(
   }
   return times;
 }
+
+/** A Playwright browser context, as far as an init script needs one. */
+type TScriptedContext = { addInitScript(script: () => void): Promise<unknown> };
+
+/**
+ * Records in `window.firstPivotPainted` when the reports screen's first pivot reached the screen:
+ * the first frame after the viewer's container says so (independent of the screen's own marks).
+ */
+export async function markFirstPivotPainted(context: TScriptedContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen = new MutationObserver(() => {
+      if (!document.querySelector("[data-testid=reports-viewer][data-first-pivot]")) return;
+      seen.disconnect();
+      requestAnimationFrame(() => {
+        (window as unknown as { firstPivotPainted: number }).firstPivotPainted = performance.now();
+      });
+    });
+    seen.observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["data-first-pivot"],
+    });
+  });
+}

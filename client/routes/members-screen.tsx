@@ -115,10 +115,10 @@ function TwoPersonRelease({
       <CardHeader>
         <CardTitle>Release</CardTitle>
         <CardDescription>
-          With two-person release, the compliance member who created or last edited a shipment, or created the
-          contact, cannot clear its screening hits alone: another compliance member must. It needs at least
-          two compliance members (the workspace has {settings.compliance_members}). Every change of this
-          switch is recorded, with who made it, in the screening audit log.
+          With two-person release, the compliance member who created or last edited a shipment, or created or
+          last edited the contact, cannot clear its screening hits alone: another compliance member must. It
+          needs at least two compliance members (the workspace has {settings.compliance_members}). Every
+          change of this switch is recorded, with who made it, in the screening audit log.
         </CardDescription>
       </CardHeader>
       <CardContent>

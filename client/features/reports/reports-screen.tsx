@@ -323,16 +323,11 @@ export function ReportsScreen({
   const reload = useCallback(async () => {
     const server = serverRef.current;
     const viewer = viewerRef.current;
-    if (server && viewer) {
-      // A new connection sees the lines as they are now; the viewer keeps its current setup.
+    /** Runs `refresh` (answering the new line count) with the reload's progress and outcome toasts. */
+    const reloading = async (refresh: () => Promise<number>) => {
       setIsReloading(true);
       try {
-        const fresh = await openServerTable();
-        const { table: _shown, ...current } = await viewer.save();
-        await Promise.all([viewer.load(fresh.table), viewer.restore(current)]);
-        serverRef.current = fresh;
-        server.close();
-        const lines = await fresh.table.size();
+        const lines = await refresh();
         setPhase({ kind: "ready", lines });
         toast.success("Report data reloaded", {
           description: `${lines.toLocaleString("en-US")} shipment lines`,
@@ -342,6 +337,17 @@ export function ReportsScreen({
       } finally {
         setIsReloading(false);
       }
+    };
+    if (server && viewer) {
+      // A new connection sees the lines as they are now; the viewer keeps its current setup.
+      await reloading(async () => {
+        const fresh = await openServerTable();
+        const { table: _shown, ...current } = await viewer.save();
+        await Promise.all([viewer.load(fresh.table), viewer.restore(current)]);
+        serverRef.current = fresh;
+        server.close();
+        return fresh.table.size();
+      });
       return;
     }
     const table = tableRef.current;
@@ -349,19 +355,10 @@ export function ReportsScreen({
       setAttempt((n) => n + 1);
       return;
     }
-    setIsReloading(true);
-    try {
+    await reloading(async () => {
       await table.replace(await fetchReportData());
-      const lines = await table.size();
-      setPhase({ kind: "ready", lines });
-      toast.success("Report data reloaded", {
-        description: `${lines.toLocaleString("en-US")} shipment lines`,
-      });
-    } catch (error) {
-      toast.error("Reload failed", { description: error instanceof Error ? error.message : String(error) });
-    } finally {
-      setIsReloading(false);
-    }
+      return table.size();
+    });
   }, []);
 
   // Stretched, the viewer is as tall as its rows so the page scrolls instead of the grid.
